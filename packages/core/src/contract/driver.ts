@@ -1,0 +1,211 @@
+import type { Clock } from '../clock.js';
+import type { EventStore } from './events.js';
+import type { LeaseStore } from './leases.js';
+import type {
+  AckItem,
+  AckOptions,
+  ByIdOptions,
+  ClaimedJob,
+  ClaimRequest,
+  EnqueueRequest,
+  EnqueueResult,
+  Fence,
+  JobRecord,
+  ListPage,
+  ListRequest,
+  NackItem,
+  NackOptions,
+  PurgeRequest,
+  QueueStats,
+  RequeueOptions,
+  ScreenedEnqueue,
+  SuspendOptions,
+} from './records.js';
+import type { JobState } from './states.js';
+import type { StepStore } from './steps.js';
+
+/** Stops a wake subscription. */
+export type Unsubscribe = () => Promise<void>;
+
+/**
+ * The queue as apps and the runtime see it. Built by {@link createDriver} from a
+ * {@link DriverBackend}: core screens every input here, so every driver refuses alike, and
+ * wraps any raw backend error as DRIVER_UNAVAILABLE.
+ */
+export interface Driver {
+  /** The driver's name, for messages (`memory`, `pg`, `redis`, `nats`). */
+  readonly name: string;
+  /** The clock every instant of this driver comes from. */
+  readonly clock: Clock;
+  enqueue(request: EnqueueRequest): Promise<EnqueueResult>;
+  enqueueMany(requests: readonly EnqueueRequest[]): Promise<readonly EnqueueResult[]>;
+  claim(request: ClaimRequest): Promise<readonly ClaimedJob[]>;
+  ack(fence: Fence, options?: AckOptions): Promise<boolean>;
+  nack(fence: Fence, options: NackOptions): Promise<boolean>;
+  suspend(fence: Fence, options: SuspendOptions): Promise<boolean>;
+  extend(fence: Fence, visibilityTimeoutMs: number): Promise<boolean>;
+  ackMany(items: readonly AckItem[]): Promise<readonly boolean[]>;
+  nackMany(items: readonly NackItem[]): Promise<readonly boolean[]>;
+  get(id: string, options?: ByIdOptions): Promise<JobRecord | undefined>;
+  cancel(id: string, options?: ByIdOptions): Promise<JobRecord>;
+  promote(id: string, options?: ByIdOptions): Promise<JobRecord>;
+  requeue(id: string, options?: RequeueOptions): Promise<JobRecord>;
+  list(request?: ListRequest): Promise<ListPage>;
+  stats(): Promise<readonly QueueStats[]>;
+  purge(request: PurgeRequest): Promise<number>;
+  readonly steps: StepStore;
+  readonly events: EventStore;
+  readonly leases: LeaseStore;
+  /** Present when the backend can push wake-ups; otherwise the worker polls. */
+  readonly subscribe?: (
+    queues: readonly string[],
+    onWork: (queue: string) => void,
+  ) => Promise<Unsubscribe>;
+  close(): Promise<void>;
+}
+
+/** Where a row sits in list order: `createdAt` desc, then insertion order (`seq`) desc. */
+export interface ListPosition {
+  readonly createdAt: number;
+  readonly seq: number;
+}
+
+/** A listed row and its position, from which core makes the page's opaque cursors. */
+export interface PositionedJob {
+  readonly job: JobRecord;
+  readonly position: ListPosition;
+}
+
+/** A screened `list`: exactly one of `after`/`before` or neither. */
+export interface ScreenedList {
+  readonly state: JobState | undefined;
+  readonly queue: string | undefined;
+  readonly name: string | undefined;
+  readonly tenantId: string | undefined;
+  readonly limit: number;
+  readonly after: ListPosition | undefined;
+  readonly before: ListPosition | undefined;
+}
+
+/** A screened `claim`: limit filled, `dropExhausted` a list. */
+export interface ScreenedClaim {
+  readonly queues: readonly string[];
+  readonly limit: number;
+  readonly workerId: string;
+  readonly visibilityTimeoutMs: number;
+  readonly dropExhausted: readonly string[];
+}
+
+/** What one claim did: rows handed out, and final-attempt lapsed rows it buried. */
+export interface ClaimOutcome {
+  readonly claimed: readonly ClaimedJob[];
+  readonly buried: readonly JobRecord[];
+}
+
+/**
+ * What a driver author implements. Every input has been screened by core (ids are uuids, numbers
+ * are finite integers in range, names are non-empty, payloads are JSON within the size limit),
+ * so a backend trusts its arguments. Every instant comes from `clock.now()`, read once per
+ * change and passed into the statement or script: never the server's own clock.
+ *
+ * Each member names the conformance kit group that checks it.
+ */
+export interface DriverBackend {
+  readonly name: string;
+  readonly clock: Clock;
+  /** Payload limit in bytes of JSON, applied by core's screen. */
+  readonly maxPayloadBytes: number;
+
+  /**
+   * Inserts one job (`runAt > now` → `delayed`, else `ready`; attempts 0, claim 0), with a
+   * fresh `runId` and the next insertion sequence. Group `enqueue`.
+   * - A caller `id` that exists answers that job, any state, `deduped: true`.
+   * - A LIVE row of the same `(name, tenantId, idempotencyKey)`: `dedupe` answers it
+   *   (`deduped: true`); `error` throws JOB_DUPLICATE (`meta.existingId`).
+   * - The insert and the holder lookup are two steps. After an insert refused by a live key
+   *   holder, call `hooks.afterEnqueueConflict()`, then look the holder up. No holder found:
+   *   insert again, once. A second miss throws `enqueueIndexDisagrees` (DRIVER_UNAVAILABLE).
+   */
+  enqueue(request: ScreenedEnqueue): Promise<EnqueueResult>;
+  /**
+   * The same answers as `enqueue` applied in order, in one round trip where the backend allows.
+   * A later item meeting an earlier item's key or id dedupes to it. Atomic: when any item
+   * throws (JOB_DUPLICATE), nothing from the batch lands. Group `enqueue`.
+   */
+  enqueueMany(requests: readonly ScreenedEnqueue[]): Promise<readonly EnqueueResult[]>;
+  /**
+   * In ONE atomic change, over rows of `queues`, in order priority desc, runAt asc, seq asc:
+   * - claimable = effectively `ready` with `runAt <= now`, or `running` with `visibleAt <= now`
+   *   and `attempts < maxAttempts`: up to `limit` become `running`, `claim + 1`, `claimedBy`,
+   *   `visibleAt = now + vt`, `attempts + 1` (not for a resumed `suspended` row: `resumed`
+   *   true), `waitFor` cleared;
+   * - exhausted = `running`, `visibleAt <= now`, `attempts >= maxAttempts`: up to `limit` are
+   *   settled `dead` (`failed` when the name is in `dropExhausted`), `finishedAt = now`,
+   *   `lastError.code = LEASE_LAPSED`, and answered in `buried`, never handed out.
+   * No row is ever held by two workers. Group `claim`.
+   */
+  claim(request: ScreenedClaim): Promise<ClaimOutcome>;
+  /**
+   * Fenced settles: each lands only when the row is `running` with this `claimedBy` and `claim`
+   * (a lapsed lease not yet re-claimed still lands); answers whether it landed. Group `settle`.
+   * - ack → `completed`, `result`, `finishedAt`.
+   * - nack → `attempts < maxAttempts` and not `final`: `delayed` at `retryAt` (or `ready` when
+   *   it is absent or not in the future); else `dead`, or `failed` with `deadLetter: false`.
+   *   `lastError` is stored either way.
+   * - suspend → `suspended`, `runAt = until`, `waitFor`.
+   * - extend → `visibleAt = now + vt`.
+   * A settle clears `claimedBy` and `visibleAt` (extend keeps them).
+   */
+  ack(fence: Fence, options: AckOptions): Promise<boolean>;
+  nack(fence: Fence, options: NackOptions): Promise<boolean>;
+  suspend(fence: Fence, options: SuspendOptions): Promise<boolean>;
+  extend(fence: Fence, visibilityTimeoutMs: number): Promise<boolean>;
+  /** Many settles in ONE round trip (statement or script); `landed` per item, in order. */
+  ackMany(items: readonly AckItem[]): Promise<readonly boolean[]>;
+  nackMany(items: readonly NackItem[]): Promise<readonly boolean[]>;
+
+  /**
+   * By-id calls. With `tenantId`, a row of another tenant (or of none) is treated exactly as an
+   * id nobody queued. Group `operator`, `tenancy`.
+   * - get → the record with its effective state, or `undefined`.
+   * - cancel → LIVE rows become `cancelled` (`finishedAt`); else JOB_NOT_CANCELLABLE.
+   * - promote → an effectively `delayed` row becomes `ready`, `runAt = now`; else
+   *   JOB_NOT_PROMOTABLE. Both answer the updated record; missing ids are JOB_NOT_FOUND.
+   * - requeue → JOB_NOT_FOUND; JOB_NOT_REQUEUEABLE (`meta.state` effective); JOB_DUPLICATE when
+   *   a LIVE row holds its key; STEP_INVALID when `fromStep` names no step of the run; then
+   *   `hooks.afterRequeueCheck()`; then ONE atomic change, conditional on the row still being
+   *   REQUEUEABLE: `ready`, `runAt = now`, `attempts = 0`, `finishedAt`/`result`/`claimedBy`/
+   *   `visibleAt` cleared, and `fromStep` with every step written after it deleted. When the
+   *   condition fails: JOB_NOT_REQUEUEABLE with `meta.state = "live"`. Group `requeue`.
+   */
+  get(id: string, options: ByIdOptions): Promise<JobRecord | undefined>;
+  cancel(id: string, options: ByIdOptions): Promise<JobRecord>;
+  promote(id: string, options: ByIdOptions): Promise<JobRecord>;
+  requeue(id: string, options: RequeueOptions): Promise<JobRecord>;
+  /**
+   * Up to `limit + 1` rows matching every given filter (`state` is the effective state), walking
+   * from the cursor: with `before`, rows before it nearest first (ascending); otherwise rows after
+   * it (or from the newest) in list order. Keyset, never offset. Group `list`.
+   */
+  list(request: ScreenedList): Promise<readonly PositionedJob[]>;
+  /** Per queue holding any row, sorted by queue name. Group `stats`. */
+  stats(): Promise<readonly QueueStats[]>;
+  /** Removes TERMINAL rows of `states` with `finishedAt < olderThan`, and their steps. */
+  purge(request: PurgeRequest): Promise<number>;
+
+  readonly steps: StepStore;
+  readonly events: EventStore;
+  readonly leases: LeaseStore;
+  /** Optional wake: `onWork(queue)` once per change that made work claimable in a queue. */
+  subscribe?(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
+  /** Releases what the driver opened; never a connection the app passed in. */
+  close(): Promise<void>;
+}
+
+/** The race seams the conformance kit uses. Production code never sets them. */
+export interface DriverHooks {
+  /** Between an insert refused by a live key holder and the holder lookup. */
+  afterEnqueueConflict?(): Promise<void>;
+  /** Between requeue's checks and its atomic change. */
+  afterRequeueCheck?(): Promise<void>;
+}

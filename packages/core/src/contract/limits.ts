@@ -1,0 +1,22 @@
+/** The most rows one `list` page answers. */
+export const MAX_JOB_PAGE = 500;
+/** The page size when `list` is given no limit. */
+export const DEFAULT_JOB_PAGE = 50;
+/** `lastError.stack` is cut to this many characters before it is stored. */
+export const MAX_ERROR_STACK_LENGTH = 4_000;
+/** `lastError.message` is cut to this many characters before it is stored. */
+export const MAX_ERROR_MESSAGE_LENGTH = 2_000;
+/** The payload size limit (bytes of its JSON) a driver applies unless configured otherwise. */
+export const DEFAULT_MAX_PAYLOAD_BYTES = 1_048_576;
+/** Attempts a job gets when the request names none. */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+/** The queue a job lands in when the request names none. */
+export const DEFAULT_QUEUE = 'default';
+/** How long a published event stays findable when `publish` names no ttl: 7 days. */
+export const DEFAULT_EVENT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** The longest name, queue, key or tenant id the contract accepts. */
+export const MAX_NAME_LENGTH = 200;
+/** The most requests one `enqueueMany` call takes. */
+export const MAX_ENQUEUE_BATCH = 1_000;
+/** The most rows one `claim` call takes. */
+export const MAX_CLAIM_BATCH = 1_000;

@@ -1,0 +1,212 @@
+import type { JobState } from './states.js';
+
+/** A JSON value: what payloads, results, step outputs and event payloads are. */
+export type Json =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly Json[]
+  | { readonly [key: string]: Json };
+
+/** What a failed attempt left behind. */
+export interface JobError {
+  /** A BerthError code, or an app's own. */
+  readonly code?: string;
+  /** Cut to MAX_ERROR_MESSAGE_LENGTH. */
+  readonly message: string;
+  /** Cut to MAX_ERROR_STACK_LENGTH. */
+  readonly stack?: string;
+}
+
+/** One job as every driver reports it. Instants are epoch ms from the driver's clock. */
+export interface JobRecord {
+  readonly id: string;
+  /** Steps hang off the run; a requeue keeps it, so kept steps stay memoized. */
+  readonly runId: string;
+  readonly name: string;
+  readonly queue: string;
+  readonly payload: Json;
+  /** The EFFECTIVE state: a due `delayed`/`suspended` row reads `ready`. */
+  readonly state: JobState;
+  /** Higher is claimed first. */
+  readonly priority: number;
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly runAt: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** Set when the row reached a TERMINAL state. */
+  readonly finishedAt?: number;
+  /** The worker that last claimed it, while `running`. */
+  readonly claimedBy?: string;
+  /** The fencing token: grows by one on every claim, starts at 0. */
+  readonly claim: number;
+  /** Lease expiry while `running`. */
+  readonly visibleAt?: number;
+  readonly lastError?: JobError;
+  readonly result?: Json;
+  readonly progress?: Json;
+  readonly idempotencyKey?: string;
+  readonly concurrencyKey?: string;
+  readonly tenantId?: string;
+  readonly traceparent?: string;
+  readonly enqueuedBy?: string;
+  /** The event a `suspended` row waits for (`suspend({ waitFor })`). */
+  readonly waitFor?: string;
+}
+
+/** What `enqueue` takes. Core screens it (`screenEnqueue`) before any driver sees it. */
+export interface EnqueueRequest {
+  /** A uuid the caller allocated (an outbox). An id that exists answers that job, deduped. */
+  readonly id?: string;
+  readonly name: string;
+  readonly queue?: string;
+  readonly payload?: Json;
+  /** Omitted: now. In the future: the job is `delayed`. */
+  readonly runAt?: number;
+  readonly priority?: number;
+  readonly maxAttempts?: number;
+  /** Namespace `(name, tenantId, idempotencyKey)` among LIVE rows. */
+  readonly idempotencyKey?: string;
+  /** What a live holder of the key means: answer it (`dedupe`, default) or throw JOB_DUPLICATE. */
+  readonly onConflict?: 'dedupe' | 'error';
+  readonly concurrencyKey?: string;
+  readonly tenantId?: string;
+  readonly traceparent?: string;
+  readonly enqueuedBy?: string;
+}
+
+/** An {@link EnqueueRequest} after screening: every default filled, every value checked. */
+export interface ScreenedEnqueue {
+  readonly id: string | undefined;
+  readonly name: string;
+  readonly queue: string;
+  readonly payload: Json;
+  /** `undefined` means "now" on the driver's clock, read inside the change. */
+  readonly runAt: number | undefined;
+  readonly priority: number;
+  readonly maxAttempts: number;
+  readonly idempotencyKey: string | undefined;
+  readonly onConflict: 'dedupe' | 'error';
+  readonly concurrencyKey: string | undefined;
+  readonly tenantId: string | undefined;
+  readonly traceparent: string | undefined;
+  readonly enqueuedBy: string | undefined;
+}
+
+export interface EnqueueResult {
+  readonly id: string;
+  readonly runId: string;
+  /** True when no row was made: the answer is an existing job (key holder or caller id). */
+  readonly deduped: boolean;
+}
+
+export interface ClaimRequest {
+  /** At least one queue; `[]` is JOB_INVALID. */
+  readonly queues: readonly string[];
+  /** Most rows handed out (and, separately, most rows buried) by this call. Default 1. */
+  readonly limit?: number;
+  readonly workerId: string;
+  /** Lease length: `visibleAt = now + visibilityTimeoutMs`. */
+  readonly visibilityTimeoutMs: number;
+  /** Job names whose lease burial settles `failed` instead of `dead`. */
+  readonly dropExhausted?: readonly string[];
+  /** Told, once per call and after the change landed, the rows this claim buried. */
+  readonly onExhausted?: (buried: readonly JobRecord[]) => void;
+}
+
+/** A claimed row: `running`, with the fence a settle must present. */
+export interface ClaimedJob extends JobRecord {
+  readonly state: 'running';
+  readonly claimedBy: string;
+  readonly visibleAt: number;
+  /** True when this claim resumed a suspended run (no attempt was counted). */
+  readonly resumed: boolean;
+}
+
+/** What every fenced write presents: it lands only while this exact claim still holds. */
+export interface Fence {
+  readonly jobId: string;
+  readonly workerId: string;
+  readonly claim: number;
+}
+
+export interface AckOptions {
+  readonly result?: Json;
+}
+
+export interface NackOptions {
+  readonly error: JobError;
+  /** When attempts remain: run again at this instant (`delayed`); omitted or past: `ready` now. */
+  readonly retryAt?: number;
+  /** Give up now, whatever attempts remain. */
+  readonly final?: boolean;
+  /** False settles a give-up `failed` instead of `dead`. Default true. */
+  readonly deadLetter?: boolean;
+}
+
+export interface SuspendOptions {
+  /** The row is due again at this instant. */
+  readonly until: number;
+  /** An event name: publishing it makes the row due at once, in the publish's own change. */
+  readonly waitFor?: string;
+}
+
+export interface AckItem extends AckOptions {
+  readonly fence: Fence;
+}
+
+export interface NackItem extends NackOptions {
+  readonly fence: Fence;
+}
+
+/** By-id operator calls: a named tenant never sees another tenant's row. */
+export interface ByIdOptions {
+  readonly tenantId?: string;
+}
+
+export interface RequeueOptions extends ByIdOptions {
+  /** Drop this step and every step written after it, so they run again. */
+  readonly fromStep?: string;
+}
+
+export interface ListRequest {
+  /** Effective state. */
+  readonly state?: JobState;
+  readonly queue?: string;
+  readonly name?: string;
+  readonly tenantId?: string;
+  /** 1..MAX_JOB_PAGE, default DEFAULT_JOB_PAGE. */
+  readonly limit?: number;
+  /** The `next` of a previous page: rows after it. */
+  readonly after?: string;
+  /** The `prev` of a previous page: rows before it. */
+  readonly before?: string;
+}
+
+/** Newest first: `createdAt` desc, then insertion order desc. */
+export interface ListPage {
+  readonly jobs: readonly JobRecord[];
+  /** Present when rows follow this page. */
+  readonly next?: string;
+  /** Present when rows precede this page. */
+  readonly prev?: string;
+}
+
+export type StateCounts = Readonly<Record<JobState, number>>;
+
+export interface QueueStats {
+  readonly queue: string;
+  /** Count per effective state; every state present, zeros included. */
+  readonly counts: StateCounts;
+  /** `now - runAt` of the oldest effectively-ready row, or null when none is ready. */
+  readonly oldestReadyAgeMs: number | null;
+}
+
+export interface PurgeRequest {
+  /** TERMINAL states only; anything else is JOB_INVALID. */
+  readonly states: readonly JobState[];
+  /** Rows with `finishedAt < olderThan` go. */
+  readonly olderThan: number;
+}

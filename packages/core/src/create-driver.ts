@@ -1,0 +1,197 @@
+import type { Driver, DriverBackend } from './contract/driver.js';
+import type { EventStore } from './contract/events.js';
+import type { LeaseStore } from './contract/leases.js';
+import type { JobRecord } from './contract/records.js';
+import type { StepStore } from './contract/steps.js';
+import { guarded } from './internal/guard.js';
+import { toListPage } from './list-page.js';
+import { screenClaim } from './screen/claim.js';
+import { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
+import { screenList } from './screen/list.js';
+import { screenById, screenId, screenPurge, screenRequeue } from './screen/operator.js';
+import {
+  screenAck,
+  screenAckItems,
+  screenFence,
+  screenNack,
+  screenNackItems,
+  screenSuspend,
+  screenVisibility,
+} from './screen/settle.js';
+import {
+  screenFind,
+  screenLeaseName,
+  screenPublish,
+  screenSlotLimit,
+  screenStep,
+  screenTtl,
+} from './screen/stores.js';
+import { screenUuid } from './screen/values.js';
+
+/** The claim's rows landed whatever the callback does, so its error must not cost them. */
+function reportBuried(
+  onExhausted: ((rows: readonly JobRecord[]) => void) | undefined,
+  rows: readonly JobRecord[],
+): void {
+  try {
+    onExhausted?.(rows);
+  } catch (error) {
+    process.emitWarning(`berth: claim onExhausted threw: ${String(error)}`, 'BerthWarning');
+  }
+}
+
+/**
+ * Makes the app-facing {@link Driver} from a backend: every input is screened here, once, so
+ * every driver refuses bad input alike, and every raw backend error becomes DRIVER_UNAVAILABLE.
+ * Screening is synchronous and happens before the backend is called: a refused call sends nothing.
+ */
+export function createDriver(backend: DriverBackend): Driver {
+  const run = <T>(operation: string, call: () => Promise<T>): Promise<T> =>
+    guarded(backend.name, operation, call);
+  // Screens throw synchronously; inside `run` they reject like every other refusal.
+  const limit = backend.maxPayloadBytes;
+
+  const steps: StepStore = {
+    get: (runId, name) =>
+      run('read a step', () =>
+        backend.steps.get(screenUuid('runId', runId), screenLeaseName('step name', name)),
+      ),
+    put: (record, fence) =>
+      run('write a step', () => backend.steps.put(screenStep(record, limit), screenFence(fence))),
+    list: (runId) => run('list steps', () => backend.steps.list(screenUuid('runId', runId))),
+  };
+
+  const events: EventStore = {
+    publish: (name, payload, options) =>
+      run('publish an event', () => {
+        const screened = screenPublish(name, payload, options, limit);
+        return backend.events.publish(screened.name, screened.payload, screened.options);
+      }),
+    find: (name, options) =>
+      run('find an event', () => {
+        const screened = screenFind(name, options);
+        return backend.events.find(screened.name, screened.options);
+      }),
+    list: (name) =>
+      run('list events', () =>
+        backend.events.list(name === undefined ? undefined : screenLeaseName('event name', name)),
+      ),
+    purgeExpired: () => run('purge expired events', () => backend.events.purgeExpired()),
+  };
+
+  const leases: LeaseStore = {
+    acquire: (name, holder, ttlMs) =>
+      run('acquire a lease', () =>
+        backend.leases.acquire(
+          screenLeaseName('lease name', name),
+          screenLeaseName('holder', holder),
+          screenTtl(ttlMs),
+        ),
+      ),
+    renew: (name, holder, ttlMs) =>
+      run('renew a lease', () =>
+        backend.leases.renew(
+          screenLeaseName('lease name', name),
+          screenLeaseName('holder', holder),
+          screenTtl(ttlMs),
+        ),
+      ),
+    release: (name, holder) =>
+      run('release a lease', () =>
+        backend.leases.release(
+          screenLeaseName('lease name', name),
+          screenLeaseName('holder', holder),
+        ),
+      ),
+    acquireSlot: (key, slots, holder, ttlMs) =>
+      run('acquire a slot', () =>
+        backend.leases.acquireSlot(
+          screenLeaseName('slot key', key),
+          screenSlotLimit(slots),
+          screenLeaseName('holder', holder),
+          screenTtl(ttlMs),
+        ),
+      ),
+    renewSlot: (key, holder, ttlMs) =>
+      run('renew a slot', () =>
+        backend.leases.renewSlot(
+          screenLeaseName('slot key', key),
+          screenLeaseName('holder', holder),
+          screenTtl(ttlMs),
+        ),
+      ),
+    releaseSlot: (key, holder) =>
+      run('release a slot', () =>
+        backend.leases.releaseSlot(
+          screenLeaseName('slot key', key),
+          screenLeaseName('holder', holder),
+        ),
+      ),
+  };
+
+  const subscribe = backend.subscribe?.bind(backend);
+
+  return {
+    name: backend.name,
+    clock: backend.clock,
+    enqueue: (request) => run('enqueue', () => backend.enqueue(screenEnqueue(request, limit))),
+    enqueueMany: (requests) =>
+      run('enqueue a batch', async () => {
+        const screened = screenEnqueueMany(requests, limit);
+        return screened.length === 0 ? [] : backend.enqueueMany(screened);
+      }),
+    claim: (request) =>
+      run('claim', async () => {
+        const outcome = await backend.claim(screenClaim(request));
+        if (outcome.buried.length > 0) reportBuried(request.onExhausted, outcome.buried);
+        return outcome.claimed;
+      }),
+    ack: (fence, options) =>
+      run('ack', () => backend.ack(screenFence(fence), screenAck(options, limit))),
+    nack: (fence, options) =>
+      run('nack', () => backend.nack(screenFence(fence), screenNack(options))),
+    suspend: (fence, options) =>
+      run('suspend', () => backend.suspend(screenFence(fence), screenSuspend(options))),
+    extend: (fence, ms) =>
+      run('extend a lease', () => backend.extend(screenFence(fence), screenVisibility(ms))),
+    ackMany: (items) =>
+      run('ack a batch', async () => {
+        const screened = screenAckItems(items, limit);
+        return screened.length === 0 ? [] : backend.ackMany(screened);
+      }),
+    nackMany: (items) =>
+      run('nack a batch', async () => {
+        const screened = screenNackItems(items);
+        return screened.length === 0 ? [] : backend.nackMany(screened);
+      }),
+    get: (id, options) => run('get a job', () => backend.get(screenId(id), screenById(options))),
+    cancel: (id, options) =>
+      run('cancel a job', () => backend.cancel(screenId(id), screenById(options))),
+    promote: (id, options) =>
+      run('promote a job', () => backend.promote(screenId(id), screenById(options))),
+    requeue: (id, options) =>
+      run('requeue a job', () => backend.requeue(screenId(id), screenRequeue(options))),
+    list: (request) =>
+      run('list jobs', async () => {
+        const screened = screenList(request);
+        return toListPage(screened, await backend.list(screened));
+      }),
+    stats: () => run('read stats', () => backend.stats()),
+    purge: (request) => run('purge jobs', () => backend.purge(screenPurge(request))),
+    steps,
+    events,
+    leases,
+    ...(subscribe === undefined
+      ? {}
+      : {
+          subscribe: (queues: readonly string[], onWork: (queue: string) => void) =>
+            run('subscribe', () =>
+              subscribe(
+                queues.map((queue) => screenLeaseName('queues', queue)),
+                onWork,
+              ),
+            ),
+        }),
+    close: () => run('close', () => backend.close()),
+  };
+}

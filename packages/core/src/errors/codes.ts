@@ -1,0 +1,90 @@
+import { registerErrorCode } from './registry.js';
+
+/**
+ * Core's error codes. Each is documented once here: when it is thrown, and what fixes it.
+ * Codes never change; messages may.
+ */
+export const CORE_ERROR_CODES = {
+  /** Enqueue, claim, list or operator input that no driver may accept; `meta.field` names it. */
+  JOB_INVALID: {
+    title: 'the request names a field the contract does not accept',
+    fix: 'correct the field named in meta.field and send the request again',
+  },
+  /** A live job already holds the idempotency key (`onConflict: "error"`, or a requeue). */
+  JOB_DUPLICATE: {
+    title: 'a live job already holds this idempotency key',
+    fix: 'use the job in meta.existingId, wait for it to settle, or enqueue with a different idempotencyKey',
+  },
+  /** A by-id call named an id this driver does not hold (or another tenant holds). */
+  JOB_NOT_FOUND: {
+    title: 'the queue holds no job with this id',
+    fix: 'check the id (berth jobs ls --json lists what the queue holds) and the tenantId it was asked with',
+  },
+  /** `requeue` of a job that is not failed, dead or cancelled; `meta.state` says what it is. */
+  JOB_NOT_REQUEUEABLE: {
+    title: 'only failed, dead or cancelled jobs can be requeued',
+    fix: 'requeue the job once it has settled failed, dead or cancelled; a live job is already queued',
+  },
+  /** `cancel` of a job that has already settled; `meta.state` says how. */
+  JOB_NOT_CANCELLABLE: {
+    title: 'only live jobs (ready, delayed, running, suspended) can be cancelled',
+    fix: 'nothing to cancel: the job has settled; requeue it if it should run again',
+  },
+  /** `promote` of a job that is not waiting on a future runAt; `meta.state` says what it is. */
+  JOB_NOT_PROMOTABLE: {
+    title: 'only delayed jobs whose run time has not come can be promoted',
+    fix: 'promote only a job that list({ state: "delayed" }) shows',
+  },
+  /** `list` given a cursor no page produced, or a limit outside 1..MAX_JOB_PAGE. */
+  JOB_PAGE_INVALID: {
+    title: 'a job list page was asked for outside its bounds',
+    fix: 'pass next/prev exactly as a previous page answered them, and a limit from 1 to 500',
+  },
+  /** A fenced write (step put) from a worker whose claim no longer holds. */
+  LEASE_LOST: {
+    title: 'the worker no longer holds the job it wrote for',
+    fix: 'nothing to do for this attempt: another worker owns the job now; raise visibilityTimeoutMs if leases lapse under load',
+  },
+  /** Written by a claim into `lastError.code` of a job whose final attempt's lease lapsed. */
+  LEASE_LAPSED: {
+    title: 'the lease lapsed on the final attempt',
+    fix: 'find why the worker stopped renewing (crash, event-loop stall) and requeue the job',
+  },
+  /** The backend failed or answered what the contract cannot explain; the backend error is attached. */
+  DRIVER_UNAVAILABLE: {
+    title: 'the queue backend could not answer',
+    fix: 'check the backend is running and reachable, then run berth migrate',
+  },
+  /** An attempt ran past its job's `timeout`. */
+  JOB_TIMEOUT: {
+    title: 'the attempt ran past its timeout',
+    fix: 'raise the job timeout or make the handler honour its AbortSignal sooner',
+  },
+  /** An attempt was aborted: the job was cancelled or its lease was lost. */
+  JOB_ABORTED: {
+    title: 'the attempt was aborted',
+    fix: 'nothing to do: the job was cancelled or another worker took it over',
+  },
+  /** A draining worker handed a running job back before it finished. */
+  WORKER_DRAINING: {
+    title: 'the worker stopped before the attempt finished',
+    fix: 'nothing to do: another worker takes the job at once; raise stop({ graceMs }) to let jobs finish',
+  },
+  /** A step was misused: a name used twice in one run, a requeue fromStep that names no step. */
+  STEP_INVALID: {
+    title: 'a step was used outside its rules',
+    fix: 'give every step in a run its own name, and requeue fromStep only a step the run wrote',
+  },
+  /** An option given to a driver, worker or scheduler constructor is out of range. */
+  CONFIG_INVALID: {
+    title: 'an option is out of range',
+    fix: 'correct the option named in meta.option',
+  },
+} as const satisfies Record<string, { title: string; fix: string }>;
+
+export type CoreErrorCode = keyof typeof CORE_ERROR_CODES;
+
+// One unconditional registration at import: a second package claiming a core code throws here.
+for (const [code, entry] of Object.entries(CORE_ERROR_CODES)) {
+  registerErrorCode({ code, ...entry });
+}

@@ -1,0 +1,91 @@
+export type { Clock, ManualClock } from './clock.js';
+export { createManualClock, systemClock } from './clock.js';
+export type {
+  ClaimOutcome,
+  Driver,
+  DriverBackend,
+  DriverHooks,
+  ListPosition,
+  PositionedJob,
+  ScreenedClaim,
+  ScreenedList,
+  Unsubscribe,
+} from './contract/driver.js';
+export type {
+  EventRecord,
+  EventStore,
+  FindEventOptions,
+  PublishOptions,
+} from './contract/events.js';
+export type { LeaseStore } from './contract/leases.js';
+export {
+  DEFAULT_EVENT_TTL_MS,
+  DEFAULT_JOB_PAGE,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  DEFAULT_QUEUE,
+  MAX_CLAIM_BATCH,
+  MAX_ENQUEUE_BATCH,
+  MAX_ERROR_MESSAGE_LENGTH,
+  MAX_ERROR_STACK_LENGTH,
+  MAX_JOB_PAGE,
+  MAX_NAME_LENGTH,
+} from './contract/limits.js';
+export type {
+  AckItem,
+  AckOptions,
+  ByIdOptions,
+  ClaimedJob,
+  ClaimRequest,
+  EnqueueRequest,
+  EnqueueResult,
+  Fence,
+  JobError,
+  JobRecord,
+  Json,
+  ListPage,
+  ListRequest,
+  NackItem,
+  NackOptions,
+  PurgeRequest,
+  QueueStats,
+  RequeueOptions,
+  ScreenedEnqueue,
+  StateCounts,
+  SuspendOptions,
+} from './contract/records.js';
+export type { JobState } from './contract/states.js';
+export {
+  effectiveState,
+  isJobState,
+  JOB_STATES,
+  LIVE_STATES,
+  REQUEUEABLE_STATES,
+  TERMINAL_STATES,
+} from './contract/states.js';
+export type { StepRecord, StepStatus, StepStore } from './contract/steps.js';
+export { createDriver } from './create-driver.js';
+export type { BerthErrorInput, BerthErrorJSON, ErrorMeta } from './errors/berth-error.js';
+export { BerthError, isBerthError } from './errors/berth-error.js';
+export type { CoreErrorCode } from './errors/codes.js';
+export { CORE_ERROR_CODES } from './errors/codes.js';
+export {
+  configInvalid,
+  driverUnavailable,
+  enqueueIndexDisagrees,
+  jobDuplicate,
+  jobInvalid,
+  jobNotCancellable,
+  jobNotFound,
+  jobNotPromotable,
+  jobNotRequeueable,
+  jobPageInvalid,
+  leaseLost,
+  stepInvalid,
+} from './errors/refusals.js';
+export type { ErrorCodeEntry } from './errors/registry.js';
+export { errorCodeEntry, registerErrorCode, registeredErrorCodes } from './errors/registry.js';
+export { matchesEvent } from './match-event.js';
+export { decodeCursor, encodeCursor } from './screen/cursor.js';
+export { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
+export { isUuid } from './screen/values.js';

@@ -1,0 +1,30 @@
+import type { PositionedJob, ScreenedList } from './contract/driver.js';
+import type { ListPage } from './contract/records.js';
+import { encodeCursor } from './screen/cursor.js';
+
+/**
+ * Turns the `limit + 1` rows a backend walked into a page with cursors. Walking forward (no
+ * cursor, or `after`): the extra row means more follow. Walking back (`before`): rows came
+ * nearest-first, so they are turned into list order and the extra row means more precede.
+ */
+export function toListPage(request: ScreenedList, walked: readonly PositionedJob[]): ListPage {
+  const more = walked.length > request.limit;
+  const kept = walked.slice(0, request.limit);
+  const rows = request.before === undefined ? kept : [...kept].reverse();
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  const jobs = rows.map((row) => row.job);
+  if (first === undefined || last === undefined) return { jobs };
+  if (request.before !== undefined) {
+    return {
+      jobs,
+      next: encodeCursor(last.position),
+      ...(more ? { prev: encodeCursor(first.position) } : {}),
+    };
+  }
+  return {
+    jobs,
+    ...(more ? { next: encodeCursor(last.position) } : {}),
+    ...(request.after === undefined ? {} : { prev: encodeCursor(first.position) }),
+  };
+}

@@ -1,0 +1,98 @@
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE, MAX_ENQUEUE_BATCH } from '../contract/limits.js';
+import type { EnqueueRequest, ScreenedEnqueue } from '../contract/records.js';
+import { BerthError, isBerthError } from '../errors/berth-error.js';
+import { jobInvalid } from '../errors/refusals.js';
+import {
+  screenInstant,
+  screenInteger,
+  screenJson,
+  screenName,
+  screenObject,
+  screenOptionalName,
+  screenUuid,
+} from './values.js';
+
+const PRIORITY_MIN = -2_147_483_648;
+const PRIORITY_MAX = 2_147_483_647;
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const KNOWN_FIELDS = new Set([
+  'id',
+  'name',
+  'queue',
+  'payload',
+  'runAt',
+  'priority',
+  'maxAttempts',
+  'idempotencyKey',
+  'onConflict',
+  'concurrencyKey',
+  'tenantId',
+  'traceparent',
+  'enqueuedBy',
+]);
+
+/** Checks and normalises one enqueue request; JOB_INVALID names the first bad field. */
+export function screenEnqueue(request: EnqueueRequest, maxPayloadBytes: number): ScreenedEnqueue {
+  const input = screenObject('request', request);
+  for (const key of Object.keys(input)) {
+    if (!KNOWN_FIELDS.has(key)) throw jobInvalid(key, 'is not an enqueue field');
+  }
+  const onConflict = input.onConflict ?? 'dedupe';
+  if (onConflict !== 'dedupe' && onConflict !== 'error') {
+    throw jobInvalid('onConflict', 'must be "dedupe" or "error"');
+  }
+  const traceparent = input.traceparent;
+  if (
+    traceparent !== undefined &&
+    (typeof traceparent !== 'string' || !TRACEPARENT.test(traceparent))
+  ) {
+    throw jobInvalid('traceparent', 'is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
+  }
+  return {
+    id: input.id === undefined ? undefined : screenUuid('id', input.id),
+    name: screenName('name', input.name),
+    queue: input.queue === undefined ? DEFAULT_QUEUE : screenName('queue', input.queue),
+    payload: screenJson('payload', input.payload ?? null, maxPayloadBytes).value,
+    runAt: input.runAt === undefined ? undefined : screenInstant('runAt', input.runAt),
+    priority:
+      input.priority === undefined
+        ? 0
+        : screenInteger('priority', input.priority, PRIORITY_MIN, PRIORITY_MAX),
+    maxAttempts:
+      input.maxAttempts === undefined
+        ? DEFAULT_MAX_ATTEMPTS
+        : screenInteger('maxAttempts', input.maxAttempts, 1, 1_000_000),
+    idempotencyKey: screenOptionalName('idempotencyKey', input.idempotencyKey),
+    onConflict,
+    concurrencyKey: screenOptionalName('concurrencyKey', input.concurrencyKey),
+    tenantId: screenOptionalName('tenantId', input.tenantId),
+    traceparent: traceparent as string | undefined,
+    enqueuedBy: screenOptionalName('enqueuedBy', input.enqueuedBy),
+  };
+}
+
+/** Screens a batch: all or nothing, the refusal's `meta.index` says which request. */
+export function screenEnqueueMany(
+  requests: readonly EnqueueRequest[],
+  maxPayloadBytes: number,
+): ScreenedEnqueue[] {
+  if (!Array.isArray(requests)) throw jobInvalid('requests', 'must be an array');
+  if (requests.length > MAX_ENQUEUE_BATCH) {
+    throw jobInvalid('requests', `holds ${requests.length} requests, over ${MAX_ENQUEUE_BATCH}`);
+  }
+  return requests.map((request, index) => {
+    try {
+      return screenEnqueue(request, maxPayloadBytes);
+    } catch (error) {
+      if (isBerthError(error, 'JOB_INVALID')) {
+        throw new BerthError({
+          code: 'JOB_INVALID',
+          cause: `request ${index}: ${error.cause}`,
+          fix: error.fix,
+          meta: { ...error.meta, index },
+        });
+      }
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,41 @@
+import type { ByIdOptions, PurgeRequest, RequeueOptions } from '../contract/records.js';
+import { isJobState, TERMINAL_STATES } from '../contract/states.js';
+import { jobInvalid } from '../errors/refusals.js';
+import {
+  screenInstant,
+  screenName,
+  screenObject,
+  screenOptionalName,
+  screenUuid,
+} from './values.js';
+
+export const screenId = (id: unknown): string => screenUuid('id', id);
+
+export function screenById(options: ByIdOptions = {}): ByIdOptions {
+  const input = screenObject('options', options);
+  const tenantId = screenOptionalName('tenantId', input.tenantId);
+  return tenantId === undefined ? {} : { tenantId };
+}
+
+export function screenRequeue(options: RequeueOptions = {}): RequeueOptions {
+  const input = screenObject('requeue options', options);
+  const fromStep =
+    input.fromStep === undefined ? undefined : screenName('fromStep', input.fromStep);
+  return { ...screenById(input), ...(fromStep === undefined ? {} : { fromStep }) };
+}
+
+export function screenPurge(request: PurgeRequest): PurgeRequest {
+  const input = screenObject('purge request', request);
+  if (!Array.isArray(input.states) || input.states.length === 0) {
+    throw jobInvalid('states', 'must name at least one terminal state');
+  }
+  for (const state of input.states) {
+    if (!isJobState(state) || !TERMINAL_STATES.has(state)) {
+      throw jobInvalid('states', `holds ${JSON.stringify(state)}, which is not a terminal state`);
+    }
+  }
+  return {
+    states: [...new Set(input.states)],
+    olderThan: screenInstant('olderThan', input.olderThan),
+  };
+}

@@ -1,0 +1,85 @@
+import type { FindEventOptions, PublishOptions } from '../contract/events.js';
+import type { Json } from '../contract/records.js';
+import type { StepRecord } from '../contract/steps.js';
+import { jobInvalid } from '../errors/refusals.js';
+import { screenJobError } from './settle.js';
+import {
+  screenDuration,
+  screenInstant,
+  screenInteger,
+  screenJson,
+  screenName,
+  screenObject,
+  screenOptionalName,
+  screenUuid,
+} from './values.js';
+
+const STEP_STATUSES = new Set(['completed', 'failed', 'sleeping', 'waiting']);
+
+export function screenStep(record: StepRecord, maxBytes: number): StepRecord {
+  const input = screenObject('step', record);
+  if (!STEP_STATUSES.has(String(input.status))) throw jobInvalid('status', 'is not a step status');
+  const eventName = screenOptionalName('eventName', input.eventName);
+  const eventId = input.eventId === undefined ? undefined : screenUuid('eventId', input.eventId);
+  return {
+    runId: screenUuid('runId', input.runId),
+    name: screenName('step name', input.name),
+    status: input.status as StepRecord['status'],
+    ...(input.output === undefined
+      ? {}
+      : { output: screenJson('output', input.output, maxBytes).value }),
+    ...(input.error === undefined
+      ? {}
+      : { error: screenJobError(input.error as StepRecord['error'] & object) }),
+    attempts: screenInteger('attempts', input.attempts, 0, 1_000_000),
+    ...(input.wakeAt === undefined ? {} : { wakeAt: screenInstant('wakeAt', input.wakeAt) }),
+    ...(eventName === undefined ? {} : { eventName }),
+    ...(eventId === undefined ? {} : { eventId }),
+    startedAt: screenInstant('startedAt', input.startedAt),
+    updatedAt: screenInstant('updatedAt', input.updatedAt),
+  };
+}
+
+export function screenPublish(
+  name: string,
+  payload: unknown,
+  options: PublishOptions = {},
+  maxBytes: number,
+): { name: string; payload: Json; options: PublishOptions } {
+  const input = screenObject('publish options', options);
+  return {
+    name: screenName('event name', name),
+    payload: screenJson('event payload', payload ?? null, maxBytes).value,
+    options:
+      input.ttl === undefined
+        ? {}
+        : { ttl: screenDuration('ttl', input.ttl, 10 * 365 * 24 * 3_600_000) },
+  };
+}
+
+export function screenFind(
+  name: string,
+  options: FindEventOptions,
+): { name: string; options: FindEventOptions } {
+  const input = screenObject('find options', options);
+  const match =
+    input.match === undefined ? undefined : screenJson('match', input.match, 65_536).value;
+  if (
+    match !== undefined &&
+    (match === null || typeof match !== 'object' || Array.isArray(match))
+  ) {
+    throw jobInvalid('match', 'must be an object of payload fields');
+  }
+  return {
+    name: screenName('event name', name),
+    options: {
+      after: screenInstant('after', input.after),
+      ...(match === undefined ? {} : { match: match as Readonly<Record<string, Json>> }),
+    },
+  };
+}
+
+export const screenLeaseName = (field: string, value: unknown): string => screenName(field, value);
+export const screenTtl = (value: unknown): number => screenDuration('ttlMs', value);
+export const screenSlotLimit = (value: unknown): number =>
+  screenInteger('limit', value, 1, 1_000_000);
