@@ -1,0 +1,3 @@
+import type { KitGroup } from '../kit.js';
+
+export const eventsGroup: KitGroup = { name: 'events', cases: [] };

@@ -1,0 +1,40 @@
+import type { KitGroup, KitOptions } from '../kit.js';
+import { claimGroup } from './claim.js';
+import { differentialGroup } from './differential.js';
+import { enqueueGroup } from './enqueue.js';
+import { eventsGroup } from './events.js';
+import { goldenGroup } from './golden.js';
+import { leasesGroup } from './leases.js';
+import { listGroup } from './list.js';
+import { operatorGroup } from './operator.js';
+import { requeueGroup } from './requeue.js';
+import { runtimeGroup } from './runtime.js';
+import { settleGroup } from './settle.js';
+import { statsGroup } from './stats.js';
+import { stepsGroup } from './steps.js';
+import { tenancyGroup } from './tenancy.js';
+import { wakeGroup } from './wake.js';
+
+/**
+ * Every group of the kit, in spec order; one file each under `groups/`. The differential group
+ * needs the options (its reference driver), so the list is built per run.
+ */
+export function kitGroups(options: KitOptions): readonly KitGroup[] {
+  return [
+    enqueueGroup,
+    claimGroup,
+    settleGroup,
+    operatorGroup,
+    requeueGroup,
+    listGroup,
+    statsGroup,
+    tenancyGroup,
+    stepsGroup,
+    eventsGroup,
+    leasesGroup,
+    wakeGroup,
+    goldenGroup,
+    differentialGroup(options),
+    runtimeGroup,
+  ];
+}

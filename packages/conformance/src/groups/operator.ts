@@ -1,0 +1,3 @@
+import type { KitGroup } from '../kit.js';
+
+export const operatorGroup: KitGroup = { name: 'operator', cases: [] };

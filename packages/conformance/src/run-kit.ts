@@ -1,0 +1,35 @@
+import { kitGroups } from './groups/index.js';
+import type { DriverFactory, KitOptions } from './kit.js';
+import { runCase } from './run-case.js';
+
+export interface KitFailure {
+  readonly group: string;
+  readonly title: string;
+  readonly error: unknown;
+}
+
+export interface KitReport {
+  readonly ran: number;
+  readonly failures: readonly KitFailure[];
+}
+
+/**
+ * Runs the kit outside vitest's registration and reports what failed: how the kit's own tests
+ * show that a broken driver does not pass.
+ */
+export async function runKit(factory: DriverFactory, options: KitOptions = {}): Promise<KitReport> {
+  const failures: KitFailure[] = [];
+  let ran = 0;
+  for (const group of kitGroups(options)) {
+    if (options.only !== undefined && !options.only.includes(group.name)) continue;
+    for (const kitCase of group.cases) {
+      ran += 1;
+      try {
+        await runCase(factory, kitCase);
+      } catch (error) {
+        failures.push({ group: group.name, title: kitCase.title, error });
+      }
+    }
+  }
+  return { ran, failures };
+}

@@ -1,0 +1,9 @@
+import { type DriverFactory, describeDriver } from '@berth/conformance';
+import { createMemoryDriver } from '../src/index.js';
+
+const memory: DriverFactory = async ({ clock, hooks }) => {
+  const driver = createMemoryDriver({ clock, hooks });
+  return { driver, dispose: () => driver.close() };
+};
+
+describeDriver('memory', memory, { reference: memory });
