@@ -86,6 +86,7 @@ export {
 export type { ErrorCodeEntry } from './errors/registry.js';
 export { errorCodeEntry, registerErrorCode, registeredErrorCodes } from './errors/registry.js';
 export { matchesEvent } from './match-event.js';
+export * from './runtime/index.js';
 export { decodeCursor, encodeCursor } from './screen/cursor.js';
 export { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
 export { isUuid } from './screen/values.js';
