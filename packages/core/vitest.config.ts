@@ -1,4 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { vitestPreset } from '../../tooling/vitest.preset.ts';
 
-export default mergeConfig(vitestPreset, defineConfig({ test: { name: 'core' } }));
+// The runtime's tests run on the memory driver. It depends on core, so core cannot list it as a
+// package dependency (a workspace cycle turbo refuses); tests reach its source by alias instead.
+const memoryDriver = fileURLToPath(new URL('../driver-memory/src/index.ts', import.meta.url));
+
+export default mergeConfig(
+  vitestPreset,
+  defineConfig({
+    resolve: { alias: { '@berth/driver-memory': memoryDriver } },
+    test: { name: 'core' },
+  }),
+);

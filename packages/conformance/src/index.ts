@@ -1,4 +1,9 @@
 export { describeDriver } from './describe-driver.js';
+export type { DifferentialOptions } from './differential/run.js';
+export { runDifferential } from './differential/run.js';
+export type { GoldenScenarioName } from './golden/index.js';
+export { expectedTranscript, GOLDEN_SCENARIOS, runGoldenScenario } from './golden/index.js';
+export type { Transcript, TranscriptEntry } from './golden/transcript.js';
 export { kitGroups } from './groups/index.js';
 export type {
   CaseContext,
@@ -11,6 +16,7 @@ export type {
   KitOptions,
 } from './kit.js';
 export { KIT_T0 } from './kit.js';
+export type { Normalized } from './normalize.js';
 export { runCase } from './run-case.js';
 export type { KitFailure, KitReport } from './run-kit.js';
 export { runKit } from './run-kit.js';

@@ -29,6 +29,8 @@ export interface CaseContext {
   readonly hooks: KitHooks;
   /** The start instant of the clock: cases express instants relative to it. */
   readonly t0: number;
+  /** The factory the case's driver came from, for cases that need more drivers (differential). */
+  readonly factory: DriverFactory;
 }
 
 export interface KitCase {

@@ -16,7 +16,7 @@ export async function runCase(factory: DriverFactory, kitCase: KitCase): Promise
   };
   const { driver, dispose } = await factory({ clock, hooks });
   try {
-    await kitCase.run({ driver, clock, hooks: seams, t0: KIT_T0 });
+    await kitCase.run({ driver, clock, hooks: seams, t0: KIT_T0, factory });
   } finally {
     await dispose();
   }

@@ -122,9 +122,11 @@ export interface DriverBackend {
    * - A caller `id` that exists answers that job, any state, `deduped: true`.
    * - A LIVE row of the same `(name, tenantId, idempotencyKey)`: `dedupe` answers it
    *   (`deduped: true`); `error` throws JOB_DUPLICATE (`meta.existingId`).
-   * - The insert and the holder lookup are two steps. After an insert refused by a live key
-   *   holder, call `hooks.afterEnqueueConflict()`, then look the holder up. No holder found:
+   * - The insert and the holder lookup are two steps. The insert, when a live key holder refuses
+   *   it, answers WHICH row refused it. Then call `hooks.afterEnqueueConflict()`, then re-read
+   *   THAT row by id: still live → it is the answer; no longer live (it settled in between) →
    *   insert again, once. A second miss throws `enqueueIndexDisagrees` (DRIVER_UNAVAILABLE).
+   *   (When the insert cannot tell which row refused it, look the holder up by key instead.)
    */
   enqueue(request: ScreenedEnqueue): Promise<EnqueueResult>;
   /**

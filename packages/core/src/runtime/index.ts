@@ -1,3 +1,84 @@
 // The runtime's public surface. Each part appends its own export lines here.
+
+export type { BackgroundLogger, LogFields } from './background-logger.js';
+export { silentLogger } from './background-logger.js';
+export type { Client, ClientOptions, EnqueueItem, EnqueueOptions } from './client/index.js';
+export { createClient } from './client/index.js';
+export type {
+  AnyJobDefinition,
+  BackoffOptions,
+  ConcurrencyOptions,
+  JobContext,
+  JobDefinition,
+  JobInput,
+  JobOptions,
+  JobPayload,
+  JobResult,
+  PayloadIssue,
+  RateLimitOptions,
+  ResolvedRetry,
+  RetryOptions,
+  SettledContext,
+  SettledOutcome,
+} from './jobs/index.js';
+export {
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  defineJob,
+  isRetryable,
+  NonRetryableError,
+  toJobError,
+} from './jobs/index.js';
+export type {
+  Retention,
+  RetentionKeep,
+  RetentionOptions,
+  RetentionSweep,
+} from './retention/index.js';
+export { createRetention } from './retention/index.js';
+export type {
+  EnqueuedSlot,
+  ScheduleDefinition,
+  ScheduledJob,
+  Scheduler,
+  SchedulerOptions,
+  SchedulerTick,
+} from './scheduler/index.js';
+export { createScheduler, slotJobId, slotKey } from './scheduler/index.js';
+export type {
+  CreateStepApiInput,
+  StepApi,
+  StepContext,
+  StepOutput,
+  StepRunOptions,
+  Suspension,
+  WaitForEventOptions,
+} from './steps/index.js';
+export {
+  createStepApi,
+  DEFAULT_EVENT_POLL_MS,
+  isRunSuspended,
+  RunSuspended,
+} from './steps/index.js';
 export type { ScheduleTimeout } from './timers.js';
 export { sleepFor, timeoutsFor } from './timers.js';
+export type {
+  LogLevel,
+  RuntimeLogger,
+  StopOptions,
+  SuspendReason,
+  Worker,
+  WorkerEventName,
+  WorkerEvents,
+  WorkerOptions,
+} from './worker/index.js';
+export {
+  createConsoleLogger,
+  createWorker,
+  DEFAULT_GRACE_MS,
+  DEFAULT_KEY_BUSY_DELAY_MS,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_SETTLE_BATCH_MS,
+  ON_SETTLED_ATTEMPTS,
+  ON_SETTLED_BACKOFF_MS,
+} from './worker/index.js';

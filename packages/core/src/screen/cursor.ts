@@ -24,8 +24,9 @@ export function decodeCursor(cursor: unknown): ListPosition {
   const [body, tag, ...rest] = cursor.slice(PREFIX.length).split('.');
   if (body === undefined || tag === undefined || rest.length > 0)
     throw jobPageInvalid('cursor', cursor);
-  const given = Buffer.from(tag, 'base64url');
-  const expected = mac(body);
+  // Compared as text: base64url decoding ignores trailing junk, so bytes alone would accept it.
+  const given = Buffer.from(tag, 'utf8');
+  const expected = Buffer.from(mac(body).toString('base64url'), 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw jobPageInvalid('cursor', cursor);
   }

@@ -1,0 +1,256 @@
+import type {
+  ClaimedJob,
+  Driver,
+  EnqueueRequest,
+  EnqueueResult,
+  Fence,
+  JobRecord,
+  JobState,
+  ListPage,
+  ManualClock,
+} from '@berth/core';
+import { Labeler, type Normalized, normalizeAnswer } from '../normalize.js';
+import { CALLER_IDS, type EnqueueSpec, type Op, type Target, UNKNOWN_ID } from './ops.js';
+
+/** One side of a differential run: its driver, clock, and what its own answers taught it. */
+export interface World {
+  readonly driver: Driver;
+  readonly clock: ManualClock;
+  readonly t0: number;
+  readonly labels: Labeler;
+  /** Job ids in order of first answer. */
+  readonly jobs: string[];
+  readonly runIds: Map<string, string>;
+  /** Every fence a claim handed out, stale ones included. */
+  readonly fences: Fence[];
+  /** The last page this side listed: its own cursors are followed. */
+  page: ListPage | undefined;
+}
+
+export function openWorld(driver: Driver, clock: ManualClock, t0: number): World {
+  return {
+    driver,
+    clock,
+    t0,
+    labels: new Labeler(),
+    jobs: [],
+    runIds: new Map(),
+    fences: [],
+    page: undefined,
+  };
+}
+
+/** Said instead of calling when an op names a fence or job the sequence has not made yet. */
+const NOTHING_TO_NAME = '(nothing to name yet)';
+
+const nth = <T>(items: readonly T[], at: number): T | undefined =>
+  items.length === 0 ? undefined : items[at % items.length];
+
+function request(spec: EnqueueSpec, now: number): EnqueueRequest {
+  const callerId = spec.callerId === undefined ? undefined : CALLER_IDS[spec.callerId];
+  return {
+    name: spec.name,
+    payload: { n: spec.n },
+    ...(spec.queue === undefined ? {} : { queue: spec.queue }),
+    ...(spec.key === undefined ? {} : { idempotencyKey: spec.key }),
+    ...(spec.tenant === undefined ? {} : { tenantId: spec.tenant }),
+    ...(spec.priority === undefined ? {} : { priority: spec.priority }),
+    ...(spec.delayMs === undefined ? {} : { runAt: now + spec.delayMs }),
+    ...(callerId === undefined ? {} : { id: callerId }),
+    ...(spec.maxAttempts === undefined ? {} : { maxAttempts: spec.maxAttempts }),
+    ...(spec.onConflict === undefined ? {} : { onConflict: spec.onConflict }),
+  };
+}
+
+function learnJobs(world: World, results: readonly EnqueueResult[]): void {
+  for (const result of results) {
+    if (!world.runIds.has(result.id)) world.jobs.push(result.id);
+    world.runIds.set(result.id, result.runId);
+  }
+}
+
+function learnFences(world: World, claimed: readonly ClaimedJob[]): void {
+  for (const job of claimed) {
+    world.fences.push({ jobId: job.id, workerId: job.claimedBy, claim: job.claim });
+  }
+}
+
+const targetId = (world: World, target: Target): string | undefined =>
+  target === 'unknown' ? UNKNOWN_ID : nth(world.jobs, target);
+
+const tenancy = (tenant: string | undefined) => (tenant === undefined ? {} : { tenantId: tenant });
+
+/** Calls the driver as `op` says and answers the raw result; refusals are thrown. */
+async function call(world: World, op: Op): Promise<unknown> {
+  const { driver, clock } = world;
+  const now = clock.now();
+  switch (op.kind) {
+    case 'enqueue': {
+      const result = await driver.enqueue(request(op.request, now));
+      learnJobs(world, [result]);
+      return result;
+    }
+    case 'enqueueMany': {
+      const results = await driver.enqueueMany(op.requests.map((spec) => request(spec, now)));
+      learnJobs(world, results);
+      return results;
+    }
+    case 'claim': {
+      const buried: JobRecord[] = [];
+      const claimed = await driver.claim({
+        queues: op.queues,
+        limit: op.limit,
+        workerId: op.worker,
+        visibilityTimeoutMs: op.vtMs,
+        ...(op.drop === undefined ? {} : { dropExhausted: op.drop }),
+        onExhausted: (rows) => buried.push(...rows),
+      });
+      learnFences(world, claimed);
+      return { claimed, buried };
+    }
+    case 'ack':
+    case 'nack':
+    case 'suspend':
+    case 'extend':
+    case 'stepPut':
+      return fenced(world, op, now);
+    case 'ackMany':
+    case 'nackMany': {
+      const fences = op.fences.map((at) => nth(world.fences, at));
+      if (fences.some((fence) => fence === undefined)) return NOTHING_TO_NAME;
+      const known = fences.filter((fence): fence is Fence => fence !== undefined);
+      return op.kind === 'ackMany'
+        ? driver.ackMany(known.map((fence) => ({ fence })))
+        : driver.nackMany(known.map((fence) => ({ fence, error: { message: 'batch' } })));
+    }
+    case 'get':
+    case 'cancel':
+    case 'promote':
+    case 'requeue': {
+      const id = targetId(world, op.target);
+      if (id === undefined) return NOTHING_TO_NAME;
+      if (op.kind === 'get') return driver.get(id, tenancy(op.tenant));
+      if (op.kind === 'cancel') return driver.cancel(id, tenancy(op.tenant));
+      if (op.kind === 'promote') return driver.promote(id, tenancy(op.tenant));
+      return driver.requeue(id, {
+        ...tenancy(op.tenant),
+        ...(op.fromStep === undefined ? {} : { fromStep: op.fromStep }),
+      });
+    }
+    case 'list':
+      return list(world, op);
+    case 'stats':
+      return driver.stats();
+    case 'purge':
+      return driver.purge({
+        states: op.states as readonly JobState[],
+        olderThan: Math.max(0, now + op.olderThanInMs),
+      });
+    case 'stepList': {
+      const id = nth(world.jobs, op.target);
+      const runId = id === undefined ? undefined : world.runIds.get(id);
+      return runId === undefined ? NOTHING_TO_NAME : driver.steps.list(runId);
+    }
+    case 'publish':
+      return driver.events.publish(
+        op.name,
+        { n: op.n },
+        op.ttlMs === undefined ? {} : { ttl: op.ttlMs },
+      );
+    case 'find':
+      return driver.events.find(op.name, {
+        after: Math.max(0, now + op.afterInMs),
+        ...(op.match === undefined ? {} : { match: { n: op.match } }),
+      });
+    case 'eventsList':
+      return driver.events.list(op.name);
+    case 'purgeEvents':
+      return driver.events.purgeExpired();
+    case 'acquire':
+      return driver.leases.acquire(op.name, op.holder, op.ttlMs);
+    case 'renew':
+      return driver.leases.renew(op.name, op.holder, op.ttlMs);
+    case 'release':
+      return driver.leases.release(op.name, op.holder);
+    case 'acquireSlot':
+      return driver.leases.acquireSlot(op.key, op.limit, op.holder, op.ttlMs);
+    case 'renewSlot':
+      return driver.leases.renewSlot(op.key, op.holder, op.ttlMs);
+    case 'releaseSlot':
+      return driver.leases.releaseSlot(op.key, op.holder);
+    case 'advance':
+      await clock.advance(op.ms);
+      return `+${clock.now() - world.t0}`;
+  }
+}
+
+type FencedOp = Extract<Op, { kind: 'ack' | 'nack' | 'suspend' | 'extend' | 'stepPut' }>;
+
+function fenced(world: World, op: FencedOp, now: number): Promise<unknown> | string {
+  const fence = nth(world.fences, op.fence);
+  if (fence === undefined) return NOTHING_TO_NAME;
+  const { driver } = world;
+  switch (op.kind) {
+    case 'ack':
+      return driver.ack(fence, op.result === undefined ? {} : { result: { r: op.result } });
+    case 'nack':
+      return driver.nack(fence, {
+        error: { code: 'E_DIFF', message: 'boom' },
+        ...(op.retryInMs === undefined ? {} : { retryAt: now + op.retryInMs }),
+        ...(op.final === undefined ? {} : { final: op.final }),
+        ...(op.deadLetter === undefined ? {} : { deadLetter: op.deadLetter }),
+      });
+    case 'suspend':
+      return driver.suspend(fence, {
+        until: now + op.untilInMs,
+        ...(op.waitFor === undefined ? {} : { waitFor: op.waitFor }),
+      });
+    case 'extend':
+      return driver.extend(fence, op.vtMs);
+    case 'stepPut': {
+      // The fenced job's own run: a runId mismatch is a different refusal, not compared here.
+      const runId = world.runIds.get(fence.jobId);
+      if (runId === undefined) return NOTHING_TO_NAME;
+      return driver.steps.put(
+        {
+          runId,
+          name: op.name,
+          status: op.status,
+          attempts: 1,
+          ...(op.status === 'completed'
+            ? { output: { step: op.name } }
+            : { error: { message: 'step failed' } }),
+          startedAt: now,
+          updatedAt: now,
+        },
+        fence,
+      );
+    }
+  }
+}
+
+async function list(world: World, op: Extract<Op, { kind: 'list' }>): Promise<unknown> {
+  const cursor = op.follow === undefined ? undefined : world.page?.[op.follow];
+  if (op.follow !== undefined && cursor === undefined) return '(no cursor to follow)';
+  const page = await world.driver.list({
+    limit: op.limit,
+    ...(op.state === undefined ? {} : { state: op.state }),
+    ...(op.queue === undefined ? {} : { queue: op.queue }),
+    ...(op.name === undefined ? {} : { name: op.name }),
+    ...tenancy(op.tenant),
+    ...(op.follow === 'next' && cursor !== undefined ? { after: cursor } : {}),
+    ...(op.follow === 'prev' && cursor !== undefined ? { before: cursor } : {}),
+  });
+  world.page = page;
+  return page;
+}
+
+/** Runs `op` on one side and answers its normalized answer (refusals included). */
+export async function applyOp(world: World, op: Op): Promise<Normalized> {
+  const context = { labels: world.labels, t0: world.t0, driverName: world.driver.name };
+  try {
+    return normalizeAnswer(await call(world, op), context);
+  } catch (error) {
+    return normalizeAnswer(error, context);
+  }
+}

@@ -1,0 +1,33 @@
+import type { Transcript } from '../transcript.js';
+import { cancelRefusals } from './cancel-refusals.js';
+import { dedupe } from './dedupe.js';
+import { enqueueRetryOneMiss } from './enqueue-retry-one-miss.js';
+import { enqueueRetryTwoMisses } from './enqueue-retry-two-misses.js';
+import { leaseBurial } from './lease-burial.js';
+import { onConflictError } from './on-conflict-error.js';
+import { pagination } from './pagination.js';
+import { promoteRefusals } from './promote-refusals.js';
+import { requeueFromStep } from './requeue-from-step.js';
+import { requeueKeyTaken } from './requeue-key-taken.js';
+import { requeueNotFound } from './requeue-not-found.js';
+import { requeueRaceLost } from './requeue-race-lost.js';
+import { requeueWrongState } from './requeue-wrong-state.js';
+import { tenancy } from './tenancy.js';
+
+/** The golden transcripts by scenario name, each written by hand from the contract. */
+export const expected = {
+  'requeue-not-found': requeueNotFound,
+  'requeue-wrong-state': requeueWrongState,
+  'requeue-key-taken': requeueKeyTaken,
+  'requeue-race-lost': requeueRaceLost,
+  'requeue-from-step': requeueFromStep,
+  'enqueue-retry-one-miss': enqueueRetryOneMiss,
+  'enqueue-retry-two-misses': enqueueRetryTwoMisses,
+  dedupe,
+  'on-conflict-error': onConflictError,
+  'cancel-refusals': cancelRefusals,
+  'promote-refusals': promoteRefusals,
+  'lease-burial': leaseBurial,
+  pagination,
+  tenancy,
+} as const satisfies Readonly<Record<string, Transcript>>;

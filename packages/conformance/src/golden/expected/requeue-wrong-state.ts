@@ -1,0 +1,81 @@
+import type { Transcript } from '../transcript.js';
+
+const notRequeueable = (jobId: string, state: string) => ({
+  error: { code: 'JOB_NOT_REQUEUEABLE', meta: { jobId, state } },
+});
+
+export const requeueWrongState: Transcript = [
+  { op: 'enqueue mail', answer: { id: 'job1', runId: 'run1', deduped: false } },
+  { op: 'enqueue mail due in 60s', answer: { id: 'job2', runId: 'run2', deduped: false } },
+  { op: 'requeue job1 (ready)', answer: notRequeueable('job1', 'ready') },
+  { op: 'requeue job2 (delayed)', answer: notRequeueable('job2', 'delayed') },
+  {
+    op: 'claim as w1',
+    answer: [
+      {
+        id: 'job1',
+        runId: 'run1',
+        name: 'mail',
+        queue: 'default',
+        payload: { n: 1 },
+        state: 'running',
+        priority: 0,
+        attempts: 1,
+        maxAttempts: 3,
+        runAt: '+0',
+        createdAt: '+0',
+        updatedAt: '+0',
+        claimedBy: 'w1',
+        claim: 1,
+        visibleAt: '+30000',
+        resumed: false,
+      },
+    ],
+  },
+  { op: 'requeue job1 (running)', answer: notRequeueable('job1', 'running') },
+  { op: 'advance 1000ms', answer: '+1000' },
+  { op: 'ack job1', answer: true },
+  { op: 'requeue job1 (completed)', answer: notRequeueable('job1', 'completed') },
+  { op: 'advance 60000ms', answer: '+61000' },
+  {
+    op: 'requeue job2 (delayed, now due: reads ready)',
+    answer: notRequeueable('job2', 'ready'),
+  },
+  {
+    op: 'get job1',
+    answer: {
+      id: 'job1',
+      runId: 'run1',
+      name: 'mail',
+      queue: 'default',
+      payload: { n: 1 },
+      state: 'completed',
+      priority: 0,
+      attempts: 1,
+      maxAttempts: 3,
+      runAt: '+0',
+      createdAt: '+0',
+      updatedAt: '+1000',
+      finishedAt: '+1000',
+      claim: 1,
+    },
+  },
+  {
+    op: 'get job2',
+    answer: {
+      id: 'job2',
+      runId: 'run2',
+      name: 'mail',
+      queue: 'default',
+      payload: { n: 2 },
+      state: 'ready',
+      priority: 0,
+      attempts: 0,
+      maxAttempts: 3,
+      runAt: '+60000',
+      createdAt: '+0',
+      updatedAt: '+0',
+      claim: 0,
+    },
+  },
+];

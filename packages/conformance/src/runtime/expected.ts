@@ -1,0 +1,181 @@
+import type { Transcript } from '../golden/transcript.js';
+
+/**
+ * The runtime transcripts, written by hand from the contract and the runtime's documented
+ * behaviour: what every driver's run of each scenario must show.
+ */
+
+const SLOT = (minute: number) => `schedule:minutely:2026-01-01T00:0${minute}:00.000Z`;
+
+export const runtimeExpected: Readonly<Record<string, Transcript>> = {
+  'job-completes': [
+    { op: 'enqueue greet', answer: { deduped: false } },
+    {
+      op: 'greet settled',
+      answer: { name: 'greet', state: 'completed', attempts: 1, result: 'hello Ada' },
+    },
+    { op: 'handler runs', answer: [{ payload: { name: 'Ada' }, attempt: 1 }] },
+  ],
+  'retry-then-complete': [
+    {
+      op: 'flaky settled',
+      answer: {
+        name: 'flaky',
+        state: 'completed',
+        attempts: 2,
+        result: 'second attempt answers',
+        lastError: { message: 'first attempt fails' },
+      },
+    },
+    { op: 'attempts the handler saw', answer: [1, 2] },
+  ],
+  'exhausted-dead': [
+    {
+      op: 'doomed settled',
+      answer: {
+        name: 'doomed',
+        state: 'dead',
+        attempts: 2,
+        lastError: { message: 'attempt 2 fails' },
+      },
+    },
+    { op: 'handler runs', answer: 2 },
+  ],
+  'cancel-aborts': [
+    { op: 'cancel the running job', answer: { name: 'stuck', state: 'cancelled', attempts: 1 } },
+    {
+      op: 'what the handler saw',
+      answer: { started: true, aborted: true, lateStep: 'JOB_ABORTED' },
+    },
+    {
+      op: 'job after the handler returned',
+      answer: { name: 'stuck', state: 'cancelled', attempts: 1 },
+    },
+    { op: 'steps of the run', answer: [] },
+  ],
+  'step-memoized-across-retry': [
+    {
+      op: 'order settled',
+      answer: {
+        name: 'order',
+        state: 'completed',
+        attempts: 2,
+        result: { chargeId: 'ch_1' },
+        lastError: { message: 'carrier down' },
+      },
+    },
+    { op: 'step functions run', answer: ['charge', 'ship#1', 'ship#2'] },
+    {
+      op: 'steps of the run',
+      answer: [
+        { name: 'charge', status: 'completed', attempts: 1, output: { chargeId: 'ch_1' } },
+        { name: 'ship', status: 'completed', attempts: 2 },
+      ],
+    },
+  ],
+  'sleep-suspends-then-resumes': [
+    {
+      op: 'other settled',
+      answer: { name: 'other', state: 'completed', attempts: 1, result: 'ran while drip slept' },
+    },
+    {
+      op: 'the sleep step',
+      answer: { name: 'wait-a-minute', status: 'sleeping', attempts: 0, wakesAfterMs: 60_000 },
+    },
+    { op: 'drip 1 ms before its wake', answer: { name: 'drip', state: 'suspended', attempts: 1 } },
+    {
+      op: 'drip settled',
+      answer: { name: 'drip', state: 'completed', attempts: 1, result: 'dripped' },
+    },
+    { op: 'what ran, in order', answer: ['welcome', 'other', 'follow-up'] },
+    {
+      op: 'steps of the run',
+      answer: [
+        { name: 'welcome', status: 'completed', attempts: 1 },
+        { name: 'wait-a-minute', status: 'completed', attempts: 0, wakesAfterMs: 60_000 },
+        { name: 'follow-up', status: 'completed', attempts: 1 },
+      ],
+    },
+  ],
+  'wait-for-event-resumes-on-publish': [
+    {
+      op: 'invoice parked',
+      answer: { name: 'invoice', state: 'suspended', attempts: 1, waitFor: 'invoice.paid' },
+    },
+    {
+      op: 'after a publish that does not match',
+      answer: { name: 'invoice', state: 'suspended', attempts: 1, waitFor: 'invoice.paid' },
+    },
+    {
+      op: 'invoice settled',
+      answer: { name: 'invoice', state: 'completed', attempts: 1, result: 'paid' },
+    },
+    { op: 'what the wait answered', answer: [{ invoice: 'inv-1', amount: 42 }] },
+    {
+      op: 'steps of the run',
+      answer: [
+        {
+          name: 'paid',
+          status: 'completed',
+          attempts: 0,
+          answered: { invoice: 'inv-1', amount: 42 },
+          eventName: 'invoice.paid',
+          wakesAfterMs: 3_600_000,
+        },
+      ],
+    },
+  ],
+  'wait-for-event-published-before': [
+    {
+      op: 'invoice settled',
+      answer: { name: 'invoice', state: 'completed', attempts: 1, result: 'paid' },
+    },
+    { op: 'what the wait answered', answer: [{ invoice: 'inv-1', amount: 7 }] },
+  ],
+  'wait-for-event-times-out': [
+    {
+      op: 'the wait step',
+      answer: {
+        name: 'paid',
+        status: 'waiting',
+        attempts: 0,
+        eventName: 'invoice.paid',
+        wakesAfterMs: 3_600_000,
+      },
+    },
+    {
+      op: 'invoice settled',
+      answer: { name: 'invoice', state: 'completed', attempts: 1, result: 'unpaid' },
+    },
+    { op: 'what the wait answered', answer: ['timed out'] },
+  ],
+  'scheduler-slots-once': [
+    {
+      op: 'tick at minute 1',
+      answer: { a: { leader: true, slots: [0, 60_000] }, b: { leader: false, slots: [] } },
+    },
+    {
+      op: 'tick at minute 2',
+      answer: { a: { leader: true, slots: [120_000] }, b: { leader: false, slots: [] } },
+    },
+    {
+      op: 'tick at minute 3',
+      answer: { a: { leader: true, slots: [180_000] }, b: { leader: false, slots: [] } },
+    },
+    {
+      op: 'b ticks once a stopped',
+      answer: {
+        leader: true,
+        slots: [
+          [120_000, true],
+          [180_000, true],
+        ],
+      },
+    },
+    { op: 'slots the worker ran', answer: [SLOT(0), SLOT(1), SLOT(2), SLOT(3)] },
+    {
+      op: 'report jobs',
+      answer: [0, 1, 2, 3].map((minute) => ({ key: SLOT(minute), state: 'completed' })),
+    },
+  ],
+};

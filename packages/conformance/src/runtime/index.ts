@@ -1,0 +1,24 @@
+import type { GoldenScenario } from '../golden/transcript.js';
+import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
+import { schedulerSlotsOnce } from './schedule.js';
+import {
+  sleepSuspendsThenResumes,
+  stepMemoizedAcrossRetry,
+  waitForEventPublishedBefore,
+  waitForEventResumesOnPublish,
+  waitForEventTimesOut,
+} from './steps.js';
+
+/** Every runtime scenario, in the order the kit runs them. */
+export const runtimeScenarios: readonly GoldenScenario[] = [
+  jobCompletes,
+  retryThenComplete,
+  exhaustedDead,
+  cancelAborts,
+  stepMemoizedAcrossRetry,
+  sleepSuspendsThenResumes,
+  waitForEventResumesOnPublish,
+  waitForEventPublishedBefore,
+  waitForEventTimesOut,
+  schedulerSlotsOnce,
+];

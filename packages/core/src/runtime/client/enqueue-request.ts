@@ -1,0 +1,63 @@
+import type { Clock } from '../../clock.js';
+import type { EnqueueRequest, Json } from '../../contract/records.js';
+import { jobInvalid } from '../../errors/refusals.js';
+import type { AnyJobDefinition } from '../jobs/job-types.js';
+import { validatePayload } from '../jobs/validate-payload.js';
+import { activeTraceparent } from '../otel/traceparent.js';
+import type { EnqueueOptions } from './client-types.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+function runAtOf(clock: Clock, options: EnqueueOptions): number | undefined {
+  if (options.delay === undefined) return options.runAt;
+  if (options.runAt !== undefined) throw jobInvalid('delay', 'cannot be given together with runAt');
+  if (typeof options.delay !== 'number' || !Number.isFinite(options.delay) || options.delay < 0) {
+    throw jobInvalid('delay', 'must be a finite number of ms >= 0');
+  }
+  return options.delay === 0 ? undefined : clock.now() + options.delay;
+}
+
+function concurrencyKeyOf(job: AnyJobDefinition, payload: unknown, options: EnqueueOptions) {
+  if (options.concurrencyKey !== undefined) return options.concurrencyKey;
+  const key = job.concurrency?.key?.(payload);
+  if (key !== undefined && typeof key !== 'string') {
+    throw jobInvalid(
+      'concurrencyKey',
+      `must be a string; job ${job.name}'s concurrency.key answered ${typeof key}`,
+    );
+  }
+  return key;
+}
+
+/**
+ * The driver request for one enqueue: the payload checked (and shaped) by the job's schema,
+ * its queue, attempts and concurrency key from the definition, and the active trace captured.
+ */
+export async function toEnqueueRequest(
+  clock: Clock,
+  job: AnyJobDefinition,
+  payload: unknown,
+  options: EnqueueOptions = {},
+): Promise<EnqueueRequest> {
+  // Read first: the caller's active span is the one to continue.
+  const traceparent = options.traceparent ?? (await activeTraceparent());
+  const value = await validatePayload(job, payload);
+  const runAt = runAtOf(clock, options);
+  const concurrencyKey = concurrencyKeyOf(job, value, options);
+  const request: Mutable<EnqueueRequest> = {
+    name: job.name,
+    queue: options.queue ?? job.queue,
+    payload: (value ?? null) as Json,
+    maxAttempts: options.maxAttempts ?? job.retry.maxAttempts,
+  };
+  if (options.id !== undefined) request.id = options.id;
+  if (runAt !== undefined) request.runAt = runAt;
+  if (options.priority !== undefined) request.priority = options.priority;
+  if (options.idempotencyKey !== undefined) request.idempotencyKey = options.idempotencyKey;
+  if (options.onConflict !== undefined) request.onConflict = options.onConflict;
+  if (options.tenantId !== undefined) request.tenantId = options.tenantId;
+  if (concurrencyKey !== undefined) request.concurrencyKey = concurrencyKey;
+  if (traceparent !== undefined) request.traceparent = traceparent;
+  if (options.enqueuedBy !== undefined) request.enqueuedBy = options.enqueuedBy;
+  return request;
+}

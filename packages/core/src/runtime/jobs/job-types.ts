@@ -1,0 +1,134 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ClaimedJob, JobError, JobRecord, Json } from '../../contract/records.js';
+import type { StepApi } from '../steps/index.js';
+import type { RuntimeLogger } from '../worker/logger.js';
+
+/** What a handler may answer: JSON (stored as the job's `result`), or nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing infers void.
+export type JobResult = Json | undefined | void;
+
+/** Exponential backoff between attempts: `initialMs * factor^(n-1)`, capped, then jittered. */
+export interface BackoffOptions {
+  /** The wait after the first failed attempt, ms. Default 1 000. */
+  readonly initialMs?: number;
+  /** Growth per failed attempt. Default 2. */
+  readonly factor?: number;
+  /** The longest wait, ms, applied before jitter. Default 300 000 (5 minutes). */
+  readonly maxMs?: number;
+  /**
+   * The share of the wait that is random, 0..1: the wait lands in `[d * (1 - jitter), d]`.
+   * Default 0.2. 0 gives exact waits.
+   */
+  readonly jitter?: number;
+}
+
+export interface RetryOptions {
+  /** Attempts in all, the first included. Default DEFAULT_MAX_ATTEMPTS (3). */
+  readonly maxAttempts?: number;
+  readonly backoff?: BackoffOptions;
+  /**
+   * Where a job that runs out of attempts (or throws a non-retryable error) goes: `dead`
+   * (true, default) or `failed` (false), also when its final attempt's lease lapses.
+   */
+  readonly deadLetter?: boolean;
+}
+
+/**
+ * At most `limit` attempts of this job run at once across every worker on the driver; with
+ * `key`, at most `limit` per key value. Held through the driver's slots.
+ */
+export interface ConcurrencyOptions<TPayload> {
+  readonly limit: number;
+  /** The key a payload counts under (e.g. its account id). Stored as the job's concurrencyKey. */
+  key?(payload: TPayload): string;
+}
+
+/** At most `limit` attempt starts per `intervalMs` across the fleet; with `key`, per key value. */
+export interface RateLimitOptions<TPayload> {
+  readonly limit: number;
+  readonly intervalMs: number;
+  key?(payload: TPayload): string;
+}
+
+/** What `run` is given for one attempt. */
+export interface JobContext<TPayload> {
+  /** The payload, as the job's schema answered it at enqueue. */
+  readonly payload: TPayload;
+  /** Durable steps of this run; each write is fenced by this attempt's claim. */
+  readonly step: StepApi;
+  /** Aborts on cancel, lost lease, timeout (JOB_TIMEOUT) or drain (WORKER_DRAINING). */
+  readonly signal: AbortSignal;
+  /** The claimed row. */
+  readonly job: ClaimedJob;
+  /** The attempt number, 1 on the first (a resumed run keeps its attempt). */
+  readonly attempt: number;
+  /** The worker's logger, with this job's id, name and attempt in every line. */
+  readonly logger: RuntimeLogger;
+}
+
+/** How an attempt settled, as `onSettled` and the worker's events report it. */
+export type SettledOutcome =
+  | { readonly state: 'completed'; readonly result: Json | undefined }
+  | { readonly state: 'retrying'; readonly error: JobError; readonly retryAt: number }
+  | { readonly state: 'failed' | 'dead'; readonly error: JobError };
+
+/** What `onSettled` is given besides the outcome. */
+export interface SettledContext<TPayload> {
+  readonly payload: TPayload;
+  /** The row as it was claimed (or, for a burial, as the claim left it). */
+  readonly job: JobRecord;
+  readonly attempt: number;
+  readonly logger: RuntimeLogger;
+}
+
+/** What `defineJob` takes. */
+export interface JobOptions<TInput, TPayload> {
+  /** Unique per app: the worker finds the handler by it. */
+  readonly name: string;
+  /** Default DEFAULT_QUEUE (`default`). */
+  readonly queue?: string;
+  /** Any Standard Schema validator (zod, valibot, arktype): checked at enqueue. */
+  readonly schema?: StandardSchemaV1<TInput, TPayload>;
+  readonly retry?: RetryOptions;
+  /** Ms one attempt may run; past it the attempt is aborted and fails with JOB_TIMEOUT. */
+  readonly timeout?: number;
+  /** A number is `{ limit }`: this job's fleet-wide limit. */
+  readonly concurrency?: number | ConcurrencyOptions<TPayload>;
+  readonly rateLimit?: RateLimitOptions<TPayload>;
+  /** The handler: its answer (JSON) becomes the job's result. */
+  run(context: JobContext<TPayload>): JobResult | Promise<JobResult>;
+  /**
+   * Runs after the settle landed (completed, retrying, failed, dead, and lease burials), up to
+   * ON_SETTLED_ATTEMPTS times while it throws; it never changes the job's state.
+   */
+  onSettled?(outcome: SettledOutcome, context: SettledContext<TPayload>): void | Promise<void>;
+}
+
+/**
+ * A job definition: what the client enqueues (`TInput`, the schema's input) and what the
+ * handler receives (`TPayload`, the schema's output). Without a schema both are `Json`.
+ */
+export interface JobDefinition<TInput = Json, TPayload = TInput>
+  extends JobOptions<TInput, TPayload> {
+  readonly queue: string;
+  /** Resolved: `maxAttempts` and `backoff` filled, `deadLetter` explicit. */
+  readonly retry: ResolvedRetry;
+  /** The normalized fleet-wide concurrency, when the job has one. */
+  readonly concurrency?: ConcurrencyOptions<TPayload>;
+}
+
+export interface ResolvedRetry {
+  readonly maxAttempts: number;
+  readonly backoff: Required<BackoffOptions>;
+  readonly deadLetter: boolean;
+}
+
+/** Any job definition, whatever its payload: what workers and clients take in lists. */
+export type AnyJobDefinition = JobDefinition<unknown, unknown>;
+
+/** What the client's `enqueue` takes as the payload of `job`. */
+export type JobInput<J> = J extends JobDefinition<infer TInput, infer _TPayload> ? TInput : never;
+
+/** What `run` receives as the payload of `job`. */
+export type JobPayload<J> =
+  J extends JobDefinition<infer _TInput, infer TPayload> ? TPayload : never;

@@ -1,0 +1,93 @@
+import type { JobState } from '../../contract/states.js';
+import { configInvalid } from '../../errors/refusals.js';
+import { silentLogger } from '../background-logger.js';
+import { timeoutsFor } from '../timers.js';
+import type {
+  Retention,
+  RetentionKeep,
+  RetentionOptions,
+  RetentionSweep,
+} from './retention-types.js';
+
+const KEPT_STATES = ['completed', 'failed', 'dead', 'cancelled'] as const satisfies readonly (
+  | keyof RetentionKeep
+  | JobState
+)[];
+
+/** States with the same keep go in one purge call: `[keepMs, states]`, in state order. */
+function purgePlan(keep: RetentionKeep): readonly (readonly [number, readonly JobState[]])[] {
+  const byKeep = new Map<number, JobState[]>();
+  for (const state of KEPT_STATES) {
+    const ms = keep[state];
+    if (ms === undefined) continue;
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+      throw configInvalid(`keep.${state}`, 'must be a finite number of ms >= 0');
+    }
+    const states = byKeep.get(ms) ?? [];
+    states.push(state);
+    byKeep.set(ms, states);
+  }
+  return [...byKeep.entries()];
+}
+
+/**
+ * A sweep that purges TERMINAL jobs older than their state's keep (and their steps), and
+ * expired events, on a schedule. Each sweep is counted and logged.
+ */
+export function createRetention(options: RetentionOptions): Retention {
+  const { driver } = options;
+  const logger = options.logger ?? silentLogger;
+  const eventPurge = options.eventPurge ?? true;
+  const plan = purgePlan(options.keep ?? {});
+  if (!Number.isInteger(options.intervalMs) || options.intervalMs <= 0) {
+    throw configInvalid('intervalMs', 'must be an integer > 0');
+  }
+  let running = false;
+  let cancelTimer = (): void => {};
+  let inFlight: Promise<unknown> = Promise.resolve();
+
+  const sweep = async (): Promise<RetentionSweep> => {
+    const now = driver.clock.now();
+    let purged = 0;
+    const keepMs: Record<string, number> = {};
+    for (const [ms, states] of plan) {
+      const count = await driver.purge({ states, olderThan: now - ms });
+      purged += count;
+      for (const state of states) keepMs[state] = ms;
+      if (count > 0) logger.info('retention purged jobs', { states, olderThan: now - ms, count });
+    }
+    const eventsPurged = eventPurge ? await driver.events.purgeExpired() : 0;
+    logger.info('retention sweep', { purged, eventsPurged, keepMs });
+    return { purged, eventsPurged };
+  };
+
+  const runOnce = (): Promise<RetentionSweep> => {
+    // Sweeps never overlap: one asked for while another runs starts after it.
+    const next = inFlight.then(sweep, sweep);
+    inFlight = next.catch(() => undefined);
+    return next;
+  };
+
+  const loop = async (): Promise<void> => {
+    try {
+      await runOnce();
+    } catch (error) {
+      logger.error('retention sweep failed', { error });
+    }
+    if (running) cancelTimer = timeoutsFor(driver.clock)(() => void loop(), options.intervalMs);
+  };
+
+  return {
+    async start() {
+      if (running) return;
+      running = true;
+      await loop();
+    },
+    async stop() {
+      running = false;
+      cancelTimer();
+      await inFlight;
+    },
+    runOnce,
+  };
+}

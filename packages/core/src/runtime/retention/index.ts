@@ -1,0 +1,7 @@
+export { createRetention } from './create-retention.js';
+export type {
+  Retention,
+  RetentionKeep,
+  RetentionOptions,
+  RetentionSweep,
+} from './retention-types.js';

@@ -1,0 +1,36 @@
+import type { Driver } from '../../contract/driver.js';
+import type { BackgroundLogger } from '../background-logger.js';
+
+/** How long each TERMINAL state is kept after `finishedAt`, ms; an absent state is kept forever. */
+export interface RetentionKeep {
+  readonly completed?: number;
+  readonly failed?: number;
+  readonly dead?: number;
+  readonly cancelled?: number;
+}
+
+export interface RetentionOptions {
+  readonly driver: Driver;
+  readonly keep: RetentionKeep;
+  /** Also remove expired events (`driver.events.purgeExpired()`). Default true. */
+  readonly eventPurge?: boolean;
+  /** How often `start()` sweeps, ms. */
+  readonly intervalMs: number;
+  readonly logger?: BackgroundLogger;
+}
+
+/** What one sweep removed. */
+export interface RetentionSweep {
+  /** Job rows removed (their steps went with them). */
+  readonly purged: number;
+  readonly eventsPurged: number;
+}
+
+export interface Retention {
+  /** Sweeps now, then every `intervalMs` until stopped. */
+  start(): Promise<void>;
+  /** Stops sweeping and waits for a sweep in flight. */
+  stop(): Promise<void>;
+  /** One sweep now. */
+  runOnce(): Promise<RetentionSweep>;
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { EnqueueRequest } from '../../contract/records.js';
+import { isBerthError } from '../../errors/berth-error.js';
+import { configInvalid } from '../../errors/refusals.js';
+import { screenEnqueue } from '../../screen/enqueue.js';
+import { silentLogger } from '../background-logger.js';
+import { timeoutsFor } from '../timers.js';
+import { type CronSlots, parseCron } from './cron-slots.js';
+import type {
+  EnqueuedSlot,
+  ScheduleDefinition,
+  Scheduler,
+  SchedulerOptions,
+  SchedulerTick,
+} from './schedule-types.js';
+import { slotInstant, slotJobId, slotKey } from './slot-id.js';
+
+const DEFAULT_TICK_MS = 1_000;
+const DEFAULT_LEASE_TTL_MS = 30_000;
+const DEFAULT_CATCH_UP_SLOTS = 1;
+const MAX_CATCH_UP_SLOTS = 1_000;
+/** A leader that stalled for long keeps at most this many of the slots it slept through. */
+const MAX_SLOTS_PER_TICK = 1_000;
+
+interface PreparedSchedule {
+  readonly name: string;
+  readonly slots: CronSlots;
+  readonly request: (slot: number) => EnqueueRequest;
+}
+
+const positiveInteger = (option: string, value: number | undefined, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw configInvalid(option, 'must be an integer > 0');
+  return value;
+};
+
+function prepare(schedule: ScheduleDefinition, index: number): PreparedSchedule {
+  const at = `schedules[${index}]`;
+  if (typeof schedule.name !== 'string' || schedule.name.length === 0) {
+    throw configInvalid(`${at}.name`, 'must be a non-empty string');
+  }
+  const slots = parseCron(`${at}.cron`, schedule.cron, schedule.timezone);
+  const job = typeof schedule.job === 'string' ? { name: schedule.job } : schedule.job;
+  const queue = schedule.queue ?? job.queue;
+  const maxAttempts = schedule.maxAttempts ?? job.retry?.maxAttempts;
+  const request = (slot: number): EnqueueRequest => ({
+    id: slotJobId(schedule.name, slot),
+    name: job.name,
+    payload: schedule.payload ?? null,
+    idempotencyKey: slotKey(schedule.name, slot),
+    ...(queue === undefined ? {} : { queue }),
+    ...(schedule.priority === undefined ? {} : { priority: schedule.priority }),
+    ...(maxAttempts === undefined ? {} : { maxAttempts }),
+    ...(schedule.tenantId === undefined ? {} : { tenantId: schedule.tenantId }),
+  });
+  try {
+    // A request the driver would refuse is a configuration error, found now, not at the slot.
+    screenEnqueue(request(Date.UTC(2000, 0, 1)), Number.POSITIVE_INFINITY);
+  } catch (error) {
+    if (!isBerthError(error, 'JOB_INVALID')) throw error;
+    throw configInvalid(`${at}.${String(error.meta.field)}`, error.cause);
+  }
+  return { name: schedule.name, slots, request };
+}
+
+/**
+ * Enqueues each slot of each cron schedule once. Schedulers sharing a lease name elect one
+ * leader through `driver.leases`; only the leader enqueues. Every slot has a deterministic job
+ * id and idempotency key, so two leaders (a failover, a stall) can never double-enqueue it.
+ */
+export function createScheduler(options: SchedulerOptions): Scheduler {
+  const { driver } = options;
+  const { clock } = driver;
+  const logger = options.logger ?? silentLogger;
+  const tickMs = positiveInteger('tickMs', options.tickMs, DEFAULT_TICK_MS);
+  const leaseTtlMs = positiveInteger('leaseTtlMs', options.leaseTtlMs, DEFAULT_LEASE_TTL_MS);
+  if (leaseTtlMs <= tickMs) throw configInvalid('leaseTtlMs', 'must be longer than tickMs');
+  const maxSlots = options.catchUp?.maxSlots ?? DEFAULT_CATCH_UP_SLOTS;
+  if (!Number.isInteger(maxSlots) || maxSlots < 0 || maxSlots > MAX_CATCH_UP_SLOTS) {
+    throw configInvalid('catchUp.maxSlots', `must be an integer from 0 to ${MAX_CATCH_UP_SLOTS}`);
+  }
+  const leaseName = options.leaseName ?? 'berth.scheduler';
+  const holderId = options.holderId ?? `scheduler-${randomUUID()}`;
+  const schedules = options.schedules.map(prepare);
+  const names = new Set<string>();
+  for (const [index, schedule] of schedules.entries()) {
+    if (names.has(schedule.name)) {
+      throw configInvalid(`schedules[${index}].name`, `repeats ${JSON.stringify(schedule.name)}`);
+    }
+    names.add(schedule.name);
+  }
+
+  let leading = false;
+  // The instant up to which each schedule's slots are handled, while this scheduler leads.
+  const cursors = new Map<string, number>();
+  let running = false;
+  let cancelTimer = (): void => {};
+  let inFlight: Promise<SchedulerTick> = Promise.resolve({ leader: false, enqueued: [] });
+
+  const lead = async (): Promise<boolean> => {
+    if (leading && (await driver.leases.renew(leaseName, holderId, leaseTtlMs))) return true;
+    if (leading) logger.warn('scheduler lost the lead', { holderId, leaseName });
+    leading = false;
+    cursors.clear();
+    leading = await driver.leases.acquire(leaseName, holderId, leaseTtlMs);
+    if (leading) logger.info('scheduler took the lead', { holderId, leaseName });
+    return leading;
+  };
+
+  const runSchedule = async (schedule: PreparedSchedule, now: number, out: EnqueuedSlot[]) => {
+    const cursor = cursors.get(schedule.name);
+    // Without a cursor the lead is new: catch up on the latest slots (ids dedupe any repeat).
+    const due =
+      cursor === undefined
+        ? schedule.slots.latest(now, maxSlots)
+        : schedule.slots.between(cursor, now, MAX_SLOTS_PER_TICK);
+    let handled = cursor;
+    for (const slot of due) {
+      try {
+        const answer = await driver.enqueue(schedule.request(slot));
+        out.push({ schedule: schedule.name, slot, jobId: answer.id, deduped: answer.deduped });
+        handled = slot;
+        if (!answer.deduped) {
+          logger.info('schedule slot enqueued', {
+            schedule: schedule.name,
+            slot: slotInstant(slot),
+            jobId: answer.id,
+          });
+        }
+      } catch (error) {
+        logger.error('schedule slot could not be enqueued', {
+          schedule: schedule.name,
+          slot: slotInstant(slot),
+          error,
+        });
+        // The cursor stays before this slot, so the next tick tries it again.
+        if (handled !== undefined) cursors.set(schedule.name, handled);
+        return;
+      }
+    }
+    cursors.set(schedule.name, now);
+  };
+
+  const runTick = async (): Promise<SchedulerTick> => {
+    if (!(await lead())) return { leader: false, enqueued: [] };
+    const now = clock.now();
+    const enqueued: EnqueuedSlot[] = [];
+    for (const schedule of schedules) await runSchedule(schedule, now, enqueued);
+    return { leader: true, enqueued };
+  };
+
+  const tick = (): Promise<SchedulerTick> => {
+    // Ticks never overlap: a tick asked for while one runs starts after it.
+    inFlight = inFlight.then(runTick, runTick);
+    return inFlight;
+  };
+
+  const loop = async (): Promise<void> => {
+    try {
+      await tick();
+    } catch (error) {
+      logger.error('scheduler tick failed', { holderId, error });
+    }
+    if (running) cancelTimer = timeoutsFor(clock)(() => void loop(), tickMs);
+  };
+
+  return {
+    holderId,
+    async start() {
+      if (running) return;
+      running = true;
+      await loop();
+    },
+    async stop() {
+      running = false;
+      cancelTimer();
+      await inFlight.catch(() => undefined);
+      if (leading) {
+        leading = false;
+        cursors.clear();
+        await driver.leases.release(leaseName, holderId).catch((error: unknown) => {
+          logger.warn('scheduler could not release its lease', { holderId, error });
+        });
+      }
+    },
+    tick,
+    isLeader: () => leading,
+  };
+}

@@ -1,0 +1,10 @@
+export { createScheduler } from './create-scheduler.js';
+export type {
+  EnqueuedSlot,
+  ScheduleDefinition,
+  ScheduledJob,
+  Scheduler,
+  SchedulerOptions,
+  SchedulerTick,
+} from './schedule-types.js';
+export { slotJobId, slotKey } from './slot-id.js';

@@ -1,0 +1,78 @@
+import type { Driver } from '../../contract/driver.js';
+import type { Json } from '../../contract/records.js';
+import type { BackgroundLogger } from '../background-logger.js';
+
+/** The job a schedule enqueues: a job definition (`defineJob`), or a bare job name. */
+export type ScheduledJob =
+  | string
+  | {
+      readonly name: string;
+      readonly queue?: string | undefined;
+      readonly retry?: { readonly maxAttempts?: number | undefined } | undefined;
+    };
+
+export interface ScheduleDefinition {
+  /** Unique among the scheduler's schedules; part of each slot's key and id. */
+  readonly name: string;
+  /** A cron expression (5 fields, or 6 with seconds first), as `cron-parser` reads it. */
+  readonly cron: string;
+  /** An IANA zone the expression is read in. Default UTC. */
+  readonly timezone?: string;
+  readonly job: ScheduledJob;
+  readonly payload?: Json;
+  /** Overrides the job's queue. */
+  readonly queue?: string;
+  readonly priority?: number;
+  /** Overrides the job's `retry.maxAttempts`. */
+  readonly maxAttempts?: number;
+  readonly tenantId?: string;
+}
+
+export interface SchedulerOptions {
+  readonly driver: Driver;
+  readonly schedules: readonly ScheduleDefinition[];
+  /**
+   * On taking the lead (a start, a failover), the latest `maxSlots` slots at or before now are
+   * enqueued, so a restart after downtime runs what it missed, up to that bound. Default 1;
+   * 0 enqueues only slots that come after the lead was taken.
+   */
+  readonly catchUp?: { readonly maxSlots: number };
+  /** The leader lease's length, ms. Default 30 000; longer than `tickMs`. */
+  readonly leaseTtlMs?: number;
+  /** How often the scheduler renews its lease and looks for due slots, ms. Default 1 000. */
+  readonly tickMs?: number;
+  /** The leader lease's name; schedulers sharing it elect one leader. Default `berth.scheduler`. */
+  readonly leaseName?: string;
+  /** This scheduler's lease holder name. Default `scheduler-<uuid>`. */
+  readonly holderId?: string;
+  readonly logger?: BackgroundLogger;
+}
+
+/** One slot the scheduler handed to the driver. */
+export interface EnqueuedSlot {
+  readonly schedule: string;
+  /** The slot's instant, epoch ms. */
+  readonly slot: number;
+  readonly jobId: string;
+  /** True when the slot had been enqueued before (by this or another leader). */
+  readonly deduped: boolean;
+}
+
+/** What one tick did. */
+export interface SchedulerTick {
+  /** Whether this scheduler held the lead during the tick. */
+  readonly leader: boolean;
+  readonly enqueued: readonly EnqueuedSlot[];
+}
+
+export interface Scheduler {
+  readonly holderId: string;
+  /** Runs the first tick, then ticks every `tickMs` until stopped. */
+  start(): Promise<void>;
+  /** Stops ticking, waits for a tick in flight, and gives the lead up. */
+  stop(): Promise<void>;
+  /** One tick now: take or renew the lead, then enqueue the due slots. */
+  tick(): Promise<SchedulerTick>;
+  /** Whether this scheduler held the lead at its last tick. */
+  isLeader(): boolean;
+}

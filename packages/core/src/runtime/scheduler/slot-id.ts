@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+
+// A fixed namespace, so every process derives the same id for the same slot.
+const NAMESPACE = Buffer.from('6f1d3c2a9b8e4f7d8a5c0e1b2d3f4a5b', 'hex');
+
+/** The instant of a slot as its key and id show it: an ISO string in UTC. */
+export const slotInstant = (slot: number): string => new Date(slot).toISOString();
+
+/** The idempotency key of one slot of a schedule. */
+export const slotKey = (schedule: string, slot: number): string =>
+  `schedule:${schedule}:${slotInstant(slot)}`;
+
+/**
+ * The job id of one slot of a schedule: a name-based (RFC 9562 version 5) uuid of the slot key.
+ * A second enqueue of the slot, by any leader at any time, meets this id and answers the job
+ * it made (`deduped`), whatever state that job is in, for as long as the row exists.
+ */
+export function slotJobId(schedule: string, slot: number): string {
+  const hash = createHash('sha1').update(NAMESPACE).update(slotKey(schedule, slot)).digest();
+  const bytes = hash.subarray(0, 16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,212 @@
+import type { EventRecord } from '../../contract/events.js';
+import type { Json } from '../../contract/records.js';
+import type { StepRecord } from '../../contract/steps.js';
+import { isBerthError } from '../../errors/berth-error.js';
+import { stepInvalid } from '../../errors/refusals.js';
+import { screenJson } from '../../screen/values.js';
+import { stepError } from './job-error.js';
+import { RunSuspended } from './run-suspended.js';
+import type { CreateStepApiInput, StepApi, StepOutput, WaitForEventOptions } from './step-api.js';
+import { stepKindChanged, stepNameReused, stepOutputNotJson, stepTimedOut } from './step-errors.js';
+import { runWithTimeout } from './step-timeout.js';
+
+/** How long an event wait parks before it looks again, when the worker names no other. */
+export const DEFAULT_EVENT_POLL_MS = 5 * 60_000;
+
+type StepKind = 'run' | 'sleep' | 'event';
+
+// A stored step's kind, from the fields only that kind writes.
+const kindOf = (record: StepRecord): StepKind =>
+  record.eventName !== undefined ? 'event' : record.wakeAt !== undefined ? 'sleep' : 'run';
+
+const eventJson = (event: EventRecord): Json => ({
+  id: event.id,
+  name: event.name,
+  payload: event.payload,
+  publishedAt: event.publishedAt,
+  expiresAt: event.expiresAt,
+});
+
+/**
+ * The step API of one attempt. Built afresh per attempt: the names used are counted per
+ * attempt, and every write presents this attempt's fence, so a stale worker lands nothing.
+ */
+export function createStepApi(input: CreateStepApiInput): StepApi {
+  const { driver, job, fence, signal } = input;
+  const { clock } = driver;
+  const pollMs = input.eventPollMs ?? DEFAULT_EVENT_POLL_MS;
+  const used = new Set<string>();
+  const where = (step: string) => ({ jobId: job.id, runId: job.runId, step });
+
+  // Claims the name for this attempt and answers what an earlier attempt stored under it.
+  const begin = async (name: string, kind: StepKind): Promise<StepRecord | undefined> => {
+    if (typeof name !== 'string' || name.length === 0) {
+      throw stepInvalid('a step name must be a non-empty string', { jobId: job.id, step: name });
+    }
+    if (used.has(name)) throw stepNameReused(where(name));
+    used.add(name);
+    if (signal.aborted) throw signal.reason;
+    const stored = await driver.steps.get(job.runId, name);
+    if (stored !== undefined && kindOf(stored) !== kind) {
+      throw stepKindChanged(where(name), kindOf(stored), kind);
+    }
+    return stored;
+  };
+
+  const write = async (record: StepRecord): Promise<void> => {
+    try {
+      await driver.steps.put(record, fence);
+    } catch (error) {
+      if (isBerthError(error, 'LEASE_LOST')) input.onLeaseLost?.(error);
+      throw error;
+    }
+  };
+
+  const memoizable = (name: string, value: unknown): Json | undefined => {
+    if (value === undefined) return undefined;
+    try {
+      return screenJson('output', value, Number.POSITIVE_INFINITY).value;
+    } catch (error) {
+      throw stepOutputNotJson(where(name), isBerthError(error) ? error.cause : String(error));
+    }
+  };
+
+  const checkDuration = (name: string, field: string, value: number): void => {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw stepInvalid(`step ${JSON.stringify(name)}: ${field} must be a finite number >= 0`, {
+        ...where(name),
+        field,
+      });
+    }
+  };
+
+  const park = async (name: string, wakeAtIfNew: () => number): Promise<void> => {
+    const stored = await begin(name, 'sleep');
+    if (stored?.status === 'completed') return;
+    const now = clock.now();
+    const wakeAt = stored?.wakeAt ?? wakeAtIfNew();
+    const base = {
+      runId: job.runId,
+      name,
+      attempts: 0,
+      wakeAt,
+      startedAt: stored?.startedAt ?? now,
+    };
+    if (now >= wakeAt) {
+      await write({ ...base, status: 'completed', updatedAt: now });
+      return;
+    }
+    if (stored === undefined) await write({ ...base, status: 'sleeping', updatedAt: now });
+    throw new RunSuspended({ until: wakeAt });
+  };
+
+  return {
+    async run<T extends StepOutput>(
+      name: string,
+      fn: (context: { signal: AbortSignal; attempt: number }) => T | Promise<T>,
+      options: { timeout?: number } = {},
+    ): Promise<T> {
+      const stored = await begin(name, 'run');
+      if (stored?.status === 'completed') return stored.output as T;
+      const attempt = (stored?.attempts ?? 0) + 1;
+      const startedAt = stored?.startedAt ?? clock.now();
+      const timeoutMs = options.timeout ?? input.defaultStepTimeoutMs;
+      if (timeoutMs !== undefined) checkDuration(name, 'timeout', timeoutMs);
+      let output: Json | undefined;
+      try {
+        const value = await runWithTimeout({
+          clock,
+          parent: signal,
+          timeoutMs,
+          timeoutError: () => stepTimedOut(where(name), timeoutMs ?? 0),
+          fn: (stepSignal) => fn({ signal: stepSignal, attempt }),
+        });
+        output = memoizable(name, value);
+      } catch (error) {
+        // The attempt itself stopped (cancel, lost lease, drain): the step did not fail.
+        if (signal.aborted) throw error;
+        await write({
+          runId: job.runId,
+          name,
+          status: 'failed',
+          error: stepError(error),
+          attempts: attempt,
+          startedAt,
+          updatedAt: clock.now(),
+        });
+        throw error;
+      }
+      await write({
+        runId: job.runId,
+        name,
+        status: 'completed',
+        ...(output === undefined ? {} : { output }),
+        attempts: attempt,
+        startedAt,
+        updatedAt: clock.now(),
+      });
+      return output as T;
+    },
+
+    async sleep(name, durationMs) {
+      checkDuration(name, 'durationMs', durationMs);
+      await park(name, () => clock.now() + Math.ceil(durationMs));
+    },
+
+    async sleepUntil(name, at) {
+      if (typeof at !== 'number' || !Number.isFinite(at)) {
+        throw stepInvalid(`step ${JSON.stringify(name)}: at must be a finite instant`, {
+          ...where(name),
+          field: 'at',
+        });
+      }
+      await park(name, () => Math.ceil(at));
+    },
+
+    async waitForEvent(name: string, options: WaitForEventOptions): Promise<EventRecord | null> {
+      checkDuration(name, 'timeout', options.timeout);
+      const stored = await begin(name, 'event');
+      if (stored !== undefined && stored.eventName !== options.event) {
+        throw stepKindChanged(
+          where(name),
+          `wait for ${stored.eventName}`,
+          `wait for ${options.event}`,
+        );
+      }
+      if (stored?.status === 'completed') return (stored.output ?? null) as EventRecord | null;
+      const now = clock.now();
+      const wakeAt = stored?.wakeAt ?? now + Math.ceil(options.timeout);
+      const base = {
+        runId: job.runId,
+        name,
+        attempts: 0,
+        wakeAt,
+        eventName: options.event,
+        startedAt: stored?.startedAt ?? now,
+      };
+      // Events are stored: one published since the job was made counts, before the wait or not.
+      const found = await driver.events.find(options.event, {
+        after: job.createdAt,
+        ...(options.match === undefined ? {} : { match: options.match }),
+      });
+      if (found !== undefined) {
+        await write({
+          ...base,
+          status: 'completed',
+          eventId: found.id,
+          output: eventJson(found),
+          updatedAt: now,
+        });
+        return found;
+      }
+      if (now >= wakeAt) {
+        await write({ ...base, status: 'completed', output: null, updatedAt: now });
+        return null;
+      }
+      if (stored === undefined) await write({ ...base, status: 'waiting', updatedAt: now });
+      // Parks at most `pollMs`: a publish landing between this look and the suspend wakes
+      // nobody, so the run looks again rather than sleeping out the whole timeout.
+      throw new RunSuspended({ until: Math.min(wakeAt, now + pollMs), waitFor: options.event });
+    },
+  };
+}

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { MAX_CLAIM_BATCH } from '../../contract/limits.js';
+import type { ClaimedJob, JobRecord } from '../../contract/records.js';
+import { configInvalid } from '../../errors/refusals.js';
+import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
+import { loadOtel } from '../otel/load-otel.js';
+import { sleepFor } from '../timers.js';
+import { attemptDrained } from './attempt-errors.js';
+import { ClaimLoop } from './claim-loop.js';
+import { createConsoleLogger, errorFields, withFields } from './logger.js';
+import { runOnSettled } from './on-settled.js';
+import { announceBuried, type ProcessDeps, processJob } from './process-job.js';
+import { SettleBatcher } from './settle-batcher.js';
+import { WorkerEmitter } from './worker-events.js';
+import { checkWorkerOptions } from './worker-options.js';
+import type { StopOptions, Worker, WorkerOptions } from './worker-types.js';
+
+/** How long `stop()` lets running attempts finish when it names no grace, ms. */
+export const DEFAULT_GRACE_MS = 30_000;
+
+interface Running {
+  readonly job: ClaimedJob;
+  readonly controller: AbortController;
+}
+
+/** Resolves once `set` is empty, checked whenever `changed` is called. */
+class Emptying {
+  private waiters: (() => void)[] = [];
+  constructor(private readonly size: () => number) {}
+  wait(): Promise<void> {
+    if (this.size() === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+  changed(): void {
+    if (this.size() !== 0) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+/**
+ * A worker: claims jobs of its queues as it has free slots, runs them with leases renewed, and
+ * settles them in batches. Works through the driver contract alone, so the same on every driver.
+ */
+export function createWorker(options: WorkerOptions): Worker {
+  const settings = checkWorkerOptions(options);
+  const { driver } = options;
+  const { clock } = driver;
+  const workerId = options.workerId ?? `worker-${randomUUID()}`;
+  const logger = withFields(options.logger ?? createConsoleLogger(), { workerId });
+  const registry = new Map<string, AnyJobDefinition>(options.jobs.map((job) => [job.name, job]));
+  const queues = options.queues ?? [...new Set(options.jobs.map((job) => job.queue))];
+  const dropExhausted = options.jobs.filter((job) => !job.retry.deadLetter).map((job) => job.name);
+  const events = new WorkerEmitter(logger);
+  const batcher = new SettleBatcher(driver, clock, settings.settleBatchMs);
+  const running = new Map<string, Running>();
+  const idle = new Emptying(() => running.size);
+  const settling = new Set<Promise<void>>();
+  const settled = new Emptying(() => settling.size);
+  const stopSettled = new AbortController();
+  void loadOtel();
+
+  const onSettled = (definition: AnyJobDefinition, outcome: SettledOutcome, job: JobRecord) => {
+    if (definition.onSettled === undefined) return;
+    const task = runOnSettled({
+      definition,
+      outcome,
+      context: {
+        payload: job.payload,
+        job,
+        attempt: job.attempts,
+        logger: withFields(logger, { jobId: job.id, job: job.name }),
+      },
+      clock,
+      logger: withFields(logger, { jobId: job.id, job: job.name }),
+      signal: stopSettled.signal,
+    });
+    settling.add(task);
+    void task.finally(() => {
+      settling.delete(task);
+      settled.changed();
+    });
+  };
+
+  const deps: ProcessDeps = {
+    driver,
+    batcher,
+    events,
+    random: options.random ?? Math.random,
+    registry,
+    workerId,
+    visibilityTimeoutMs: settings.visibilityTimeoutMs,
+    renewIntervalMs: settings.renewIntervalMs,
+    keyBusyDelayMs: settings.keyBusyDelayMs,
+    logger,
+    onSettled,
+    ...(options.defaultStepTimeoutMs === undefined
+      ? {}
+      : { defaultStepTimeoutMs: options.defaultStepTimeoutMs }),
+    ...(options.eventPollMs === undefined ? {} : { eventPollMs: options.eventPollMs }),
+  };
+
+  const launch = (job: ClaimedJob): void => {
+    const key = `${job.id}:${job.claim}`;
+    const controller = new AbortController();
+    running.set(key, { job, controller });
+    void processJob(deps, job, controller)
+      .catch((error: unknown) => logger.error('an attempt failed unexpectedly', errorFields(error)))
+      .finally(() => {
+        running.delete(key);
+        idle.changed();
+        loop.slotFreed();
+      });
+  };
+
+  const loop = new ClaimLoop({
+    clock,
+    pollIntervalMs: settings.pollIntervalMs,
+    logger,
+    free: () => settings.concurrency - running.size,
+    async claim(limit) {
+      const jobs = await driver.claim({
+        queues,
+        limit: Math.min(limit, MAX_CLAIM_BATCH),
+        workerId,
+        visibilityTimeoutMs: settings.visibilityTimeoutMs,
+        dropExhausted,
+        onExhausted: (buried) => announceBuried(deps, buried),
+      });
+      for (const job of jobs) launch(job);
+      return jobs.length;
+    },
+  });
+
+  let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
+  let unsubscribe: (() => Promise<void>) | undefined;
+  let stopping: Promise<void> | undefined;
+
+  // Waits `ms` on the clock, or less when `done` comes first; 0 waits for nothing.
+  const within = async (done: Promise<void>, ms: number): Promise<void> => {
+    if (ms <= 0) return;
+    const timer = new AbortController();
+    await Promise.race([done, sleepFor(clock, ms, timer.signal).catch(() => {})]);
+    timer.abort();
+  };
+
+  const drain = async (graceMs: number): Promise<void> => {
+    state = 'stopping';
+    await loop.stop();
+    if (unsubscribe !== undefined) {
+      await unsubscribe().catch((error: unknown) =>
+        logger.warn('unsubscribing failed', errorFields(error)),
+      );
+    }
+    // No settle may wait on a window the clock has to move for: the worker is going away.
+    batcher.flushImmediately();
+    const deadline = clock.now() + graceMs;
+    await within(idle.wait(), graceMs);
+    if (running.size > 0) {
+      logger.info('the grace passed; handing the running jobs back', {
+        jobs: running.size,
+        graceMs,
+      });
+      for (const { job, controller } of running.values()) {
+        controller.abort(attemptDrained(job, workerId, graceMs));
+      }
+    }
+    await idle.wait();
+    await batcher.drain();
+    await within(settled.wait(), deadline - clock.now());
+    stopSettled.abort();
+    await settled.wait();
+    state = 'stopped';
+  };
+
+  return {
+    workerId,
+    async start() {
+      if (state === 'running') return;
+      if (state !== 'idle')
+        throw configInvalid('worker', 'cannot start again once stopped; create a new worker');
+      state = 'running';
+      if (driver.subscribe !== undefined) {
+        try {
+          unsubscribe = await driver.subscribe(queues, () => loop.wake());
+        } catch (error) {
+          logger.warn('the wake subscription failed; polling only', errorFields(error));
+        }
+      }
+      loop.start();
+    },
+    stop(stopOptions: StopOptions = {}) {
+      const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;
+      if (typeof graceMs !== 'number' || !Number.isFinite(graceMs) || graceMs < 0) {
+        return Promise.reject(configInvalid('graceMs', 'must be a finite number of ms >= 0'));
+      }
+      if (state === 'idle') {
+        state = 'stopped';
+        return Promise.resolve();
+      }
+      stopping ??= drain(graceMs);
+      return stopping;
+    },
+    on: (event, listener) => events.on(event, listener),
+    running: () => running.size,
+  };
+}

@@ -1,0 +1,52 @@
+import type { Clock } from '../../clock.js';
+import type { AnyJobDefinition, SettledContext, SettledOutcome } from '../jobs/job-types.js';
+import { sleepFor } from '../timers.js';
+import type { RuntimeLogger } from './logger.js';
+import { errorFields } from './logger.js';
+
+/** Times `onSettled` is called while it throws, the first call included. */
+export const ON_SETTLED_ATTEMPTS = 3;
+/** The wait after its first failure, ms; doubled after each later one. */
+export const ON_SETTLED_BACKOFF_MS = 100;
+
+/**
+ * Calls the job's `onSettled` after its settle landed, again (with backoff on the clock) while
+ * it throws, at most ON_SETTLED_ATTEMPTS times. Failures are logged; the job's state is final
+ * already and nothing here changes it. `signal` ends the retries (a worker that has stopped).
+ */
+export async function runOnSettled(input: {
+  readonly definition: AnyJobDefinition;
+  readonly outcome: SettledOutcome;
+  readonly context: SettledContext<unknown>;
+  readonly clock: Clock;
+  readonly logger: RuntimeLogger;
+  readonly signal: AbortSignal;
+}): Promise<void> {
+  const { definition, logger } = input;
+  if (definition.onSettled === undefined) return;
+  for (let attempt = 1; attempt <= ON_SETTLED_ATTEMPTS; attempt += 1) {
+    try {
+      await definition.onSettled(input.outcome, input.context);
+      return;
+    } catch (error) {
+      const fields = {
+        ...errorFields(error),
+        state: input.outcome.state,
+        onSettledAttempt: attempt,
+      };
+      if (attempt === ON_SETTLED_ATTEMPTS) {
+        logger.error(`onSettled threw ${ON_SETTLED_ATTEMPTS} times; giving up`, fields);
+        return;
+      }
+      logger.warn('onSettled threw; calling it again', fields);
+    }
+    try {
+      await sleepFor(input.clock, ON_SETTLED_BACKOFF_MS * 2 ** (attempt - 1), input.signal);
+    } catch {
+      logger.warn('onSettled was not called again: the worker stopped', {
+        state: input.outcome.state,
+      });
+      return;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import type { Driver } from '../../contract/driver.js';
+import type { ClaimedJob, Fence, Json } from '../../contract/records.js';
+import { type BerthError, isBerthError } from '../../errors/berth-error.js';
+import { screenJson } from '../../screen/values.js';
+import type { AnyJobDefinition } from '../jobs/job-types.js';
+import { type AttemptSpan, startAttemptSpan } from '../otel/attempt-span.js';
+import { createStepApi, isRunSuspended } from '../steps/index.js';
+import { timeoutsFor } from '../timers.js';
+import { attemptAborted, attemptTimedOut } from './attempt-errors.js';
+import { keepLease } from './lease-keeper.js';
+import type { RuntimeLogger } from './logger.js';
+
+/** How one attempt's handler ended. */
+export type AttemptEnd =
+  | { readonly kind: 'completed'; readonly result: Json | undefined }
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | { readonly kind: 'suspended'; readonly until: number; readonly waitFor?: string }
+  | { readonly kind: 'lease-lost'; readonly error: BerthError }
+  | { readonly kind: 'drained'; readonly error: BerthError }
+  /** Never started: its concurrency key or rate limit was full (set by admission, not here). */
+  | { readonly kind: 'key-busy'; readonly until: number };
+
+export interface AttemptInput {
+  readonly driver: Driver;
+  readonly job: ClaimedJob;
+  readonly fence: Fence;
+  readonly definition: AnyJobDefinition;
+  readonly workerId: string;
+  readonly visibilityTimeoutMs: number;
+  readonly renewIntervalMs: number;
+  readonly logger: RuntimeLogger;
+  /** Aborted by the worker with WORKER_DRAINING once a drain's grace has passed. */
+  readonly controller: AbortController;
+  readonly renewAlso: () => Promise<void>;
+  readonly defaultStepTimeoutMs?: number;
+  readonly eventPollMs?: number;
+}
+
+// Size is the driver's to refuse at the ack; here the answer must be JSON at all.
+const resultOf = (value: unknown): Json | undefined =>
+  value === undefined ? undefined : screenJson('result', value, Number.POSITIVE_INFINITY).value;
+
+/**
+ * Runs the handler of one claimed job with its lease renewed, its timeout armed and its signal
+ * wired to lease loss, and answers how it ended. An abort ends the attempt at once: a handler
+ * that ignores its signal is left behind, and the fence keeps anything it writes from landing.
+ */
+export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
+  const { driver, job, definition, controller } = input;
+  const { signal } = controller;
+  let lost: BerthError | undefined;
+  const loseLease = () => {
+    if (signal.aborted) return;
+    lost = attemptAborted(job, input.workerId);
+    controller.abort(lost);
+  };
+  const keeper = keepLease({
+    driver,
+    fence: input.fence,
+    visibilityTimeoutMs: input.visibilityTimeoutMs,
+    everyMs: input.renewIntervalMs,
+    logger: input.logger,
+    renewAlso: input.renewAlso,
+    onLost: loseLease,
+  });
+  const cancelTimeout =
+    definition.timeout === undefined
+      ? () => {}
+      : timeoutsFor(driver.clock)(() => {
+          if (!signal.aborted) controller.abort(attemptTimedOut(job, definition.timeout ?? 0));
+        }, definition.timeout);
+  const stopped = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  stopped.catch(() => {});
+
+  const step = createStepApi({
+    driver,
+    job,
+    fence: input.fence,
+    signal,
+    onLeaseLost: loseLease,
+    ...(input.defaultStepTimeoutMs === undefined
+      ? {}
+      : { defaultStepTimeoutMs: input.defaultStepTimeoutMs }),
+    ...(input.eventPollMs === undefined ? {} : { eventPollMs: input.eventPollMs }),
+  });
+  const span: AttemptSpan = await startAttemptSpan(job, input.workerId);
+  const handler = span.run(async () =>
+    definition.run({
+      payload: job.payload,
+      step,
+      signal,
+      job,
+      attempt: job.attempts,
+      logger: input.logger,
+    }),
+  );
+  handler.catch(() => {});
+
+  let end: AttemptEnd;
+  try {
+    end = { kind: 'completed', result: resultOf(await Promise.race([handler, stopped])) };
+  } catch (error) {
+    if (lost !== undefined) end = { kind: 'lease-lost', error: lost };
+    else if (signal.aborted && isBerthError(signal.reason, 'WORKER_DRAINING')) {
+      end = { kind: 'drained', error: signal.reason };
+    } else if (!signal.aborted && isRunSuspended(error)) {
+      end = { kind: 'suspended', ...error.toSuspendOptions() };
+    } else end = { kind: 'failed', error: signal.aborted ? signal.reason : error };
+  } finally {
+    keeper.stop();
+    cancelTimeout();
+  }
+  span.end(
+    end.kind === 'failed' || end.kind === 'lease-lost' || end.kind === 'drained'
+      ? { state: end.kind, error: end.error }
+      : { state: end.kind },
+  );
+  return end;
+}

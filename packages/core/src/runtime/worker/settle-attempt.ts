@@ -1,0 +1,152 @@
+import type { Driver } from '../../contract/driver.js';
+import type { ClaimedJob, Fence, NackItem } from '../../contract/records.js';
+import { backoffDelay } from '../jobs/backoff.js';
+import { toJobError } from '../jobs/job-error.js';
+import type { ResolvedRetry, SettledOutcome } from '../jobs/job-types.js';
+import { isRetryable } from '../jobs/non-retryable.js';
+import type { RuntimeLogger } from './logger.js';
+import { errorFields } from './logger.js';
+import type { AttemptEnd } from './run-attempt.js';
+import type { SettleBatcher } from './settle-batcher.js';
+import type { WorkerEmitter } from './worker-events.js';
+import type { SuspendReason } from './worker-types.js';
+
+export interface SettleDeps {
+  readonly driver: Driver;
+  readonly batcher: SettleBatcher;
+  readonly events: WorkerEmitter;
+  readonly random: () => number;
+}
+
+/**
+ * The nack a failed attempt sends: final when the error is non-retryable; otherwise a retry at
+ * the backoff (the driver dead-letters it when no attempts remain), and where a give-up goes.
+ */
+export function nackFor(
+  fence: Fence,
+  job: ClaimedJob,
+  error: unknown,
+  retry: ResolvedRetry,
+  now: number,
+  random: () => number,
+): { item: NackItem; outcome: SettledOutcome } {
+  const jobError = toJobError(error);
+  const final = !isRetryable(error) || job.attempts >= job.maxAttempts;
+  if (final) {
+    return {
+      item: {
+        fence,
+        error: jobError,
+        final: true,
+        ...(retry.deadLetter ? {} : { deadLetter: false }),
+      },
+      outcome: { state: retry.deadLetter ? 'dead' : 'failed', error: jobError },
+    };
+  }
+  const delay = backoffDelay(retry.backoff, job.attempts, random);
+  const retryAt = now + delay;
+  return {
+    item: { fence, error: jobError, ...(delay > 0 ? { retryAt } : {}) },
+    outcome: { state: 'retrying', error: jobError, retryAt },
+  };
+}
+
+async function suspend(
+  deps: SettleDeps,
+  logger: RuntimeLogger,
+  job: ClaimedJob,
+  fence: Fence,
+  until: number,
+  reason: SuspendReason,
+  waitFor?: string,
+): Promise<void> {
+  const landed = await deps.driver.suspend(
+    fence,
+    waitFor === undefined ? { until } : { until, waitFor },
+  );
+  if (!landed) {
+    logger.info('the suspend did not land: the job was cancelled or taken over', { reason });
+    return;
+  }
+  deps.events.emit('suspended', {
+    job,
+    until,
+    reason,
+    ...(waitFor === undefined ? {} : { waitFor }),
+  });
+}
+
+/**
+ * Lands what an attempt ended with (ack, nack, suspend, or a drain's hand-back) and emits the
+ * event; answers the outcome `onSettled` is told, when an ack or nack landed.
+ */
+export async function settleAttempt(
+  deps: SettleDeps,
+  logger: RuntimeLogger,
+  job: ClaimedJob,
+  fence: Fence,
+  end: AttemptEnd,
+  retry: ResolvedRetry,
+): Promise<SettledOutcome | undefined> {
+  try {
+    switch (end.kind) {
+      case 'completed': {
+        const landed = await deps.batcher.ack({
+          fence,
+          ...(end.result === undefined ? {} : { result: end.result }),
+        });
+        if (!landed) {
+          logger.info('the ack did not land: the job was cancelled or taken over');
+          return undefined;
+        }
+        deps.events.emit('completed', { job, result: end.result });
+        return { state: 'completed', result: end.result };
+      }
+      case 'failed': {
+        const { item, outcome } = nackFor(
+          fence,
+          job,
+          end.error,
+          retry,
+          deps.driver.clock.now(),
+          deps.random,
+        );
+        logger.debug('the attempt failed', { ...errorFields(end.error), next: outcome.state });
+        const landed = await deps.batcher.nack(item);
+        if (!landed) {
+          logger.info('the nack did not land: the job was cancelled or taken over');
+          return undefined;
+        }
+        if (outcome.state === 'retrying') {
+          deps.events.emit('retrying', { job, error: outcome.error, retryAt: outcome.retryAt });
+        } else if (outcome.state !== 'completed') {
+          deps.events.emit(outcome.state, { job, error: outcome.error });
+        }
+        return outcome;
+      }
+      case 'suspended':
+        await suspend(deps, logger, job, fence, end.until, 'step', end.waitFor);
+        return undefined;
+      case 'key-busy':
+        // A suspend, not a nack: the bounce is no attempt, and the worker slot frees at once.
+        await suspend(deps, logger, job, fence, end.until, 'key-busy');
+        return undefined;
+      case 'drained':
+        // A suspend due now keeps `attempts` (its claim is a resume), so the drained attempt
+        // costs the job nothing, cannot dead-letter it, and wakes another worker at once.
+        await suspend(deps, logger, job, fence, deps.driver.clock.now(), 'drain');
+        return undefined;
+      case 'lease-lost':
+        deps.events.emit('lease-lost', { job, error: end.error });
+        logger.warn(
+          'the attempt was aborted: the job was cancelled or its lease lost',
+          errorFields(end.error),
+        );
+        return undefined;
+    }
+  } catch (error) {
+    // The row is still running under this claim; its lease lapses and the job runs again.
+    logger.error(`settling the attempt (${end.kind}) failed`, errorFields(error));
+    return undefined;
+  }
+}

@@ -1,0 +1,85 @@
+import type { Driver } from '../../contract/driver.js';
+import type { ClaimedJob, JobError, JobRecord, Json } from '../../contract/records.js';
+import type { BerthError } from '../../errors/berth-error.js';
+import type { AnyJobDefinition } from '../jobs/job-types.js';
+import type { RuntimeLogger } from './logger.js';
+
+export interface WorkerOptions {
+  readonly driver: Driver;
+  /** The jobs this worker runs; a claimed job of another name is failed with a retry. */
+  readonly jobs: readonly AnyJobDefinition[];
+  /** The queues to claim from. Default: every queue the jobs name. */
+  readonly queues?: readonly string[];
+  /** Attempts this worker runs at once; it claims no more than it has free. */
+  readonly concurrency: number;
+  /** The lease length, ms; renewed every `renewIntervalMs` while a handler runs. */
+  readonly visibilityTimeoutMs: number;
+  /** How often the worker looks for work when no wake arrives, ms. Default 1 000. */
+  readonly pollIntervalMs?: number;
+  /** Default `worker-<uuid>`. */
+  readonly workerId?: string;
+  /** Default: the console at `warn` and above. */
+  readonly logger?: RuntimeLogger;
+  /** Acks and nacks finishing within this window land in one ackMany/nackMany, ms. Default 5; 0 gathers one tick. */
+  readonly settleBatchMs?: number;
+  /** Lease renewal period, ms. Default a third of `visibilityTimeoutMs`. */
+  readonly renewIntervalMs?: number;
+  /** How long a job whose concurrency key or rate limit is busy waits before it is tried again, ms. Default 1 000. */
+  readonly keyBusyDelayMs?: number;
+  /** Random source of the backoff jitter, `[0, 1)`. Default Math.random. */
+  readonly random?: () => number;
+  /** The timeout of a `step.run` that names none, ms. */
+  readonly defaultStepTimeoutMs?: number;
+  /** Longest park of an event wait before it looks again, ms (the step runner's default otherwise). */
+  readonly eventPollMs?: number;
+}
+
+/** Why a job went back to `suspended`: a step parked it, its key was busy, or the worker drained. */
+export type SuspendReason = 'step' | 'key-busy' | 'drain';
+
+/** The worker's lifecycle events and what each listener is given. */
+export interface WorkerEvents {
+  /** The ack landed. */
+  readonly completed: { readonly job: ClaimedJob; readonly result: Json | undefined };
+  /** The nack landed and the job runs again at `retryAt`. */
+  readonly retrying: {
+    readonly job: ClaimedJob;
+    readonly error: JobError;
+    readonly retryAt: number;
+  };
+  /** The job settled `failed` (`deadLetter: false`), by a nack or a lease burial. */
+  readonly failed: { readonly job: JobRecord; readonly error: JobError };
+  /** The job settled `dead`, by a nack or a lease burial (`lastError.code` LEASE_LAPSED). */
+  readonly dead: { readonly job: JobRecord; readonly error: JobError };
+  /** The lease was lost or the job cancelled: the handler's signal aborted, nothing was settled. */
+  readonly 'lease-lost': { readonly job: ClaimedJob; readonly error: BerthError };
+  /** The job was parked (`suspended`) until `until`. */
+  readonly suspended: {
+    readonly job: ClaimedJob;
+    readonly until: number;
+    readonly waitFor?: string;
+    readonly reason: SuspendReason;
+  };
+}
+
+export type WorkerEventName = keyof WorkerEvents;
+
+export interface StopOptions {
+  /** How long running attempts may finish before they are aborted and handed back, ms. Default 30 000. */
+  readonly graceMs?: number;
+}
+
+export interface Worker {
+  readonly workerId: string;
+  /** Subscribes to wake-ups, starts polling and claims at once. */
+  start(): Promise<void>;
+  /**
+   * Drains: stops claiming, lets running attempts finish within `graceMs`, then aborts the rest
+   * (WORKER_DRAINING) and hands them back at once without counting the attempt.
+   */
+  stop(options?: StopOptions): Promise<void>;
+  /** Listens to a lifecycle event; answers a function that stops listening. */
+  on<E extends WorkerEventName>(event: E, listener: (payload: WorkerEvents[E]) => void): () => void;
+  /** Attempts running now (each holds one of `concurrency` slots). */
+  running(): number;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createDriver, type DriverBackend, isBerthError, systemClock } from '../src/index.js';
+
+/** A backend whose every member fails raw: what the wrapper must never let through. */
+function rawFailingBackend(calls: string[]): DriverBackend {
+  const fail = (name: string) => async () => {
+    calls.push(name);
+    throw new Error(`socket closed in ${name}`);
+  };
+  const store = <T extends object>(names: string[]): T =>
+    Object.fromEntries(names.map((name) => [name, fail(name)])) as T;
+  return {
+    name: 'raw',
+    clock: systemClock,
+    maxPayloadBytes: 1_024,
+    ...store<
+      Omit<DriverBackend, 'name' | 'clock' | 'maxPayloadBytes' | 'steps' | 'events' | 'leases'>
+    >([
+      'enqueue',
+      'enqueueMany',
+      'claim',
+      'ack',
+      'nack',
+      'suspend',
+      'extend',
+      'ackMany',
+      'nackMany',
+      'get',
+      'cancel',
+      'promote',
+      'requeue',
+      'list',
+      'stats',
+      'purge',
+      'close',
+    ]),
+    steps: store(['get', 'put', 'list']),
+    events: store(['publish', 'find', 'list', 'purgeExpired']),
+    leases: store(['acquire', 'renew', 'release', 'acquireSlot', 'renewSlot', 'releaseSlot']),
+  };
+}
+
+const codeOf = async (promise: Promise<unknown>): Promise<string> => {
+  try {
+    await promise;
+    return 'answered';
+  } catch (error) {
+    return isBerthError(error) ? error.code : 'raw';
+  }
+};
+
+describe('createDriver', () => {
+  it('turns a raw backend error into DRIVER_UNAVAILABLE with the original kept', async () => {
+    const driver = createDriver(rawFailingBackend([]));
+    try {
+      await driver.stats();
+      expect.unreachable();
+    } catch (error) {
+      expect(isBerthError(error, 'DRIVER_UNAVAILABLE')).toBe(true);
+      if (isBerthError(error)) {
+        expect(error.original).toBeInstanceOf(Error);
+        expect(error.meta).toEqual({ driver: 'raw', operation: 'read stats' });
+      }
+    }
+  });
+
+  it('refuses bad input before the backend is called', async () => {
+    const calls: string[] = [];
+    const driver = createDriver(rawFailingBackend(calls));
+    expect(await codeOf(driver.enqueue({ name: '' }))).toBe('JOB_INVALID');
+    expect(await codeOf(driver.get('not-a-uuid'))).toBe('JOB_INVALID');
+    expect(await codeOf(driver.claim({ queues: [], workerId: 'w', visibilityTimeoutMs: 1 }))).toBe(
+      'JOB_INVALID',
+    );
+    expect(await codeOf(driver.list({ limit: 501 }))).toBe('JOB_PAGE_INVALID');
+    expect(await codeOf(driver.list({ after: 'forged' }))).toBe('JOB_PAGE_INVALID');
+    expect(await codeOf(driver.purge({ states: ['ready'], olderThan: 0 }))).toBe('JOB_INVALID');
+    expect(await codeOf(driver.leases.acquireSlot('k', 0, 'h', 10))).toBe('JOB_INVALID');
+    expect(await codeOf(driver.ack({ jobId: 'x', workerId: 'w', claim: 1 }, {}))).toBe(
+      'JOB_INVALID',
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it('answers an empty batch without calling the backend', async () => {
+    const calls: string[] = [];
+    const driver = createDriver(rawFailingBackend(calls));
+    expect(await driver.enqueueMany([])).toEqual([]);
+    expect(await driver.ackMany([])).toEqual([]);
+    expect(await driver.nackMany([])).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+});

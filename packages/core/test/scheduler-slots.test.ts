@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { createScheduler, isBerthError, slotJobId, slotKey } from '../src/index.js';
+import { memoryOnManualClock } from './support/memory.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const MINUTE = 60_000;
+const everyMinute = { name: 'sync', cron: '* * * * *', job: { name: 'sync', queue: 'cron' } };
+
+const thrown = (fn: () => unknown): unknown => {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+};
+
+describe('scheduler slots', () => {
+  it('never enqueues a slot twice, even from two leaders and after the first job completed', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    // Two lease names: both lead at once, as after a split brain.
+    const a = createScheduler({ driver, schedules: [everyMinute], leaseName: 'one' });
+    const b = createScheduler({ driver, schedules: [everyMinute], leaseName: 'two' });
+
+    await clock.set(T0 + MINUTE);
+    const first = await a.tick();
+    const [job] = await driver.claim({
+      queues: ['cron'],
+      workerId: 'w',
+      visibilityTimeoutMs: 1_000,
+    });
+    if (job === undefined) throw new Error('expected the slot job');
+    await driver.ack({ jobId: job.id, workerId: 'w', claim: job.claim });
+    const second = await b.tick();
+
+    expect(first.enqueued.map((slot) => slot.deduped)).toEqual([false]);
+    expect(second.enqueued).toEqual([
+      { schedule: 'sync', slot: T0 + MINUTE, jobId: slotJobId('sync', T0 + MINUTE), deduped: true },
+    ]);
+    expect((await driver.list({ name: 'sync' })).jobs).toHaveLength(1);
+    expect(job).toMatchObject({
+      id: slotJobId('sync', T0 + MINUTE),
+      idempotencyKey: slotKey('sync', T0 + MINUTE),
+      queue: 'cron',
+      payload: null,
+    });
+  });
+
+  it('enqueues at most catchUp.maxSlots missed slots after downtime, the latest ones', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const before = createScheduler({ driver, schedules: [everyMinute], catchUp: { maxSlots: 3 } });
+    await clock.set(T0 + MINUTE);
+    await before.start();
+    await before.stop();
+
+    await clock.set(T0 + 11 * MINUTE + 30_000);
+    const after = createScheduler({ driver, schedules: [everyMinute], catchUp: { maxSlots: 3 } });
+    const tick = await after.tick();
+
+    expect(tick.enqueued.map((slot) => [slot.slot, slot.deduped])).toEqual([
+      [T0 + 9 * MINUTE, false],
+      [T0 + 10 * MINUTE, false],
+      [T0 + 11 * MINUTE, false],
+    ]);
+    // The first start caught up too: T0 - 1 min, T0 and T0 + 1 min.
+    expect((await driver.list({ name: 'sync' })).jobs).toHaveLength(6);
+  });
+
+  it('answers deduped for caught-up slots an earlier leader already enqueued', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    await clock.set(T0 + 2 * MINUTE);
+    await createScheduler({ driver, schedules: [everyMinute], catchUp: { maxSlots: 2 } }).tick();
+    const tick = await createScheduler({
+      driver,
+      schedules: [everyMinute],
+      catchUp: { maxSlots: 2 },
+      leaseName: 'another-fleet',
+    }).tick();
+
+    expect(tick.enqueued.map((slot) => slot.deduped)).toEqual([true, true]);
+  });
+
+  it('enqueues only slots after the lead was taken with catchUp.maxSlots 0', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const scheduler = createScheduler({
+      driver,
+      schedules: [everyMinute],
+      catchUp: { maxSlots: 0 },
+      leaseTtlMs: 10 * MINUTE,
+    });
+    await clock.set(T0 + 30_000);
+
+    expect((await scheduler.tick()).enqueued).toEqual([]);
+    await clock.set(T0 + 3 * MINUTE);
+    expect((await scheduler.tick()).enqueued.map((slot) => slot.slot)).toEqual([
+      T0 + MINUTE,
+      T0 + 2 * MINUTE,
+      T0 + 3 * MINUTE,
+    ]);
+  });
+
+  it('reads the cron expression in the schedule timezone', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const scheduler = createScheduler({
+      driver,
+      schedules: [{ name: 'nine', cron: '0 9 * * *', timezone: 'America/New_York', job: 'nine' }],
+      catchUp: { maxSlots: 0 },
+      leaseTtlMs: 24 * 60 * MINUTE,
+    });
+    await scheduler.tick();
+    await clock.set(Date.UTC(2026, 0, 1, 14, 0, 0));
+
+    expect((await scheduler.tick()).enqueued.map((slot) => slot.slot)).toEqual([
+      Date.UTC(2026, 0, 1, 14, 0, 0),
+    ]);
+  });
+
+  it('answers CONFIG_INVALID for an invalid cron expression, timezone or repeated name', () => {
+    const { driver } = memoryOnManualClock();
+    const make = (schedules: Parameters<typeof createScheduler>[0]['schedules']) => () =>
+      createScheduler({ driver, schedules });
+
+    const badCron = thrown(make([{ name: 'x', cron: 'every day', job: 'x' }]));
+    const badZone = thrown(
+      make([{ name: 'x', cron: '* * * * *', timezone: 'Mars/Olympus', job: 'x' }]),
+    );
+    const repeated = thrown(
+      make([
+        { name: 'x', cron: '* * * * *', job: 'x' },
+        { name: 'x', cron: '0 * * * *', job: 'y' },
+      ]),
+    );
+
+    expect(isBerthError(badCron, 'CONFIG_INVALID') && badCron.meta.option).toBe(
+      'schedules[0].cron',
+    );
+    expect(isBerthError(badZone, 'CONFIG_INVALID')).toBe(true);
+    expect(isBerthError(repeated, 'CONFIG_INVALID') && repeated.meta.option).toBe(
+      'schedules[1].name',
+    );
+  });
+
+  it('answers CONFIG_INVALID for a job request the driver would refuse, and for bad timings', () => {
+    const { driver } = memoryOnManualClock();
+
+    const badJob = thrown(() =>
+      createScheduler({ driver, schedules: [{ name: 'x', cron: '* * * * *', job: '' }] }),
+    );
+    const badLease = thrown(() =>
+      createScheduler({ driver, schedules: [], tickMs: 5_000, leaseTtlMs: 5_000 }),
+    );
+    const badCatchUp = thrown(() =>
+      createScheduler({ driver, schedules: [], catchUp: { maxSlots: -1 } }),
+    );
+
+    expect(isBerthError(badJob, 'CONFIG_INVALID') && badJob.meta.option).toBe('schedules[0].name');
+    expect(isBerthError(badLease, 'CONFIG_INVALID') && badLease.meta.option).toBe('leaseTtlMs');
+    expect(isBerthError(badCatchUp, 'CONFIG_INVALID') && badCatchUp.meta.option).toBe(
+      'catchUp.maxSlots',
+    );
+  });
+});

@@ -1,0 +1,110 @@
+import {
+  type Clock,
+  createDriver,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  type Driver,
+  type DriverBackend,
+  type DriverHooks,
+  driverUnavailable,
+  isBerthError,
+  systemClock,
+} from '@berth/core';
+import { claim } from './claim.js';
+import { enqueue, enqueueMany } from './enqueue.js';
+import { findEvent, listEvents, publish, purgeExpired } from './events.js';
+import { acquire, acquireSlot, release, releaseSlot, renew, renewSlot } from './leases.js';
+import { list, purge, stats } from './list.js';
+import { cancel, get, promote, requeue } from './operator.js';
+import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
+import { getStep, listSteps, putStep } from './steps.js';
+import { createStore, DRIVER_NAME, type Store } from './store.js';
+import { subscribe } from './wake.js';
+
+export interface MemoryDriverOptions {
+  /** Where every instant comes from. Default: the system clock. */
+  readonly clock?: Clock;
+  /** The conformance kit's race seams. Production code never sets them. */
+  readonly hooks?: DriverHooks;
+  /** Largest payload, result or step output, in bytes of its JSON. Default 1 MiB. */
+  readonly maxPayloadBytes?: number;
+}
+
+/**
+ * Runs one backend call: refused once the driver is closed, and any non-Berth error (a bug, a
+ * throwing hook) becomes DRIVER_UNAVAILABLE naming the operation.
+ */
+function operate<T>(store: Store, operation: string, call: () => T | Promise<T>): Promise<T> {
+  const fail = (error: unknown): never => {
+    if (isBerthError(error)) throw error;
+    throw driverUnavailable({ driver: DRIVER_NAME, operation, error });
+  };
+  try {
+    if (store.closed) {
+      throw driverUnavailable({ driver: DRIVER_NAME, operation, cause: 'the driver was closed' });
+    }
+    return Promise.resolve(call()).catch(fail);
+  } catch (error) {
+    return Promise.reject(isBerthError(error) ? error : fail(error));
+  }
+}
+
+/**
+ * The whole contract in memory: the embedded default and the reference every other driver is
+ * compared with. Each change runs synchronously between awaits, which makes it atomic; the
+ * only awaits inside an operation are the race seams the contract places between two steps.
+ */
+export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
+  const store = createStore(options.clock ?? systemClock, options.hooks ?? {});
+  const run = <T>(operation: string, call: () => T | Promise<T>) => operate(store, operation, call);
+  const backend: DriverBackend = {
+    name: DRIVER_NAME,
+    clock: store.clock,
+    maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+    enqueue: (request) => run('enqueue', () => enqueue(store, request)),
+    enqueueMany: (requests) => run('enqueue a batch', () => enqueueMany(store, requests)),
+    claim: (request) => run('claim', () => claim(store, request)),
+    ack: (fence, ackOptions) => run('ack', () => ack(store, fence, ackOptions)),
+    nack: (fence, nackOptions) => run('nack', () => nack(store, fence, nackOptions)),
+    suspend: (fence, until) => run('suspend', () => suspend(store, fence, until)),
+    extend: (fence, ms) => run('extend a lease', () => extend(store, fence, ms)),
+    ackMany: (items) => run('ack a batch', () => ackMany(store, items)),
+    nackMany: (items) => run('nack a batch', () => nackMany(store, items)),
+    get: (id, byId) => run('get a job', () => get(store, id, byId)),
+    cancel: (id, byId) => run('cancel a job', () => cancel(store, id, byId)),
+    promote: (id, byId) => run('promote a job', () => promote(store, id, byId)),
+    requeue: (id, requeueOptions) => run('requeue a job', () => requeue(store, id, requeueOptions)),
+    list: (request) => run('list jobs', () => list(store, request)),
+    stats: () => run('read stats', () => stats(store)),
+    purge: (request) => run('purge jobs', () => purge(store, request)),
+    steps: {
+      get: (runId, name) => run('read a step', () => getStep(store, runId, name)),
+      put: (record, fence) => run('write a step', () => putStep(store, record, fence)),
+      list: (runId) => run('list steps', () => listSteps(store, runId)),
+    },
+    events: {
+      publish: (name, payload, publishOptions = {}) =>
+        run('publish an event', () => publish(store, name, payload, publishOptions)),
+      find: (name, findOptions) => run('find an event', () => findEvent(store, name, findOptions)),
+      list: (name) => run('list events', () => listEvents(store, name)),
+      purgeExpired: () => run('purge expired events', () => purgeExpired(store)),
+    },
+    leases: {
+      acquire: (name, holder, ttlMs) =>
+        run('acquire a lease', () => acquire(store, name, holder, ttlMs)),
+      renew: (name, holder, ttlMs) => run('renew a lease', () => renew(store, name, holder, ttlMs)),
+      release: (name, holder) => run('release a lease', () => release(store, name, holder)),
+      acquireSlot: (key, limit, holder, ttlMs) =>
+        run('acquire a slot', () => acquireSlot(store, key, limit, holder, ttlMs)),
+      renewSlot: (key, holder, ttlMs) =>
+        run('renew a slot', () => renewSlot(store, key, holder, ttlMs)),
+      releaseSlot: (key, holder) => run('release a slot', () => releaseSlot(store, key, holder)),
+    },
+    subscribe: (queues, onWork) => run('subscribe', () => subscribe(store, queues, onWork)),
+    close: async () => {
+      // Nothing to release but the wake listeners; later calls are refused like a closed pool's.
+      store.closed = true;
+      store.listeners.clear();
+    },
+  };
+  return createDriver(backend);
+}

@@ -1,0 +1,109 @@
+import type {
+  AckItem,
+  AckOptions,
+  Fence,
+  NackItem,
+  NackOptions,
+  SuspendOptions,
+} from '@berth/core';
+import { clearLease, copyError, copyJson, type Row, type Store, setState } from './store.js';
+import { notify } from './wake.js';
+
+/**
+ * The row when the fence holds: running, this worker, this claim. A lapsed lease nobody
+ * re-claimed still holds; a re-claim, a cancel or a settle ends it.
+ */
+export function fenced(store: Store, fence: Fence): Row | undefined {
+  const row = store.rows.get(fence.jobId);
+  if (row === undefined || row.state !== 'running') return undefined;
+  return row.claimedBy === fence.workerId && row.claim === fence.claim ? row : undefined;
+}
+
+function ackRow(store: Store, fence: Fence, options: AckOptions, now: number): boolean {
+  const row = fenced(store, fence);
+  if (row === undefined) return false;
+  setState(store, row, 'completed');
+  clearLease(row);
+  row.finishedAt = now;
+  row.updatedAt = now;
+  if (options.result !== undefined) row.result = copyJson(options.result);
+  return true;
+}
+
+/** Settles one nack; a row sent back to work adds its queue to `woke`. */
+function nackRow(
+  store: Store,
+  fence: Fence,
+  options: NackOptions,
+  now: number,
+  woke: Set<string>,
+): boolean {
+  const row = fenced(store, fence);
+  if (row === undefined) return false;
+  clearLease(row);
+  row.lastError = copyError(options.error);
+  row.updatedAt = now;
+  if (options.final !== true && row.attempts < row.maxAttempts) {
+    if (options.retryAt !== undefined && options.retryAt > now) {
+      setState(store, row, 'delayed');
+      row.runAt = options.retryAt;
+    } else {
+      setState(store, row, 'ready');
+      row.runAt = now;
+    }
+    woke.add(row.queue);
+    return true;
+  }
+  setState(store, row, options.deadLetter === false ? 'failed' : 'dead');
+  row.finishedAt = now;
+  return true;
+}
+
+export function ack(store: Store, fence: Fence, options: AckOptions): boolean {
+  return ackRow(store, fence, options, store.clock.now());
+}
+
+export function nack(store: Store, fence: Fence, options: NackOptions): boolean {
+  const woke = new Set<string>();
+  const landed = nackRow(store, fence, options, store.clock.now(), woke);
+  notify(store, woke);
+  return landed;
+}
+
+/** Many acks in one change, each exactly as `ack`; answers landed per item, in order. */
+export function ackMany(store: Store, items: readonly AckItem[]): readonly boolean[] {
+  const now = store.clock.now();
+  return items.map((item) => ackRow(store, item.fence, item, now));
+}
+
+/** Many nacks in one change; one wake per queue the batch sent work back to. */
+export function nackMany(store: Store, items: readonly NackItem[]): readonly boolean[] {
+  const now = store.clock.now();
+  const woke = new Set<string>();
+  const landed = items.map((item) => nackRow(store, item.fence, item, now, woke));
+  notify(store, woke);
+  return landed;
+}
+
+export function suspend(store: Store, fence: Fence, options: SuspendOptions): boolean {
+  const row = fenced(store, fence);
+  if (row === undefined) return false;
+  const now = store.clock.now();
+  setState(store, row, 'suspended');
+  clearLease(row);
+  row.runAt = options.until;
+  row.updatedAt = now;
+  if (options.waitFor === undefined) delete row.waitFor;
+  else row.waitFor = options.waitFor;
+  if (options.until <= now) notify(store, [row.queue]);
+  return true;
+}
+
+export function extend(store: Store, fence: Fence, visibilityTimeoutMs: number): boolean {
+  const row = fenced(store, fence);
+  if (row === undefined) return false;
+  const now = store.clock.now();
+  row.visibleAt = now + visibilityTimeoutMs;
+  row.updatedAt = now;
+  return true;
+}
