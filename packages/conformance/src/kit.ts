@@ -56,6 +56,8 @@ export interface KitOptions {
   readonly reference?: DriverFactory;
   /** Differential sequences to run. Default 200 (the CI floor). */
   readonly differentialRuns?: number;
+  /** Replays the differential runs of a failure report's seed; default a fresh seed per run. */
+  readonly differentialSeed?: number;
   /** Groups to run, by name; default all. Narrowing is for local work only, never CI. */
   readonly only?: readonly string[];
 }

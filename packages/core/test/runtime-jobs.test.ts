@@ -65,7 +65,9 @@ describe('defineJob', () => {
   });
 
   it('normalizes a numeric concurrency to a limit', () => {
-    expect(defineJob({ name: 'limited', concurrency: 2, run: noop }).concurrency).toEqual({ limit: 2 });
+    expect(defineJob({ name: 'limited', concurrency: 2, run: noop }).concurrency).toEqual({
+      limit: 2,
+    });
   });
 
   it.each([
@@ -95,7 +97,10 @@ describe('retryability', () => {
 
   it("stores a thrown error's code, message and stack as the job error", () => {
     const error = new BerthError({ code: 'JOB_TIMEOUT', cause: 'too slow' });
-    expect(toJobError(error)).toMatchObject({ code: 'JOB_TIMEOUT', message: 'JOB_TIMEOUT: too slow' });
+    expect(toJobError(error)).toMatchObject({
+      code: 'JOB_TIMEOUT',
+      message: 'JOB_TIMEOUT: too slow',
+    });
     expect(toJobError(error).stack).toContain('JOB_TIMEOUT');
     expect(toJobError('plain')).toEqual({ message: 'plain' });
   });

@@ -82,8 +82,15 @@ const enqueueIgnoresKeys = broken((real) => ({
 const KIT_PARTS = ['golden', 'differential'];
 const CONTRACT_GROUPS = ['enqueue', 'claim', 'settle', 'requeue', 'tenancy'];
 
+/** A fixed seed: the same 200 differential sequences every run, so the verdicts never flake. */
+const SEED = 2026;
+
 const run = (factory: DriverFactory, groups: readonly string[]) =>
-  runKit(factory, { reference: memory, only: [...KIT_PARTS, ...groups] });
+  runKit(factory, {
+    reference: memory,
+    only: [...KIT_PARTS, ...groups],
+    differentialSeed: SEED,
+  });
 
 const failedGroups = (report: KitReport) => new Set(report.failures.map((f) => f.group));
 

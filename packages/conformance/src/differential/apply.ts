@@ -1,50 +1,18 @@
-import type {
-  ClaimedJob,
-  Driver,
-  EnqueueRequest,
-  EnqueueResult,
-  Fence,
-  JobRecord,
-  JobState,
-  ListPage,
-  ManualClock,
-} from '@berth/core';
-import { Labeler, type Normalized, normalizeAnswer } from '../normalize.js';
-import { CALLER_IDS, type EnqueueSpec, type Op, type Target, UNKNOWN_ID } from './ops.js';
-
-/** One side of a differential run: its driver, clock, and what its own answers taught it. */
-export interface World {
-  readonly driver: Driver;
-  readonly clock: ManualClock;
-  readonly t0: number;
-  readonly labels: Labeler;
-  /** Job ids in order of first answer. */
-  readonly jobs: string[];
-  readonly runIds: Map<string, string>;
-  /** Every fence a claim handed out, stale ones included. */
-  readonly fences: Fence[];
-  /** The last page this side listed: its own cursors are followed. */
-  page: ListPage | undefined;
-}
-
-export function openWorld(driver: Driver, clock: ManualClock, t0: number): World {
-  return {
-    driver,
-    clock,
-    t0,
-    labels: new Labeler(),
-    jobs: [],
-    runIds: new Map(),
-    fences: [],
-    page: undefined,
-  };
-}
+import type { EnqueueRequest, Fence, JobRecord } from '@berth/core';
+import { type Normalized, normalizeAnswer } from '../normalize.js';
+import { CALLER_IDS, type EnqueueSpec, type Op } from './ops.js';
+import {
+  learnFences,
+  learnGivenUp,
+  learnJobs,
+  learnStates,
+  nth,
+  targetId,
+  type World,
+} from './world.js';
 
 /** Said instead of calling when an op names a fence or job the sequence has not made yet. */
 const NOTHING_TO_NAME = '(nothing to name yet)';
-
-const nth = <T>(items: readonly T[], at: number): T | undefined =>
-  items.length === 0 ? undefined : items[at % items.length];
 
 function request(spec: EnqueueSpec, now: number): EnqueueRequest {
   const callerId = spec.callerId === undefined ? undefined : CALLER_IDS[spec.callerId];
@@ -61,22 +29,6 @@ function request(spec: EnqueueSpec, now: number): EnqueueRequest {
     ...(spec.onConflict === undefined ? {} : { onConflict: spec.onConflict }),
   };
 }
-
-function learnJobs(world: World, results: readonly EnqueueResult[]): void {
-  for (const result of results) {
-    if (!world.runIds.has(result.id)) world.jobs.push(result.id);
-    world.runIds.set(result.id, result.runId);
-  }
-}
-
-function learnFences(world: World, claimed: readonly ClaimedJob[]): void {
-  for (const job of claimed) {
-    world.fences.push({ jobId: job.id, workerId: job.claimedBy, claim: job.claim });
-  }
-}
-
-const targetId = (world: World, target: Target): string | undefined =>
-  target === 'unknown' ? UNKNOWN_ID : nth(world.jobs, target);
 
 const tenancy = (tenant: string | undefined) => (tenant === undefined ? {} : { tenantId: tenant });
 
@@ -113,6 +65,7 @@ async function call(world: World, op: Op): Promise<unknown> {
     case 'suspend':
     case 'extend':
     case 'stepPut':
+    case 'stepList':
       return fenced(world, op, now);
     case 'ackMany':
     case 'nackMany': {
@@ -143,14 +96,9 @@ async function call(world: World, op: Op): Promise<unknown> {
       return driver.stats();
     case 'purge':
       return driver.purge({
-        states: op.states as readonly JobState[],
+        states: op.states,
         olderThan: Math.max(0, now + op.olderThanInMs),
       });
-    case 'stepList': {
-      const id = nth(world.jobs, op.target);
-      const runId = id === undefined ? undefined : world.runIds.get(id);
-      return runId === undefined ? NOTHING_TO_NAME : driver.steps.list(runId);
-    }
     case 'publish':
       return driver.events.publish(
         op.name,
@@ -184,7 +132,10 @@ async function call(world: World, op: Op): Promise<unknown> {
   }
 }
 
-type FencedOp = Extract<Op, { kind: 'ack' | 'nack' | 'suspend' | 'extend' | 'stepPut' }>;
+type FencedOp = Extract<
+  Op,
+  { kind: 'ack' | 'nack' | 'suspend' | 'extend' | 'stepPut' | 'stepList' }
+>;
 
 function fenced(world: World, op: FencedOp, now: number): Promise<unknown> | string {
   const fence = nth(world.fences, op.fence);
@@ -207,6 +158,10 @@ function fenced(world: World, op: FencedOp, now: number): Promise<unknown> | str
       });
     case 'extend':
       return driver.extend(fence, op.vtMs);
+    case 'stepList': {
+      const runId = world.runIds.get(fence.jobId);
+      return runId === undefined ? NOTHING_TO_NAME : driver.steps.list(runId);
+    }
     case 'stepPut': {
       // The fenced job's own run: a runId mismatch is a different refusal, not compared here.
       const runId = world.runIds.get(fence.jobId);
@@ -231,7 +186,6 @@ function fenced(world: World, op: FencedOp, now: number): Promise<unknown> | str
 
 async function list(world: World, op: Extract<Op, { kind: 'list' }>): Promise<unknown> {
   const cursor = op.follow === undefined ? undefined : world.page?.[op.follow];
-  if (op.follow !== undefined && cursor === undefined) return '(no cursor to follow)';
   const page = await world.driver.list({
     limit: op.limit,
     ...(op.state === undefined ? {} : { state: op.state }),
@@ -249,7 +203,10 @@ async function list(world: World, op: Extract<Op, { kind: 'list' }>): Promise<un
 export async function applyOp(world: World, op: Op): Promise<Normalized> {
   const context = { labels: world.labels, t0: world.t0, driverName: world.driver.name };
   try {
-    return normalizeAnswer(await call(world, op), context);
+    const answer = await call(world, op);
+    learnStates(world, answer);
+    if (op.kind === 'nack' && op.final === true && answer === true) learnGivenUp(world, op);
+    return normalizeAnswer(answer, context);
   } catch (error) {
     return normalizeAnswer(error, context);
   }

@@ -3,8 +3,10 @@ import { createManualClock, type DriverHooks } from '@berth/core';
 import fc from 'fast-check';
 import { type DriverFactory, type DriverUnderTest, KIT_T0 } from '../kit.js';
 import type { Normalized } from '../normalize.js';
-import { applyOp, openWorld, type World } from './apply.js';
-import { type Op, sequenceArbitrary } from './ops.js';
+import { applyOp } from './apply.js';
+import { sequenceArbitrary } from './arbitrary.js';
+import type { Op } from './ops.js';
+import { openWorld, type World } from './world.js';
 
 export interface DifferentialOptions {
   /** Sequences to run; the CI floor is 200. */

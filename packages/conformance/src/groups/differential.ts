@@ -19,6 +19,7 @@ export function differentialGroup(options: KitOptions): KitGroup {
         run: ({ factory }) =>
           runDifferential(factory, options.reference ?? factory, {
             runs: options.differentialRuns ?? DEFAULT_RUNS,
+            ...(options.differentialSeed === undefined ? {} : { seed: options.differentialSeed }),
           }),
       },
     ],

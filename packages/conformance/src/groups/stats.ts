@@ -112,6 +112,7 @@ const purgeCases: readonly KitCase[] = [
       'purge removes terminal rows of the named states with finishedAt before olderThan and answers the count',
     run: async ({ driver, clock, t0 }) => {
       const completed = await jobIn(driver, 'completed');
+      const early = await jobIn(driver, 'failed');
       await clock.advance(1_000);
       const dead = await jobIn(driver, 'dead');
       const failed = await jobIn(driver, 'failed');
@@ -119,10 +120,13 @@ const purgeCases: readonly KitCase[] = [
       const cancelled = await jobIn(driver, 'cancelled');
       expect(await driver.purge({ states: ['completed', 'dead'], olderThan: t0 + 1_000 })).toBe(1);
       expect(await driver.get(completed.id)).toBeUndefined();
+      expect((await driver.get(early.id))?.state).toBe('failed');
       expect((await driver.get(dead.id))?.state).toBe('dead');
+      expect(await driver.purge({ states: ['dead'], olderThan: t0 + 1_001 })).toBe(1);
+      expect((await driver.get(failed.id))?.state).toBe('failed');
       const all = ['completed', 'failed', 'dead', 'cancelled'] as const;
       expect(await driver.purge({ states: [...all], olderThan: t0 + 1_001 })).toBe(2);
-      expect(await driver.get(dead.id)).toBeUndefined();
+      expect(await driver.get(early.id)).toBeUndefined();
       expect(await driver.get(failed.id)).toBeUndefined();
       expect((await driver.get(cancelled.id))?.state).toBe('cancelled');
       expect(await driver.purge({ states: ['cancelled'], olderThan: t0 + 2_000 })).toBe(0);

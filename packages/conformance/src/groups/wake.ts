@@ -4,7 +4,7 @@ import type { CaseContext, KitCase, KitGroup } from '../kit.js';
 import { eventually, JOB_ERROR, jobIn, pause, VT, WORKER } from './fixtures-b.js';
 
 /** Wake delivery may be async: how long a case waits to be sure no (further) call comes. */
-const QUIET_MS = 60;
+const QUIET_MS = 150;
 const TIMEOUT_MS = 8_000;
 
 interface Subscribed {

@@ -2,6 +2,8 @@ import { createWorker, type Driver } from '@berth/core';
 import type { ScenarioContext } from '../golden/transcript.js';
 import { NUDGE_MS } from './drive.js';
 
+const quiet = (): void => {};
+
 /** What `createWorker` takes as its jobs: the definitions a scenario made with `defineJob`. */
 type Jobs = Parameters<typeof createWorker>[0]['jobs'];
 
@@ -24,6 +26,8 @@ export async function startWorker(
     concurrency: options.concurrency ?? 1,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
     pollIntervalMs: NUDGE_MS,
+    // A cancel scenario makes the worker warn by design; the transcript is what is checked.
+    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
   });
   await worker.start();
   return { stop: () => worker.stop({ graceMs: 0 }) };

@@ -22,7 +22,9 @@ export async function driveUntil(
     await settleTicks();
     if (await done()) return;
     if (clock.now() >= until) {
-      throw new Error(`gave up waiting${options.what === undefined ? '' : ` until ${options.what}`}`);
+      throw new Error(
+        `gave up waiting${options.what === undefined ? '' : ` until ${options.what}`}`,
+      );
     }
     await clock.advance(stepMs);
   }
@@ -60,7 +62,8 @@ export function gate<T = void>(): { promise: Promise<T>; open: (value: T) => voi
 
 /** A quiet logger that keeps every line, for asserting what was logged. */
 export function recordingLogger() {
-  const lines: { level: string; message: string; fields?: Readonly<Record<string, unknown>> }[] = [];
+  const lines: { level: string; message: string; fields?: Readonly<Record<string, unknown>> }[] =
+    [];
   const at =
     (level: string) =>
     (message: string, fields?: Readonly<Record<string, unknown>>): void => {

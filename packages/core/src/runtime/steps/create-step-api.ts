@@ -4,7 +4,7 @@ import type { StepRecord } from '../../contract/steps.js';
 import { isBerthError } from '../../errors/berth-error.js';
 import { stepInvalid } from '../../errors/refusals.js';
 import { screenJson } from '../../screen/values.js';
-import { stepError } from './job-error.js';
+import { toJobError } from '../jobs/job-error.js';
 import { RunSuspended } from './run-suspended.js';
 import type { CreateStepApiInput, StepApi, StepOutput, WaitForEventOptions } from './step-api.js';
 import { stepKindChanged, stepNameReused, stepOutputNotJson, stepTimedOut } from './step-errors.js';
@@ -129,7 +129,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
           runId: job.runId,
           name,
           status: 'failed',
-          error: stepError(error),
+          error: toJobError(error),
           attempts: attempt,
           startedAt,
           updatedAt: clock.now(),

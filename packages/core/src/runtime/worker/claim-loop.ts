@@ -68,6 +68,8 @@ export class ClaimLoop {
     }
     this.claiming = this.pass().finally(() => {
       this.claiming = undefined;
+      // An ask that arrived after the pass's last look but before this line would be lost.
+      if (this.again) this.request();
     });
   }
 
@@ -83,6 +85,7 @@ export class ClaimLoop {
         if (this.moreWaiting) this.again = true;
       } catch (error) {
         this.input.logger.error('claim failed; trying again at the next poll', errorFields(error));
+        this.again = false;
         return;
       }
     } while (this.again && this.running);

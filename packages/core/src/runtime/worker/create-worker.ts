@@ -136,6 +136,14 @@ export function createWorker(options: WorkerOptions): Worker {
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
   let unsubscribe: (() => Promise<void>) | undefined;
   let stopping: Promise<void> | undefined;
+  const isStopping = () => stopping !== undefined;
+  const dropSubscription = async (): Promise<void> => {
+    const drop = unsubscribe;
+    unsubscribe = undefined;
+    await drop?.().catch((error: unknown) =>
+      logger.warn('unsubscribing failed', errorFields(error)),
+    );
+  };
 
   // Waits `ms` on the clock, or less when `done` comes first; 0 waits for nothing.
   const within = async (done: Promise<void>, ms: number): Promise<void> => {
@@ -145,18 +153,14 @@ export function createWorker(options: WorkerOptions): Worker {
     timer.abort();
   };
 
-  const drain = async (graceMs: number): Promise<void> => {
+  // The grace runs from the stop() call, not from when the claim loop has wound down.
+  const drain = async (graceMs: number, deadline: number): Promise<void> => {
     state = 'stopping';
     await loop.stop();
-    if (unsubscribe !== undefined) {
-      await unsubscribe().catch((error: unknown) =>
-        logger.warn('unsubscribing failed', errorFields(error)),
-      );
-    }
+    await dropSubscription();
     // No settle may wait on a window the clock has to move for: the worker is going away.
     batcher.flushImmediately();
-    const deadline = clock.now() + graceMs;
-    await within(idle.wait(), graceMs);
+    await within(idle.wait(), deadline - clock.now());
     if (running.size > 0) {
       logger.info('the grace passed; handing the running jobs back', {
         jobs: running.size,
@@ -188,6 +192,11 @@ export function createWorker(options: WorkerOptions): Worker {
           logger.warn('the wake subscription failed; polling only', errorFields(error));
         }
       }
+      // stop() ran while the subscription was being made: it must not start claiming now.
+      if (isStopping()) {
+        await dropSubscription();
+        return;
+      }
       loop.start();
     },
     stop(stopOptions: StopOptions = {}) {
@@ -199,7 +208,7 @@ export function createWorker(options: WorkerOptions): Worker {
         state = 'stopped';
         return Promise.resolve();
       }
-      stopping ??= drain(graceMs);
+      stopping ??= drain(graceMs, clock.now() + graceMs);
       return stopping;
     },
     on: (event, listener) => events.on(event, listener),

@@ -87,16 +87,19 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
     ...(input.eventPollMs === undefined ? {} : { eventPollMs: input.eventPollMs }),
   });
   const span: AttemptSpan = await startAttemptSpan(job, input.workerId);
-  const handler = span.run(async () =>
-    definition.run({
-      payload: job.payload,
-      step,
-      signal,
-      job,
-      attempt: job.attempts,
-      logger: input.logger,
-    }),
-  );
+  // A drain that reached this attempt before its handler started: it never starts.
+  const handler = signal.aborted
+    ? Promise.reject<never>(signal.reason)
+    : span.run(async () =>
+        definition.run({
+          payload: job.payload,
+          step,
+          signal,
+          job,
+          attempt: job.attempts,
+          logger: input.logger,
+        }),
+      );
   handler.catch(() => {});
 
   let end: AttemptEnd;

@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createClient,
+  createWorker,
+  type Driver,
+  defineJob,
+  isBerthError,
+  type Worker,
+} from '../src/index.js';
+import { memoryOnManualClock } from './support/memory.js';
+import { driveToState, driveUntil, gate, recordingLogger, settleTicks } from './support/runtime.js';
+
+const VT = 3_000;
+const workers: Worker[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
+});
+
+const startWorker = async (driver: Driver, jobs: Parameters<typeof createWorker>[0]['jobs']) => {
+  const worker = createWorker({
+    driver,
+    jobs,
+    concurrency: 1,
+    visibilityTimeoutMs: VT,
+    pollIntervalMs: 100,
+    logger: recordingLogger().logger,
+  });
+  workers.push(worker);
+  await worker.start();
+  return worker;
+};
+
+describe('worker: leases', () => {
+  it('renews the lease while the handler runs, so a long job is never re-claimed', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const release = gate();
+    let runs = 0;
+    const long = defineJob({
+      name: 'long',
+      run: async () => {
+        runs += 1;
+        await release.promise;
+        return 'done';
+      },
+    });
+    await startWorker(driver, [long]);
+    const { id } = await createClient({ driver }).enqueue(long, null);
+    await driveUntil(clock, () => runs === 1);
+    for (let passed = 0; passed < VT * 5; passed += 500) {
+      await clock.advance(500);
+      await settleTicks();
+      const row = await driver.get(id);
+      expect(row?.visibleAt).toBeGreaterThan(clock.now());
+    }
+    // A second worker finds nothing to take: the lease holds.
+    expect(
+      await driver.claim({ queues: ['default'], workerId: 'other', visibilityTimeoutMs: VT }),
+    ).toEqual([]);
+    release.open();
+    expect(await driveToState(driver, clock, id, 'completed')).toMatchObject({
+      attempts: 1,
+      result: 'done',
+    });
+    expect(runs).toBe(1);
+  });
+
+  it('aborts the handler with JOB_ABORTED when its lease is lost, and its later step writes land nothing', async () => {
+    const { driver: inner, clock } = memoryOnManualClock();
+    // Renewals stall until the test lets them go: the lease lapses and another worker takes the job.
+    const stall = gate();
+    const driver: Driver = {
+      ...inner,
+      extend: async (fence, ms) => {
+        await stall.promise;
+        return inner.extend(fence, ms);
+      },
+    };
+    const seen: { reason?: unknown; late?: unknown } = {};
+    let started = false;
+    const stuck = defineJob({
+      name: 'stuck',
+      run: async ({ signal, step }) => {
+        started = true;
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        seen.reason = signal.reason;
+        try {
+          await step.run('after-loss', () => 'late');
+        } catch (error) {
+          seen.late = isBerthError(error) ? error.code : String(error);
+        }
+      },
+    });
+    const worker = await startWorker(driver, [stuck]);
+    const lost: unknown[] = [];
+    worker.on('lease-lost', ({ error }) => lost.push(error.code));
+    const { id, runId } = await createClient({ driver }).enqueue(stuck, null);
+    await driveUntil(clock, () => started);
+    await clock.advance(VT + 1);
+    const [taken] = await inner.claim({
+      queues: ['default'],
+      workerId: 'thief',
+      visibilityTimeoutMs: VT,
+    });
+    expect(taken?.id).toBe(id);
+    stall.open();
+    await driveUntil(clock, () => seen.late !== undefined);
+    expect(seen.reason).toMatchObject({ code: 'JOB_ABORTED', meta: { jobId: id } });
+    expect(seen.late).toBe('JOB_ABORTED');
+    expect(lost).toEqual(['JOB_ABORTED']);
+    expect(await inner.steps.list(runId)).toEqual([]);
+    expect(await inner.get(id)).toMatchObject({
+      state: 'running',
+      claimedBy: 'thief',
+      attempts: 2,
+    });
+  });
+
+  it('aborts a running handler when the job is cancelled, and leaves it cancelled', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    let started = false;
+    let reason: unknown;
+    const stuck = defineJob({
+      name: 'cancellable',
+      run: ({ signal }) =>
+        new Promise<void>((resolve) => {
+          started = true;
+          signal.addEventListener(
+            'abort',
+            () => {
+              reason = signal.reason;
+              resolve();
+            },
+            { once: true },
+          );
+        }),
+    });
+    const worker = await startWorker(driver, [stuck]);
+    const events: string[] = [];
+    worker.on('lease-lost', () => events.push('lease-lost'));
+    worker.on('completed', () => events.push('completed'));
+    const { id } = await createClient({ driver }).enqueue(stuck, null);
+    await driveUntil(clock, () => started);
+    await driver.cancel(id);
+    // The next renewal (a third of the lease) finds the fence gone.
+    await driveUntil(clock, () => reason !== undefined, { stepMs: 100, maxMs: VT });
+    expect(reason).toMatchObject({ code: 'JOB_ABORTED' });
+    await driveUntil(clock, () => worker.running() === 0);
+    expect(events).toEqual(['lease-lost']);
+    expect(await driver.get(id)).toMatchObject({ state: 'cancelled' });
+  });
+});

@@ -1,0 +1,105 @@
+import { configInvalid, driverUnavailable, isBerthError } from '@berth/core';
+import pg from 'pg';
+
+/** One answer of a statement: pg's `QueryResult` fits it. */
+export interface PgResult {
+  readonly rows: readonly unknown[];
+}
+
+/**
+ * What the driver sends statements through: a `pg` Client, Pool, PoolClient, or an app's open
+ * transaction (anything with pg's `query(text, values)`). Each driver call is one statement,
+ * so a pool is as good as one connection.
+ */
+export interface PgExecutor {
+  query(text: string, values?: unknown[]): Promise<PgResult>;
+}
+
+/** Where the driver's connections come from. At most one of the three. */
+export interface PgConnectionOptions {
+  /** An app's pool: used, never ended. Wake listens on a connection of its own config. */
+  readonly pool?: pg.Pool;
+  /** The driver opens (and on close ends) its own pool. */
+  readonly connectionString?: string;
+  /** An app's client, pool or transaction: used, never closed; no wake subscription. */
+  readonly executor?: PgExecutor;
+}
+
+/** The connections a driver works through, and what it must close. */
+export interface Connections {
+  readonly executor: PgExecutor;
+  /** The pool behind the executor, for one-connection work (migrate's session lock). */
+  readonly pool: pg.Pool | undefined;
+  /** How the wake listener opens its own connection; absent when the app gave an executor. */
+  readonly listenConfig: pg.ClientConfig | undefined;
+  /** Ends what the driver opened. */
+  readonly close: () => Promise<void>;
+}
+
+export function openConnections(options: PgConnectionOptions): Connections {
+  const given = [options.pool, options.connectionString, options.executor].filter(
+    (source) => source !== undefined,
+  );
+  if (given.length > 1) {
+    throw configInvalid('pool', 'pool, connectionString and executor exclude each other');
+  }
+  if (options.executor !== undefined) {
+    return {
+      executor: options.executor,
+      pool: undefined,
+      listenConfig: undefined,
+      close: async () => {},
+    };
+  }
+  if (options.pool !== undefined) {
+    const pool = options.pool;
+    return {
+      executor: pool,
+      pool,
+      listenConfig: { ...pool.options },
+      close: async () => {},
+    };
+  }
+  const config: pg.PoolConfig =
+    options.connectionString === undefined ? {} : { connectionString: options.connectionString };
+  const pool = new pg.Pool(config);
+  // An idle connection the server dropped is reported here; the pool replaces it on next use.
+  pool.on('error', () => {});
+  let ended = false;
+  return {
+    executor: pool,
+    pool,
+    listenConfig: { ...config },
+    close: async () => {
+      if (ended) return;
+      ended = true;
+      await pool.end();
+    },
+  };
+}
+
+/** Sends statements for one driver, so that every failure leaves as DRIVER_UNAVAILABLE. */
+export interface Db {
+  rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]>;
+}
+
+export function createDb(executor: PgExecutor): Db {
+  return {
+    async rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]> {
+      try {
+        const result = await executor.query(text, values);
+        return result.rows as R[];
+      } catch (error) {
+        if (isBerthError(error)) throw error;
+        throw driverUnavailable({ driver: 'pg', operation, error });
+      }
+    },
+  };
+}
+
+/** The SQLSTATE of a pg error, when it is one. */
+export function sqlState(error: unknown): string | undefined {
+  const original = isBerthError(error) ? error.original : error;
+  if (original === null || typeof original !== 'object' || !('code' in original)) return undefined;
+  return typeof original.code === 'string' ? original.code : undefined;
+}

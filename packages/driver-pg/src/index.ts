@@ -1,0 +1,7 @@
+export type { PgConnectionOptions, PgExecutor, PgResult } from './executor.js';
+export type { MigrateOptions, MigrateResult } from './migrate.js';
+export { migrate } from './migrate.js';
+export type { PgDriver, PgDriverOptions } from './pg-driver.js';
+export { createPgDriver } from './pg-driver.js';
+export { LATEST_VERSION } from './sql/migrations/index.js';
+export { DEFAULT_SCHEMA } from './sql/schema.js';

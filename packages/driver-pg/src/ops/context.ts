@@ -1,0 +1,13 @@
+import type { Clock, DriverHooks } from '@berth/core';
+import type { Db } from '../executor.js';
+import type { Statements } from '../sql/index.js';
+
+/** What every family of backend calls shares: the statements, where to send them, the clock. */
+export interface OpsContext {
+  readonly db: Db;
+  readonly sql: Statements;
+  readonly clock: Clock;
+  readonly hooks: DriverHooks;
+  /** The NOTIFY channel of this schema, bound into every statement that makes work. */
+  readonly channel: string;
+}

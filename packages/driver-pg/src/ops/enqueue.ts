@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type EnqueueResult,
+  enqueueIndexDisagrees,
+  jobDuplicate,
+  type ScreenedEnqueue,
+} from '@berth/core';
+import { jsonParam } from '../rows.js';
+import type { OpsContext } from './context.js';
+
+interface IdRow {
+  readonly id: string;
+  readonly run_id: string;
+}
+
+interface InsertRow extends IdRow {
+  readonly hit: 'inserted' | 'id' | 'key';
+}
+
+interface BatchRow {
+  readonly ord: number;
+  readonly verdict: 'land' | 'id' | 'key' | 'error';
+  readonly answer_id: string;
+  readonly answer_run: string;
+  readonly inserted: boolean;
+}
+
+const answer = (row: IdRow, deduped: boolean): EnqueueResult => ({
+  id: row.id,
+  runId: row.run_id,
+  deduped,
+});
+
+/** The key namespace an item occupies: JSON keeps the three parts apart with no separator. */
+const namespaceOf = (request: ScreenedEnqueue): string | null =>
+  request.idempotencyKey === undefined
+    ? null
+    : JSON.stringify([request.name, request.tenantId ?? null, request.idempotencyKey]);
+
+const duplicateOf = (request: ScreenedEnqueue, existingId: string) =>
+  jobDuplicate({
+    name: request.name,
+    idempotencyKey: request.idempotencyKey ?? '',
+    existingId,
+    tenantId: request.tenantId,
+  });
+
+export function enqueueOps(context: OpsContext) {
+  const { db, sql, clock, hooks, channel } = context;
+
+  const insert = (request: ScreenedEnqueue, id: string, runId: string): Promise<InsertRow[]> => {
+    const now = clock.now();
+    return db.rows<InsertRow>('enqueue', sql.enqueue.insert, [
+      id,
+      runId,
+      request.name,
+      request.queue,
+      jsonParam(request.payload),
+      request.runAt ?? now,
+      now,
+      request.priority,
+      request.maxAttempts,
+      request.idempotencyKey ?? null,
+      request.concurrencyKey ?? null,
+      request.tenantId ?? null,
+      request.traceparent ?? null,
+      request.enqueuedBy ?? null,
+      channel,
+      request.id !== undefined,
+    ]);
+  };
+
+  /** After the seam: the holder that refused the insert, if it is still live. */
+  const lookUp = async (request: ScreenedEnqueue, refusedBy: IdRow | undefined) => {
+    const [holder] =
+      refusedBy === undefined
+        ? // The holder committed after the insert's snapshot: only the key can find it.
+          await db.rows<IdRow>('enqueue', sql.enqueue.holder, [
+            request.name,
+            request.tenantId ?? null,
+            request.idempotencyKey,
+          ])
+        : await db.rows<IdRow>('enqueue', sql.enqueue.stillLive, [refusedBy.id]);
+    return holder;
+  };
+
+  /**
+   * The insert and the holder lookup are two statements, so the holder can settle between them:
+   * one miss is that race and the insert is sent again; a second miss means the live-key index
+   * and the lookup disagree.
+   */
+  async function enqueue(request: ScreenedEnqueue): Promise<EnqueueResult> {
+    const id = request.id ?? randomUUID();
+    const runId = randomUUID();
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      const rows = await insert(request, id, runId);
+      const made = rows.find((row) => row.hit === 'inserted');
+      if (made !== undefined) return answer(made, false);
+      const existing = rows.find((row) => row.hit === 'id');
+      if (existing !== undefined) return answer(existing, true);
+      if (request.idempotencyKey === undefined) continue;
+      await hooks.afterEnqueueConflict?.();
+      const holder = await lookUp(
+        request,
+        rows.find((row) => row.hit === 'key'),
+      );
+      if (holder === undefined) continue;
+      if (request.onConflict === 'error') throw duplicateOf(request, holder.id);
+      return answer(holder, true);
+    }
+    throw enqueueIndexDisagrees('pg', request.name);
+  }
+
+  async function enqueueMany(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
+    const now = clock.now();
+    const column = <T>(pick: (request: ScreenedEnqueue) => T) => requests.map(pick);
+    const rows = await db.rows<BatchRow>('enqueue a batch', sql.enqueue.insertMany, [
+      requests.map((_, index) => index + 1),
+      column((request) => request.id ?? randomUUID()),
+      column((request) => request.id !== undefined),
+      column(() => randomUUID()),
+      column((request) => request.name),
+      column((request) => request.queue),
+      column((request) => jsonParam(request.payload)),
+      column((request) => request.runAt ?? now),
+      column((request) => request.priority),
+      column((request) => request.maxAttempts),
+      column((request) => request.idempotencyKey ?? null),
+      column((request) => request.onConflict === 'error'),
+      column((request) => request.concurrencyKey ?? null),
+      column((request) => request.tenantId ?? null),
+      column((request) => request.traceparent ?? null),
+      column((request) => request.enqueuedBy ?? null),
+      column(namespaceOf),
+      now,
+      channel,
+    ]);
+    const refused = rows.find((row) => row.verdict === 'error');
+    if (refused !== undefined) {
+      const request = requests[refused.ord - 1];
+      if (request !== undefined) throw duplicateOf(request, refused.answer_id);
+    }
+    const results: EnqueueResult[] = [];
+    for (const row of rows) {
+      const request = requests[row.ord - 1];
+      if (request === undefined) continue;
+      if (row.verdict !== 'land') {
+        results.push({ id: row.answer_id, runId: row.answer_run, deduped: true });
+      } else if (row.inserted) {
+        results.push({ id: row.answer_id, runId: row.answer_run, deduped: false });
+      } else {
+        // A concurrent writer took the id or key after the batch read the table: this item
+        // takes the one-by-one path, which finds (or retries past) that writer.
+        results.push(await enqueue(request));
+      }
+    }
+    return results;
+  }
+
+  return { enqueue, enqueueMany };
+}

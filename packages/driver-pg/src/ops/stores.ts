@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_EVENT_TTL_MS,
+  type EventStore,
+  type Fence,
+  type LeaseStore,
+  leaseLost,
+  type StepRecord,
+  type StepStore,
+  stepInvalid,
+} from '@berth/core';
+import {
+  type EventRow,
+  int,
+  jsonParam,
+  type StepRow,
+  toEventRecord,
+  toStepRecord,
+} from '../rows.js';
+import type { OpsContext } from './context.js';
+
+export function stepStore({ db, sql }: OpsContext): StepStore {
+  return {
+    async get(runId, name) {
+      const [row] = await db.rows<StepRow>('read a step', sql.steps.get, [runId, name]);
+      return row === undefined ? undefined : toStepRecord(row);
+    },
+    async put(record: StepRecord, fence: Fence) {
+      const [row] = await db.rows<{ fenced_run: string | null; written: boolean }>(
+        'write a step',
+        sql.steps.put,
+        [
+          fence.jobId,
+          fence.workerId,
+          fence.claim,
+          record.runId,
+          record.name,
+          record.status,
+          jsonParam(record.output),
+          record.error === undefined ? null : JSON.stringify(record.error),
+          record.attempts,
+          record.wakeAt ?? null,
+          record.eventName ?? null,
+          record.eventId ?? null,
+          record.startedAt,
+          record.updatedAt,
+        ],
+      );
+      if (row?.written === true) return;
+      if (row?.fenced_run === null || row === undefined) throw leaseLost(fence);
+      throw stepInvalid(
+        `step "${record.name}" names run ${record.runId}, but job ${fence.jobId} runs ${row.fenced_run}`,
+        { jobId: fence.jobId, runId: record.runId, step: record.name },
+      );
+    },
+    async list(runId) {
+      const rows = await db.rows<StepRow>('list steps', sql.steps.list, [runId]);
+      return rows.map(toStepRecord);
+    },
+  };
+}
+
+export function eventStore({ db, sql, clock, channel }: OpsContext): EventStore {
+  return {
+    async publish(name, payload, options = {}) {
+      const now = clock.now();
+      const [row] = await db.rows<EventRow>('publish an event', sql.events.publish, [
+        randomUUID(),
+        name,
+        jsonParam(payload),
+        now,
+        now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
+        channel,
+      ]);
+      if (row === undefined) throw new Error('the event insert answered no row');
+      return toEventRecord(row);
+    },
+    async find(name, options) {
+      const [row] = await db.rows<EventRow>('find an event', sql.events.find, [
+        name,
+        clock.now(),
+        options.after,
+        options.match === undefined ? null : JSON.stringify(options.match),
+      ]);
+      return row === undefined ? undefined : toEventRecord(row);
+    },
+    async list(name) {
+      const rows = await db.rows<EventRow>('list events', sql.events.list, [
+        clock.now(),
+        name ?? null,
+      ]);
+      return rows.map(toEventRecord);
+    },
+    async purgeExpired() {
+      const [row] = await db.rows<{ removed: string }>(
+        'purge expired events',
+        sql.events.purgeExpired,
+        [clock.now()],
+      );
+      return row === undefined ? 0 : int(row.removed);
+    },
+  };
+}
+
+export function leaseStore({ db, sql, clock }: OpsContext): LeaseStore {
+  const granted = async (operation: string, text: string, values: unknown[]) =>
+    (await db.rows(operation, text, values)).length > 0;
+  return {
+    acquire(name, holder, ttlMs) {
+      const now = clock.now();
+      return granted('acquire a lease', sql.leases.acquire, [name, holder, now, now + ttlMs]);
+    },
+    renew(name, holder, ttlMs) {
+      const now = clock.now();
+      return granted('renew a lease', sql.leases.renew, [name, holder, now, now + ttlMs]);
+    },
+    release(name, holder) {
+      return granted('release a lease', sql.leases.release, [name, holder, clock.now()]);
+    },
+    acquireSlot(key, limit, holder, ttlMs) {
+      const now = clock.now();
+      return granted('acquire a slot', sql.leases.acquireSlot, [
+        key,
+        limit,
+        holder,
+        now,
+        now + ttlMs,
+      ]);
+    },
+    renewSlot(key, holder, ttlMs) {
+      const now = clock.now();
+      return granted('renew a slot', sql.leases.renewSlot, [key, holder, now, now + ttlMs]);
+    },
+    releaseSlot(key, holder) {
+      return granted('release a slot', sql.leases.releaseSlot, [key, holder, clock.now()]);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import {
+  type Clock,
+  createDriver,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  type Driver,
+  type DriverBackend,
+  type DriverHooks,
+  systemClock,
+} from '@berth/core';
+import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
+import { type MigrateResult, migrate } from './migrate.js';
+import { enqueueOps } from './ops/enqueue.js';
+import { operatorOps } from './ops/operator.js';
+import { settleOps } from './ops/settle.js';
+import { eventStore, leaseStore, stepStore } from './ops/stores.js';
+import { statements } from './sql/index.js';
+import { DEFAULT_SCHEMA, quoteSchema, wakeChannel } from './sql/schema.js';
+import { createWakeListener } from './wake.js';
+
+export interface PgDriverOptions extends PgConnectionOptions {
+  /** The schema Berth's tables live in. Default `berth`. */
+  readonly schema?: string;
+  /** Where every instant comes from. Default the system clock. */
+  readonly clock?: Clock;
+  /** The conformance kit's race seams; production code never sets them. */
+  readonly hooks?: DriverHooks;
+  /** Payload limit in bytes of JSON. Default DEFAULT_MAX_PAYLOAD_BYTES (1 MiB). */
+  readonly maxPayloadBytes?: number;
+}
+
+/** The contract's driver, plus the migrations of its schema. */
+export interface PgDriver extends Driver {
+  /** Brings the schema to the latest version; safe to run from many processes at once. */
+  migrate(): Promise<MigrateResult>;
+}
+
+/** A Berth driver over PostgreSQL. Call `migrate()` once (at deploy or boot) before use. */
+export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
+  const schema = options.schema ?? DEFAULT_SCHEMA;
+  const s = quoteSchema(schema);
+  const connections = openConnections(options);
+  const context = {
+    db: createDb(connections.executor),
+    sql: statements(s),
+    clock: options.clock ?? systemClock,
+    hooks: options.hooks ?? {},
+    channel: wakeChannel(schema),
+  };
+  const wake =
+    connections.listenConfig === undefined
+      ? undefined
+      : createWakeListener(connections.listenConfig, context.channel);
+  let closing: Promise<void> | undefined;
+
+  const backend: DriverBackend = {
+    name: 'pg',
+    clock: context.clock,
+    maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+    ...enqueueOps(context),
+    ...settleOps(context),
+    ...operatorOps(context),
+    steps: stepStore(context),
+    events: eventStore(context),
+    leases: leaseStore(context),
+    ...(wake === undefined
+      ? {}
+      : { subscribe: (queues, onWork) => wake.subscribe(queues, onWork) }),
+    close() {
+      closing ??= (async () => {
+        await wake?.close();
+        await connections.close();
+      })();
+      return closing;
+    },
+  };
+
+  const driver = createDriver(backend);
+  return {
+    ...driver,
+    migrate: () =>
+      migrate({
+        executor: connections.pool ?? connections.executor,
+        schema,
+      }),
+  };
+}

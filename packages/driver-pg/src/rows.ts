@@ -1,0 +1,144 @@
+import {
+  type EventRecord,
+  effectiveState,
+  isJobState,
+  type JobError,
+  type JobRecord,
+  type JobState,
+  type Json,
+  type ListPosition,
+  type StepRecord,
+  type StepStatus,
+} from '@berth/core';
+
+/** A job row as `jobColumns` answers it: int8 arrive as strings, JSON as text. */
+export interface JobRow {
+  readonly seq: string;
+  readonly id: string;
+  readonly run_id: string;
+  readonly name: string;
+  readonly queue: string;
+  readonly payload: string;
+  readonly state: string;
+  readonly priority: number;
+  readonly attempts: number;
+  readonly max_attempts: number;
+  readonly run_at: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly finished_at: string | null;
+  readonly claimed_by: string | null;
+  readonly claim: string;
+  readonly visible_at: string | null;
+  readonly last_error: string | null;
+  readonly result: string | null;
+  readonly progress: string | null;
+  readonly idempotency_key: string | null;
+  readonly concurrency_key: string | null;
+  readonly tenant_id: string | null;
+  readonly traceparent: string | null;
+  readonly enqueued_by: string | null;
+  readonly wait_for: string | null;
+}
+
+export const int = (value: string | number): number => Number(value);
+
+const json = (text: string): Json => JSON.parse(text) as Json;
+
+/** The stored state, checked: a value outside the eight is a schema fault, not a job. */
+export function storedState(row: { readonly state: string }): JobState {
+  if (!isJobState(row.state))
+    throw new Error(`the jobs table holds an unknown state "${row.state}"`);
+  return row.state;
+}
+
+/** Optional fields are absent when the column is NULL, never `undefined` or `null`. */
+const opt = <K extends string, V>(key: K, value: V | null, map: (v: V) => unknown = (v) => v) =>
+  value === null ? {} : { [key]: map(value) };
+
+/** The record as every driver reports it, its state effective at `now`. */
+export function toJobRecord(row: JobRow, now: number): JobRecord {
+  const runAt = int(row.run_at);
+  return {
+    id: row.id,
+    runId: row.run_id,
+    name: row.name,
+    queue: row.queue,
+    payload: json(row.payload),
+    state: effectiveState(storedState(row), runAt, now),
+    priority: row.priority,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    runAt,
+    createdAt: int(row.created_at),
+    updatedAt: int(row.updated_at),
+    ...opt('finishedAt', row.finished_at, int),
+    ...opt('claimedBy', row.claimed_by),
+    claim: int(row.claim),
+    ...opt('visibleAt', row.visible_at, int),
+    ...opt('lastError', row.last_error, (text) => json(text) as unknown as JobError),
+    ...opt('result', row.result, json),
+    ...opt('progress', row.progress, json),
+    ...opt('idempotencyKey', row.idempotency_key),
+    ...opt('concurrencyKey', row.concurrency_key),
+    ...opt('tenantId', row.tenant_id),
+    ...opt('traceparent', row.traceparent),
+    ...opt('enqueuedBy', row.enqueued_by),
+    ...opt('waitFor', row.wait_for),
+  } as JobRecord;
+}
+
+export const positionOf = (row: JobRow): ListPosition => ({
+  createdAt: int(row.created_at),
+  seq: int(row.seq),
+});
+
+export interface StepRow {
+  readonly run_id: string;
+  readonly name: string;
+  readonly status: string;
+  readonly output: string | null;
+  readonly error: string | null;
+  readonly attempts: number;
+  readonly wake_at: string | null;
+  readonly event_name: string | null;
+  readonly event_id: string | null;
+  readonly started_at: string;
+  readonly updated_at: string;
+}
+
+export function toStepRecord(row: StepRow): StepRecord {
+  return {
+    runId: row.run_id,
+    name: row.name,
+    status: row.status as StepStatus,
+    ...opt('output', row.output, json),
+    ...opt('error', row.error, (text) => json(text) as unknown as JobError),
+    attempts: row.attempts,
+    ...opt('wakeAt', row.wake_at, int),
+    ...opt('eventName', row.event_name),
+    ...opt('eventId', row.event_id),
+    startedAt: int(row.started_at),
+    updatedAt: int(row.updated_at),
+  } as StepRecord;
+}
+
+export interface EventRow {
+  readonly id: string;
+  readonly name: string;
+  readonly payload: string;
+  readonly published_at: string;
+  readonly expires_at: string;
+}
+
+export const toEventRecord = (row: EventRow): EventRecord => ({
+  id: row.id,
+  name: row.name,
+  payload: json(row.payload),
+  publishedAt: int(row.published_at),
+  expiresAt: int(row.expires_at),
+});
+
+/** JSON for a `$n::json` parameter: pg would send a JS string raw, not as a JSON string. */
+export const jsonParam = (value: Json | undefined): string | null =>
+  value === undefined ? null : JSON.stringify(value);

@@ -1,0 +1,24 @@
+import { claimSql } from './claim.js';
+import { enqueueSql } from './enqueue.js';
+import { eventsSql } from './events.js';
+import { leasesSql } from './leases.js';
+import { listSql } from './list.js';
+import { operatorSql } from './operator.js';
+import { settleSql } from './settle.js';
+import { stepsSql } from './steps.js';
+
+/** Every statement the driver sends, built once for the quoted schema `s`. */
+export function statements(s: string) {
+  return {
+    enqueue: enqueueSql(s),
+    claim: claimSql(s),
+    settle: settleSql(s),
+    operator: operatorSql(s),
+    list: listSql(s),
+    steps: stepsSql(s),
+    events: eventsSql(s),
+    leases: leasesSql(s),
+  };
+}
+
+export type Statements = ReturnType<typeof statements>;

@@ -1,0 +1,63 @@
+import { effectiveStateSql, jobColumns } from './columns.js';
+
+/**
+ * list, stats and purge. List is keyset over (created_at, seq): $1 now, $2 state (effective),
+ * $3 queue, $4 name, $5 tenant, $6 limit + 1, $7/$8 the cursor's createdAt/seq.
+ */
+export function listSql(s: string) {
+  const filters = `
+    ($2::text IS NULL OR ${effectiveStateSql('j', '$1::bigint')} = $2::text)
+    AND ($3::text IS NULL OR j.queue = $3::text)
+    AND ($4::text IS NULL OR j.name = $4::text)
+    AND ($5::text IS NULL OR j.tenant_id = $5::text)`;
+  return {
+    /** From the newest, or strictly after the cursor, in list order. */
+    forward: `
+      SELECT ${jobColumns('j')} FROM ${s}.jobs j
+      WHERE ${filters}
+        AND ($7::bigint IS NULL OR (j.created_at, j.seq) < ($7::bigint, $8::bigint))
+      ORDER BY j.created_at DESC, j.seq DESC
+      LIMIT $6`,
+
+    /** Strictly before the cursor, nearest first. */
+    backward: `
+      SELECT ${jobColumns('j')} FROM ${s}.jobs j
+      WHERE ${filters} AND (j.created_at, j.seq) > ($7::bigint, $8::bigint)
+      ORDER BY j.created_at ASC, j.seq ASC
+      LIMIT $6`,
+
+    /** Per queue, counts by effective state and the oldest ready runAt. $1 now. */
+    stats: `
+      SELECT queue,
+        count(*) FILTER (WHERE st = 'ready') AS ready,
+        count(*) FILTER (WHERE st = 'delayed') AS delayed,
+        count(*) FILTER (WHERE st = 'running') AS running,
+        count(*) FILTER (WHERE st = 'suspended') AS suspended,
+        count(*) FILTER (WHERE st = 'completed') AS completed,
+        count(*) FILTER (WHERE st = 'failed') AS failed,
+        count(*) FILTER (WHERE st = 'dead') AS dead,
+        count(*) FILTER (WHERE st = 'cancelled') AS cancelled,
+        min(run_at) FILTER (WHERE st = 'ready') AS oldest_ready
+      FROM (SELECT j.queue, j.run_at, ${effectiveStateSql('j', '$1::bigint')} AS st FROM ${s}.jobs j) x
+      GROUP BY queue
+      ORDER BY queue COLLATE "C"`,
+
+    /**
+     * One bounded batch of purge, with the steps of the runs it removes.
+     * $1 states, $2 olderThan, $3 batch size.
+     */
+    purgeBatch: `
+      WITH doomed AS (
+        SELECT seq FROM ${s}.jobs
+        WHERE state = ANY($1::text[]) AND finished_at < $2::bigint
+        ORDER BY seq
+        LIMIT $3
+        FOR UPDATE
+      ), gone AS (
+        DELETE FROM ${s}.jobs j USING doomed d WHERE j.seq = d.seq RETURNING j.run_id
+      ), steps_gone AS (
+        DELETE FROM ${s}.steps st WHERE st.run_id IN (SELECT run_id FROM gone) RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM gone) AS removed, (SELECT count(*) FROM steps_gone) AS steps`,
+  };
+}

@@ -1,0 +1,12 @@
+import { MIGRATION_000001 } from './000001.js';
+
+export interface Migration {
+  readonly version: number;
+  /** The statements for the quoted schema, ending with the insert that records the version. */
+  readonly text: (schema: string) => string;
+}
+
+/** Every migration, in version order. A new one is a new module appended here. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, text: MIGRATION_000001 }];
+
+export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

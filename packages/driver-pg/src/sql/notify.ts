@@ -1,0 +1,6 @@
+/**
+ * The wake listener's statements. Channel names are identifiers, so the channel (made from the
+ * validated schema name) is quoted into the text; NOTIFY itself is sent with pg_notify($n) in
+ * the statements that make work, one per queue per statement.
+ */
+export const listenSql = (channel: string): string => `LISTEN "${channel}"`;

@@ -1,0 +1,24 @@
+import { configInvalid } from '@berth/core';
+
+/** Short enough that `<schema>_wake`, the NOTIFY channel, stays within Postgres' 63-byte names. */
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
+
+/** The schema Berth's tables live in unless the options name another. */
+export const DEFAULT_SCHEMA = 'berth';
+
+/**
+ * The schema is the one name spliced into statement text (identifiers cannot be bound), so it is
+ * held to a plain identifier and quoted; every value is a bound parameter.
+ */
+export function quoteSchema(schema: string): string {
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    throw configInvalid(
+      'schema',
+      'must be a plain identifier: a letter or _, then letters, digits or _, at most 48 characters',
+    );
+  }
+  return `"${schema}"`;
+}
+
+/** The channel every wake NOTIFY of this schema goes to. */
+export const wakeChannel = (schema: string): string => `${schema}_wake`;

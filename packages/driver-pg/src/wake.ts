@@ -1,0 +1,124 @@
+import type { Unsubscribe } from '@berth/core';
+import pg from 'pg';
+import { listenSql } from './sql/notify.js';
+
+interface Subscriber {
+  readonly queues: ReadonlySet<string>;
+  readonly onWork: (queue: string) => void;
+}
+
+export interface WakeListener {
+  subscribe(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
+  close(): Promise<void>;
+}
+
+const FIRST_RETRY_MS = 50;
+const LAST_RETRY_MS = 5_000;
+
+/**
+ * LISTEN on a connection of its own, opened on the first subscription and ended with the last.
+ * A lost connection is reopened with backoff and LISTENs again; every subscriber is then woken
+ * once for each of its queues, since NOTIFYs sent while it was down were not heard.
+ */
+export function createWakeListener(config: pg.ClientConfig, channel: string): WakeListener {
+  const subscribers = new Set<Subscriber>();
+  let client: pg.Client | undefined;
+  let opening: Promise<void> | undefined;
+  let retryMs = FIRST_RETRY_MS;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const deliver = (queue: string, only?: Subscriber) => {
+    for (const subscriber of only === undefined ? subscribers : [only]) {
+      if (!subscriber.queues.has(queue)) continue;
+      try {
+        subscriber.onWork(queue);
+      } catch (error) {
+        process.emitWarning(`berth: wake onWork threw: ${String(error)}`, 'BerthWarning');
+      }
+    }
+  };
+
+  const wanted = () => !closed && subscribers.size > 0;
+
+  const scheduleReopen = () => {
+    if (!wanted() || retryTimer !== undefined || opening !== undefined) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      open().then(
+        () => {
+          for (const subscriber of subscribers) {
+            for (const queue of subscriber.queues) deliver(queue, subscriber);
+          }
+        },
+        () => scheduleReopen(),
+      );
+    }, retryMs);
+    retryTimer.unref();
+    retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
+  };
+
+  const lost = (gone: pg.Client) => {
+    if (client !== gone) return;
+    client = undefined;
+    gone.end().catch(() => {});
+    scheduleReopen();
+  };
+
+  const open = (): Promise<void> => {
+    opening ??= (async () => {
+      const next = new pg.Client(config);
+      // Errors arrive here as well as on the failing call; the listener reopens on either.
+      next.on('error', () => lost(next));
+      next.on('end', () => lost(next));
+      next.on('notification', (message) => {
+        if (message.channel === channel && message.payload !== undefined) deliver(message.payload);
+      });
+      try {
+        client = next;
+        await next.connect();
+        await next.query(listenSql(channel));
+        retryMs = FIRST_RETRY_MS;
+      } catch (error) {
+        if (client === next) client = undefined;
+        next.end().catch(() => {});
+        throw error;
+      }
+    })().finally(() => {
+      opening = undefined;
+    });
+    return opening;
+  };
+
+  const shut = async () => {
+    if (retryTimer !== undefined) clearTimeout(retryTimer);
+    retryTimer = undefined;
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => {});
+  };
+
+  return {
+    async subscribe(queues, onWork) {
+      if (closed) throw new Error('the driver was closed');
+      const subscriber: Subscriber = { queues: new Set(queues), onWork };
+      subscribers.add(subscriber);
+      try {
+        await (opening ?? (client === undefined ? open() : undefined));
+      } catch (error) {
+        subscribers.delete(subscriber);
+        throw error;
+      }
+      return async () => {
+        subscribers.delete(subscriber);
+        if (subscribers.size === 0) await shut();
+      };
+    },
+    async close() {
+      closed = true;
+      subscribers.clear();
+      await opening?.catch(() => {});
+      await shut();
+    },
+  };
+}

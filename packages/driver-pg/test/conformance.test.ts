@@ -1,0 +1,5 @@
+import { describeDriver } from '@berth/conformance';
+import { memoryFactory } from './memory-factory.js';
+import { pgFactory } from './pg-factory.js';
+
+describeDriver('pg', pgFactory, { reference: memoryFactory });

@@ -1,0 +1,8 @@
+import type { DriverFactory } from '@berth/conformance';
+import { createMemoryDriver } from '@berth/driver-memory';
+
+/** The reference every pg answer is compared with. */
+export const memoryFactory: DriverFactory = async ({ clock, hooks }) => {
+  const driver = createMemoryDriver({ clock, hooks });
+  return { driver, dispose: () => driver.close() };
+};

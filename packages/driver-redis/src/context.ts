@@ -1,0 +1,22 @@
+import type { Clock, DriverHooks } from '@berth/core';
+import type { Cluster, Redis } from 'ioredis';
+import type { Keys } from './keys.js';
+import { runScript, type Script, type ScriptArg } from './scripts.js';
+
+/** What every part of the backend shares: the connection, the key names, the clock, the seams. */
+export interface RedisContext {
+  /** A single server or a cluster: every key of a driver sits in one slot. */
+  readonly redis: Redis | Cluster;
+  readonly keys: Keys;
+  readonly clock: Clock;
+  readonly hooks: DriverHooks;
+  /** Runs `script` with `now` as ARGV[1] and `args` after it. */
+  run(script: Script, now: number, args: readonly ScriptArg[]): Promise<unknown>;
+}
+
+export function createContext(input: Omit<RedisContext, 'run'>): RedisContext {
+  return {
+    ...input,
+    run: (script, now, args) => runScript(input.redis, input.keys.base, script, now, args),
+  };
+}

@@ -1,0 +1,99 @@
+import {
+  effectiveState,
+  isJobState,
+  type JobError,
+  type JobRecord,
+  type Json,
+  type ListPosition,
+} from '@berth/core';
+
+/** Script replies are checked, not cast: a reply of the wrong shape is a driver fault. */
+export class ReplyShapeError extends Error {
+  override readonly name = 'ReplyShapeError';
+}
+
+export function asArray(value: unknown, what: string): readonly unknown[] {
+  if (!Array.isArray(value)) throw new ReplyShapeError(`${what}: expected an array reply`);
+  return value;
+}
+
+export function asString(value: unknown, what: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  throw new ReplyShapeError(`${what}: expected a string reply`);
+}
+
+/** `[field, value, field, value...]` as a map. */
+export function fieldsOf(value: unknown, what: string): ReadonlyMap<string, string> {
+  const raw = asArray(value, what);
+  const fields = new Map<string, string>();
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    fields.set(asString(raw[index], what), asString(raw[index + 1], what));
+  }
+  return fields;
+}
+
+const parseJson = (text: string): Json => JSON.parse(text) as Json;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A job hash's fields as the record every driver answers, with its effective state as of `now`. */
+export function decodeJob(fields: ReadonlyMap<string, string>, now: number): JobRecord {
+  const text = (field: string): string => {
+    const value = fields.get(field);
+    if (value === undefined) throw new ReplyShapeError(`job hash lacks ${field}`);
+    return value;
+  };
+  const int = (field: string): number => Number(text(field));
+  const stored = text('state');
+  if (!isJobState(stored)) throw new ReplyShapeError(`job hash holds state ${stored}`);
+  const runAt = int('runAt');
+  // Built in the contract's field order, so a record reads the same whichever driver made it.
+  const job: Mutable<JobRecord> = {
+    id: text('id'),
+    runId: text('runId'),
+    name: text('name'),
+    queue: text('queue'),
+    payload: parseJson(text('payload')),
+    state: effectiveState(stored, runAt, now),
+    priority: int('priority'),
+    attempts: int('attempts'),
+    maxAttempts: int('maxAttempts'),
+    runAt,
+    createdAt: int('createdAt'),
+    updatedAt: int('updatedAt'),
+  } as Mutable<JobRecord>;
+  if (fields.has('finishedAt')) job.finishedAt = int('finishedAt');
+  if (fields.has('claimedBy')) job.claimedBy = text('claimedBy');
+  job.claim = int('claim');
+  if (fields.has('visibleAt')) job.visibleAt = int('visibleAt');
+  if (fields.has('lastError')) job.lastError = JSON.parse(text('lastError')) as JobError;
+  if (fields.has('result')) job.result = parseJson(text('result'));
+  if (fields.has('progress')) job.progress = parseJson(text('progress'));
+  for (const field of [
+    'idempotencyKey',
+    'concurrencyKey',
+    'tenantId',
+    'traceparent',
+    'enqueuedBy',
+    'waitFor',
+  ] as const) {
+    const value = fields.get(field);
+    if (value !== undefined) job[field] = value;
+  }
+  return job;
+}
+
+/** A flat job reply (as scripts return it) decoded as of `now`. */
+export const jobOf = (value: unknown, now: number): JobRecord =>
+  decodeJob(fieldsOf(value, 'job'), now);
+
+/** A flat job reply with its list position (createdAt, seq). */
+export function positionedOf(
+  value: unknown,
+  now: number,
+): { job: JobRecord; position: ListPosition } {
+  const fields = fieldsOf(value, 'list row');
+  const job = decodeJob(fields, now);
+  return { job, position: { createdAt: job.createdAt, seq: Number(fields.get('seq')) } };
+}

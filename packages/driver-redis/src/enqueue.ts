@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type EnqueueResult,
+  enqueueIndexDisagrees,
+  isJobState,
+  jobDuplicate,
+  LIVE_STATES,
+  type ScreenedEnqueue,
+} from '@berth/core';
+import type { RedisContext } from './context.js';
+import { asArray, asString, ReplyShapeError } from './decode.js';
+import { ENQUEUE_FIELDS, ENQUEUE_LUA } from './lua/enqueue.js';
+import { defineScript } from './scripts.js';
+
+const ENQUEUE = defineScript('enqueue', ENQUEUE_LUA);
+
+type Field = (typeof ENQUEUE_FIELDS)[number];
+
+function argsOf(request: ScreenedEnqueue): string[] {
+  const values: Record<Field, string | number | undefined> = {
+    callerId: request.id,
+    newId: randomUUID(),
+    runId: randomUUID(),
+    name: request.name,
+    queue: request.queue,
+    payload: JSON.stringify(request.payload),
+    runAt: request.runAt,
+    priority: request.priority,
+    maxAttempts: request.maxAttempts,
+    idempotencyKey: request.idempotencyKey,
+    onConflict: request.onConflict,
+    concurrencyKey: request.concurrencyKey,
+    tenantId: request.tenantId,
+    traceparent: request.traceparent,
+    enqueuedBy: request.enqueuedBy,
+  };
+  return ENQUEUE_FIELDS.map((field) => {
+    const value = values[field];
+    return value === undefined ? '' : String(value);
+  });
+}
+
+type Outcome =
+  | { readonly kind: 'ok'; readonly results: readonly EnqueueResult[] }
+  | { readonly kind: 'conflict'; readonly holderId: string }
+  | { readonly kind: 'duplicate'; readonly index: number; readonly holderId: string };
+
+function outcomeOf(reply: unknown): Outcome {
+  const [kind, first, second] = asArray(reply, 'enqueue');
+  if (kind === 'conflict') return { kind, holderId: asString(first, 'enqueue') };
+  if (kind === 'duplicate') {
+    return { kind, index: Number(first), holderId: asString(second, 'enqueue') };
+  }
+  if (kind !== 'ok') throw new ReplyShapeError(`enqueue answered ${String(kind)}`);
+  const results = asArray(first, 'enqueue').map((row) => {
+    const [id, runId, deduped] = asArray(row, 'enqueue');
+    return {
+      id: asString(id, 'enqueue'),
+      runId: asString(runId, 'enqueue'),
+      deduped: deduped === 1,
+    };
+  });
+  return { kind, results };
+}
+
+async function insert(
+  context: RedisContext,
+  mode: 'one' | 'many',
+  requests: readonly ScreenedEnqueue[],
+): Promise<Outcome> {
+  const args = [mode, requests.length, ...requests.flatMap(argsOf)];
+  return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args));
+}
+
+/** The refused insert's holder, when it is still the live holder of the request's key. */
+async function lookUpHolder(
+  context: RedisContext,
+  request: ScreenedEnqueue,
+  holderId: string,
+): Promise<EnqueueResult | undefined> {
+  const [state, runId, name, tenantId, key] = await context.redis.hmget(
+    context.keys.job(holderId),
+    'state',
+    'runId',
+    'name',
+    'tenantId',
+    'idempotencyKey',
+  );
+  const holds =
+    isJobState(state) &&
+    LIVE_STATES.has(state) &&
+    name === request.name &&
+    (tenantId ?? undefined) === request.tenantId &&
+    key === request.idempotencyKey;
+  return holds && typeof runId === 'string' ? { id: holderId, runId, deduped: true } : undefined;
+}
+
+const duplicateOf = (request: ScreenedEnqueue, existingId: string) =>
+  jobDuplicate({
+    name: request.name,
+    idempotencyKey: request.idempotencyKey ?? '',
+    existingId,
+    tenantId: request.tenantId,
+  });
+
+/**
+ * One insert, with the spec's retry: a refusal by a live key holder runs the seam, then looks
+ * the holder up; a holder that settled in between frees the key and the insert is tried once
+ * more. A second refusal whose holder is gone too means the index and the lookup disagree.
+ */
+export async function enqueueOne(
+  context: RedisContext,
+  request: ScreenedEnqueue,
+): Promise<EnqueueResult> {
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await insert(context, 'one', [request]);
+    if (outcome.kind === 'ok') {
+      const [result] = outcome.results;
+      if (result === undefined) throw new ReplyShapeError('enqueue answered no row');
+      return result;
+    }
+    if (outcome.kind === 'duplicate') throw duplicateOf(request, outcome.holderId);
+    await context.hooks.afterEnqueueConflict?.();
+    const holder = await lookUpHolder(context, request, outcome.holderId);
+    if (holder !== undefined) {
+      if (request.onConflict === 'error') throw duplicateOf(request, holder.id);
+      return holder;
+    }
+    if (attempt === 2) throw enqueueIndexDisagrees('redis', request.name);
+  }
+}
+
+/** The whole batch in one script: every item lands, or (a JOB_DUPLICATE) none does. */
+export async function enqueueMany(
+  context: RedisContext,
+  requests: readonly ScreenedEnqueue[],
+): Promise<readonly EnqueueResult[]> {
+  const outcome = await insert(context, 'many', requests);
+  if (outcome.kind === 'ok') return outcome.results;
+  const request = requests[outcome.kind === 'duplicate' ? outcome.index : 0];
+  if (request === undefined) throw new ReplyShapeError('enqueue named no request');
+  throw duplicateOf(request, outcome.holderId);
+}

@@ -1,0 +1,112 @@
+import { configInvalid } from '@berth/core';
+
+/**
+ * Every key the driver writes, in one place. Each shape is a literal text with `$` where a value
+ * goes; variable parts come last or after a fixed token, so two shapes never make one name. All
+ * keys start with `{prefix}:`: the hash tag puts them in one Redis Cluster slot, which is what
+ * lets one script touch them all.
+ */
+const SHAPES = {
+  /** Hash: one job's fields (payload, result, lastError as JSON). */
+  job: 'job:$',
+  /** Counter: the job insertion sequence. */
+  seq: 'seq',
+  /** Hash: `name \0 tenant \0 key` → id of the LIVE holder. */
+  idem: 'idem',
+  /** Set: every queue holding a row. */
+  queues: 'queues',
+  /** Zset per stored state and queue: runAt (waiting), visibleAt (running), finishedAt (settled). */
+  state: 'state:$:$',
+  /** Lex zset per queue: claimable rows by (priority desc, runAt, seq). */
+  due: 'due:$',
+  /** Zset per queue: delayed/suspended rows not yet due, by runAt. */
+  timers: 'timers:$',
+  /** Zset per queue: running rows whose lease has not been seen lapsing, by visibleAt. */
+  leases: 'leases:$',
+  /** Lex zset per queue: lapsed rows on their final attempt, waiting to be buried. */
+  spent: 'spent:$',
+  /** Set per event name: suspended rows waiting for it. */
+  waiters: 'waiters:$',
+  /** Lex zsets by (createdAt, seq): every row, and rows per queue, name, tenant, stored state. */
+  listAll: 'list:all',
+  listQueue: 'list:queue:$',
+  listName: 'list:name:$',
+  listTenant: 'list:tenant:$',
+  listState: 'list:state:$',
+  /** Hash per run: step name → step JSON. */
+  steps: 'steps:$',
+  /** Zset per run: step name by first-write order. */
+  stepOrder: 'step-order:$',
+  stepSeq: 'step-seq',
+  /** Hash per event: its JSON, name, expiry and index member. */
+  event: 'event:$',
+  /** Lex zsets by (publishedAt, seq): every event, and events per name. */
+  eventsAll: 'events:all',
+  eventsName: 'events:name:$',
+  /** Zset: event id by expiresAt. */
+  eventExpiry: 'event-expiry',
+  eventSeq: 'event-seq',
+  /** Hash per lease name: holder, expiresAt. */
+  lease: 'lease:$',
+  /** Zset per slot key: holder by expiresAt. */
+  slot: 'slot:$',
+  /** Pub/sub channel: NUL-joined queues that got work. */
+  wake: 'wake',
+} as const;
+
+type Shape = keyof typeof SHAPES;
+type KeyBuilders = { readonly [K in Shape]: (...parts: string[]) => string };
+
+const pieces = (shape: Shape): string[] => SHAPES[shape].split('$');
+
+/** The key names of one driver: `base` is `{prefix}:`, the script's KEYS[1]. */
+export interface Keys extends KeyBuilders {
+  readonly base: string;
+  /** The SCAN pattern matching every key of this prefix (tests clean up with it). */
+  readonly pattern: string;
+}
+
+export function keysFor(prefix: string): Keys {
+  if (prefix.length === 0) throw configInvalid('prefix', 'must not be empty');
+  if (/[{}*?[\]\\]/.test(prefix)) {
+    throw configInvalid('prefix', 'must not hold { } * ? [ ] or \\ (it is the cluster hash tag)');
+  }
+  const base = `{${prefix}}:`;
+  const builders = Object.fromEntries(
+    (Object.keys(SHAPES) as Shape[]).map((shape) => {
+      const parts = pieces(shape);
+      const build = (...values: string[]) =>
+        base + parts.map((part, index) => part + (values[index] ?? '')).join('');
+      return [shape, build];
+    }),
+  ) as KeyBuilders;
+  return { ...builders, base, pattern: `${base}*` };
+}
+
+/**
+ * A number as index members hold it: 16 digits, zero-padded, so byte order is number order
+ * (the scripts write the same with '%016.0f').
+ */
+export const memberDigits = (value: number): string => String(value).padStart(16, '0');
+
+const luaName = (shape: Shape): string => `k_${shape}`;
+
+/**
+ * The same shapes as Lua functions (`k_job(id)` ...) over `KEYS[1]`, made once from the table
+ * above so the scripts and the TypeScript side cannot name a key differently.
+ */
+export const LUA_KEYS: string = [
+  'local B = KEYS[1]',
+  ...(Object.keys(SHAPES) as Shape[]).map((shape) => {
+    const parts = pieces(shape);
+    const args = parts.slice(1).map((_, index) => `a${index + 1}`);
+    const body = parts
+      .map((part, index) => {
+        const literal = `'${part}'`;
+        const arg = args[index];
+        return arg === undefined ? literal : `${literal} .. ${arg}`;
+      })
+      .join(' .. ');
+    return `local function ${luaName(shape)}(${args.join(', ')}) return B .. ${body} end`;
+  }),
+].join('\n');

@@ -1,0 +1,21 @@
+import type { LeaseStore } from '@berth/core';
+import type { RedisContext } from './context.js';
+import { LEASES_LUA } from './lua/leases.js';
+import { defineScript } from './scripts.js';
+
+const LEASES = defineScript('leases', LEASES_LUA);
+
+type Op = 'acquire' | 'renew' | 'release' | 'acquireSlot' | 'renewSlot' | 'releaseSlot';
+
+export function createLeaseStore(context: RedisContext): LeaseStore {
+  const call = async (op: Op, name: string, holder: string, ttlMs = 0, limit = 0) =>
+    (await context.run(LEASES, context.clock.now(), [op, name, holder, ttlMs, limit])) === 1;
+  return {
+    acquire: (name, holder, ttlMs) => call('acquire', name, holder, ttlMs),
+    renew: (name, holder, ttlMs) => call('renew', name, holder, ttlMs),
+    release: (name, holder) => call('release', name, holder),
+    acquireSlot: (key, limit, holder, ttlMs) => call('acquireSlot', key, holder, ttlMs, limit),
+    renewSlot: (key, holder, ttlMs) => call('renewSlot', key, holder, ttlMs),
+    releaseSlot: (key, holder) => call('releaseSlot', key, holder),
+  };
+}

@@ -1,0 +1,106 @@
+/** Fields of one request in the enqueue script's ARGV, in this order; '' means absent. */
+export const ENQUEUE_FIELDS = [
+  'callerId',
+  'newId',
+  'runId',
+  'name',
+  'queue',
+  'payload',
+  'runAt',
+  'priority',
+  'maxAttempts',
+  'idempotencyKey',
+  'onConflict',
+  'concurrencyKey',
+  'tenantId',
+  'traceparent',
+  'enqueuedBy',
+] as const;
+
+/**
+ * Inserts a batch, all or nothing. ARGV: now, mode, count, then ENQUEUE_FIELDS per request.
+ * In order per request: a caller id that exists (or came earlier in the batch) answers that
+ * job; a key held by a live row (or an earlier item) is a conflict; else a new row.
+ * Mode `one` (enqueue): a conflict answers {'conflict', holderId} and writes nothing, so the
+ * caller runs the seam and the lookup. Mode `many` (enqueueMany): a conflict dedupes, or with
+ * onConflict 'error' answers {'duplicate', index, holderId} before anything is written.
+ * Lands: {'ok', {id, runId, deduped}...}, and one wake for the queues that got rows.
+ */
+export const ENQUEUE_LUA = `
+local now = n(ARGV[1])
+local mode = ARGV[2]
+local count = n(ARGV[3])
+local width = ${ENQUEUE_FIELDS.length}
+local names = { ${ENQUEUE_FIELDS.map((field) => `'${field}'`).join(', ')} }
+
+local function absent(value) if value == '' then return nil end return value end
+
+local madeRun = {}
+local batchHolder = {}
+local answers = {}
+local fresh = {}
+for item = 1, count do
+  local r = {}
+  local base = 3 + (item - 1) * width
+  for f = 1, width do r[names[f]] = absent(ARGV[base + f]) end
+  local answer = nil
+  if r.callerId then
+    local runId = madeRun[r.callerId] or redis.call('HGET', k_job(r.callerId), 'runId')
+    if runId then answer = { r.callerId, runId, 1 } end
+  end
+  local field = nil
+  if not answer and r.idempotencyKey then
+    field = keyField(r.name, r.tenantId, r.idempotencyKey)
+    local holder, holderRun = nil, nil
+    if batchHolder[field] then
+      holder, holderRun = batchHolder[field][1], batchHolder[field][2]
+    else
+      holder, holderRun = keyHolder(field)
+    end
+    if holder then
+      if mode == 'one' then return { 'conflict', holder } end
+      if r.onConflict == 'error' then return { 'duplicate', item - 1, holder } end
+      answer = { holder, holderRun, 1 }
+    end
+  end
+  if not answer then
+    r.id = r.callerId or r.newId
+    r.field = field
+    madeRun[r.id] = r.runId
+    if field then batchHolder[field] = { r.id, r.runId } end
+    fresh[#fresh + 1] = r
+    answer = { r.id, r.runId, 0 }
+  end
+  answers[item] = answer
+end
+
+local seen = {}
+for _, r in ipairs(fresh) do
+  local runAt = now
+  if r.runAt then runAt = n(r.runAt) end
+  local state = 'ready'
+  if runAt > now then state = 'delayed' end
+  local d = {
+    id = r.id, runId = r.runId, name = r.name, queue = r.queue, payload = r.payload,
+    state = state, priority = r.priority, attempts = '0', maxAttempts = r.maxAttempts,
+    runAt = fmt(runAt), createdAt = fmt(now), updatedAt = fmt(now), claim = '0',
+    seq = fmt(redis.call('INCR', k_seq())),
+    idempotencyKey = r.idempotencyKey, concurrencyKey = r.concurrencyKey, tenantId = r.tenantId,
+    traceparent = r.traceparent, enqueuedBy = r.enqueuedBy,
+  }
+  local job = { d = d, dirty = {} }
+  for f in pairs(d) do job.dirty[f] = true end
+  save(job)
+  index(d, now)
+  local member = listMember(d)
+  redis.call('ZADD', k_listAll(), 0, member)
+  redis.call('ZADD', k_listQueue(d.queue), 0, member)
+  redis.call('ZADD', k_listName(d.name), 0, member)
+  if d.tenantId then redis.call('ZADD', k_listTenant(d.tenantId), 0, member) end
+  if r.field then redis.call('HSET', k_idem(), r.field, d.id) end
+  redis.call('SADD', k_queues(), d.queue)
+  noteWork(seen, d.queue)
+end
+wake(seen)
+return { 'ok', answers }
+`;

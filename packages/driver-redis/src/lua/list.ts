@@ -1,0 +1,61 @@
+/**
+ * One bounded stretch of a list walk over one lex index (members `createdAt seq : id`).
+ * ARGV: now, index kind (all|queue|name|tenant|state), index value, direction (desc|asc),
+ * start bound (a ZRANGE BYLEX bound), want, scan cap, then filters ('' = none): effective
+ * state, queue, name, tenantId. Scans at most `cap` members; answers
+ * {rows matching (at most want), last member scanned or '', 1 when the index ran out}.
+ */
+export const LIST_LUA = `
+local now = n(ARGV[1])
+local kind, value, direction, start = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local want, cap = n(ARGV[6]), n(ARGV[7])
+local state, queue, name, tenant = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
+local key = k_listAll()
+if kind == 'queue' then key = k_listQueue(value)
+elseif kind == 'name' then key = k_listName(value)
+elseif kind == 'tenant' then key = k_listTenant(value)
+elseif kind == 'state' then key = k_listState(value) end
+
+local members
+if direction == 'desc' then
+  members = redis.call('ZRANGE', key, start, '-', 'BYLEX', 'REV', 'LIMIT', 0, cap)
+else
+  members = redis.call('ZRANGE', key, start, '+', 'BYLEX', 'LIMIT', 0, cap)
+end
+
+local function matches(d)
+  return (state == '' or effective(d, now) == state) and (queue == '' or d.queue == queue)
+    and (name == '' or d.name == name) and (tenant == '' or d.tenantId == tenant)
+end
+
+local rows = {}
+local last = ''
+local scanned = 0
+for _, member in ipairs(members) do
+  last = member
+  scanned = scanned + 1
+  local job = loadJob(string.sub(member, 34))
+  if job and matches(job.d) then
+    rows[#rows + 1] = flat(job)
+    if #rows >= want then break end
+  end
+end
+local exhausted = 0
+if scanned == #members and #members < cap then exhausted = 1 end
+return { rows, last, exhausted }
+`;
+
+/**
+ * How many rows stored as `state` (delayed or suspended) are due, and so read ready: over one
+ * queue, or ('' ) every queue. A `ready` page walks those indexes only this far. ARGV: now,
+ * state, queue.
+ */
+export const LIST_DUE_LUA = `
+local queues = { ARGV[3] }
+if ARGV[3] == '' then queues = redis.call('SMEMBERS', k_queues()) end
+local due = 0
+for _, q in ipairs(queues) do
+  due = due + redis.call('ZCOUNT', k_state(ARGV[2], q), '-inf', ARGV[1])
+end
+return due
+`;

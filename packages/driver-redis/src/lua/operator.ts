@@ -1,0 +1,139 @@
+/**
+ * Lua of the operator calls. Every by-id script takes ARGV: now, id, tenantId ('' = any
+ * tenant); a row of another tenant answers {'missing'}, exactly like an id nobody queued.
+ */
+const BY_ID = `
+local now = n(ARGV[1])
+local id = ARGV[2]
+local tenant = ARGV[3]
+local job = loadJob(id)
+if not job or (tenant ~= '' and job.d.tenantId ~= tenant) then return { 'missing' } end
+`;
+
+/**
+ * cancel (ARGV[4] = 'cancel'): a LIVE row → cancelled. promote ('promote'): an effectively
+ * delayed row → ready now. Else {'state', effective state}; landed {'ok', job}.
+ */
+export const OPERATOR_LUA = `
+${BY_ID}
+local op = ARGV[4]
+local state = effective(job.d, now)
+if op == 'cancel' then
+  if not LIVE[job.d.state] then return { 'state', state } end
+  unindex(job.d)
+  finish(job, 'cancelled', now)
+  set(job, 'updatedAt', fmt(now))
+  index(job.d, now)
+  save(job)
+  return { 'ok', flat(job) }
+end
+if state ~= 'delayed' then return { 'state', state } end
+unindex(job.d)
+set(job, 'state', 'ready')
+set(job, 'runAt', fmt(now))
+set(job, 'updatedAt', fmt(now))
+index(job.d, now)
+save(job)
+local seen = {}
+noteWork(seen, job.d.queue)
+wake(seen)
+return { 'ok', flat(job) }
+`;
+
+/**
+ * requeue's checks, in the spec's order, changing nothing. ARGV[4] = fromStep ('' = none).
+ * {'missing'} | {'state', effective} | {'duplicate', holderId} | {'step', runId} | {'ok'}.
+ */
+export const REQUEUE_CHECK_LUA = `
+${BY_ID}
+local d = job.d
+if not REQUEUEABLE[d.state] then return { 'state', effective(d, now) } end
+if d.idempotencyKey then
+  local holder = keyHolder(keyField(d.name, d.tenantId, d.idempotencyKey))
+  if holder and holder ~= id then return { 'duplicate', holder } end
+end
+local step = ARGV[4]
+if step ~= '' and redis.call('HEXISTS', k_steps(d.runId), step) == 0 then
+  return { 'step', d.runId }
+end
+return { 'ok' }
+`;
+
+/**
+ * requeue's change, conditional on the row still being requeueable ({'live'} otherwise): ready
+ * now, attempts 0, settle fields cleared (lastError, claim and runId kept), and with fromStep
+ * that step and every step written after it dropped. ARGV[4] = fromStep ('' = none).
+ */
+export const REQUEUE_LUA = `
+${BY_ID}
+local d = job.d
+if not REQUEUEABLE[d.state] then return { 'live' } end
+unindex(d)
+set(job, 'state', 'ready')
+set(job, 'runAt', fmt(now))
+set(job, 'attempts', '0')
+set(job, 'updatedAt', fmt(now))
+for _, field in ipairs({ 'finishedAt', 'result', 'claimedBy', 'visibleAt', 'waitFor' }) do
+  set(job, field, nil)
+end
+index(d, now)
+save(job)
+if d.idempotencyKey then
+  -- A live row again: it holds its key (the check found no other holder).
+  redis.call('HSET', k_idem(), keyField(d.name, d.tenantId, d.idempotencyKey), id)
+end
+local step = ARGV[4]
+if step ~= '' then
+  local order = redis.call('ZSCORE', k_stepOrder(d.runId), step)
+  if order then
+    local dropped = redis.call('ZRANGEBYSCORE', k_stepOrder(d.runId), order, '+inf')
+    redis.call('HDEL', k_steps(d.runId), unpack(dropped))
+    redis.call('ZREM', k_stepOrder(d.runId), unpack(dropped))
+  end
+end
+local seen = {}
+noteWork(seen, d.queue)
+wake(seen)
+return { 'ok', flat(job) }
+`;
+
+/**
+ * Per queue holding any row: {queue, counts of the eight states by EFFECTIVE state, runAt of the
+ * oldest effectively ready row or ''}. Every figure is a ZCARD, ZCOUNT or first member.
+ */
+export const STATS_LUA = `
+local now = n(ARGV[1])
+local out = {}
+for _, q in ipairs(redis.call('SMEMBERS', k_queues())) do
+  local counts = {}
+  local total = 0
+  for i, state in ipairs(STATES) do
+    counts[i] = redis.call('ZCARD', k_state(state, q))
+    total = total + counts[i]
+  end
+  local oldest = nil
+  -- Scores are runAt; a waiting row counts only once due, a ready row always.
+  local function consider(state)
+    local first = redis.call('ZRANGE', k_state(state, q), 0, 0, 'WITHSCORES')
+    local due = first[2] and (state == 'ready' or n(first[2]) <= now)
+    if due and (oldest == nil or n(first[2]) < oldest) then
+      oldest = n(first[2])
+    end
+  end
+  consider('ready')
+  for i = 2, 4, 2 do
+    -- delayed (2) and suspended (4) rows whose runAt came read as ready
+    local due = redis.call('ZCOUNT', k_state(STATES[i], q), '-inf', ARGV[1])
+    counts[i] = counts[i] - due
+    counts[1] = counts[1] + due
+    consider(STATES[i])
+  end
+  if total > 0 then
+    local row = { q }
+    for i = 1, 8 do row[#row + 1] = counts[i] end
+    row[#row + 1] = oldest and fmt(oldest) or ''
+    out[#out + 1] = row
+  end
+end
+return out
+`;

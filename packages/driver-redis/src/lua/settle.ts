@@ -1,0 +1,67 @@
+/** ARGV slots per settle item: op, jobId, workerId, claim, then four op arguments. */
+export const SETTLE_WIDTH = 8;
+
+/**
+ * Fenced settles, one or many, in order; answers 1/0 per item (landed or not). ARGV: now, count,
+ * then per item: op, jobId, workerId, claim, a1..a4 ('' = absent):
+ * - ack: a1 result JSON;
+ * - nack: a1 error JSON, a2 retryAt, a3 final ('1'), a4 deadLetter ('0' = failed);
+ * - suspend: a1 until, a2 waitFor;
+ * - extend: a1 visibilityTimeoutMs.
+ * A fence holds while the row is running under this worker and claim (a lapsed lease that no
+ * one re-claimed still holds). One wake for the queues a nack or a due suspend gave work.
+ */
+export const SETTLE_LUA = `
+local now = n(ARGV[1])
+local count = n(ARGV[2])
+local landed = {}
+local seen = {}
+for item = 1, count do
+  local at = 2 + (item - 1) * ${SETTLE_WIDTH}
+  local op, id, worker, claim = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
+  local a1, a2, a3, a4 = ARGV[at + 5], ARGV[at + 6], ARGV[at + 7], ARGV[at + 8]
+  local job = loadJob(id)
+  if fenceHolds(job, worker, claim) then
+    unindex(job.d)
+    set(job, 'updatedAt', fmt(now))
+    if op == 'ack' then
+      finish(job, 'completed', now)
+      if a1 ~= '' then set(job, 'result', a1) end
+    elseif op == 'nack' then
+      set(job, 'lastError', a1)
+      set(job, 'claimedBy', nil)
+      set(job, 'visibleAt', nil)
+      if a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
+        if a2 ~= '' and n(a2) > now then
+          set(job, 'state', 'delayed')
+          set(job, 'runAt', a2)
+        else
+          set(job, 'state', 'ready')
+          set(job, 'runAt', fmt(now))
+        end
+        noteWork(seen, job.d.queue)
+      elseif a4 == '0' then
+        finish(job, 'failed', now)
+      else
+        finish(job, 'dead', now)
+      end
+    elseif op == 'suspend' then
+      set(job, 'state', 'suspended')
+      set(job, 'runAt', a1)
+      if a2 ~= '' then set(job, 'waitFor', a2) else set(job, 'waitFor', nil) end
+      set(job, 'claimedBy', nil)
+      set(job, 'visibleAt', nil)
+      if n(a1) <= now then noteWork(seen, job.d.queue) end
+    else
+      set(job, 'visibleAt', fmt(now + n(a1)))
+    end
+    index(job.d, now)
+    save(job)
+    landed[item] = 1
+  else
+    landed[item] = 0
+  end
+end
+wake(seen)
+return landed
+`;

@@ -1,0 +1,151 @@
+import {
+  type ByIdOptions,
+  isJobState,
+  JOB_STATES,
+  type JobRecord,
+  type JobState,
+  jobDuplicate,
+  jobNotCancellable,
+  jobNotFound,
+  jobNotPromotable,
+  jobNotRequeueable,
+  type PurgeRequest,
+  type QueueStats,
+  type RequeueOptions,
+  stepInvalid,
+} from '@berth/core';
+import type { RedisContext } from './context.js';
+import { asArray, asString, decodeJob, jobOf, ReplyShapeError } from './decode.js';
+import { OPERATOR_LUA, REQUEUE_CHECK_LUA, REQUEUE_LUA, STATS_LUA } from './lua/operator.js';
+import { PURGE_LUA } from './lua/purge.js';
+import { defineScript } from './scripts.js';
+
+const OPERATOR = defineScript('operator', OPERATOR_LUA);
+const REQUEUE_CHECK = defineScript('requeue-check', REQUEUE_CHECK_LUA);
+const REQUEUE = defineScript('requeue', REQUEUE_LUA);
+const STATS = defineScript('stats', STATS_LUA);
+const PURGE = defineScript('purge', PURGE_LUA);
+
+/** Rows one purge call removes at most; purge repeats until a call removes fewer. */
+const PURGE_CAP = 500;
+
+const stateOf = (value: unknown): JobState => {
+  const state = asString(value, 'state');
+  if (!isJobState(state)) throw new ReplyShapeError(`unknown state ${state}`);
+  return state;
+};
+
+export async function get(
+  context: RedisContext,
+  id: string,
+  options: ByIdOptions,
+): Promise<JobRecord | undefined> {
+  const now = context.clock.now();
+  const fields = new Map(Object.entries(await context.redis.hgetall(context.keys.job(id))));
+  if (fields.size === 0) return undefined;
+  if (options.tenantId !== undefined && fields.get('tenantId') !== options.tenantId) {
+    return undefined;
+  }
+  return decodeJob(fields, now);
+}
+
+async function byId(
+  context: RedisContext,
+  op: 'cancel' | 'promote',
+  id: string,
+  options: ByIdOptions,
+): Promise<JobRecord> {
+  const now = context.clock.now();
+  const reply = await context.run(OPERATOR, now, [id, options.tenantId ?? '', op]);
+  const [kind, value] = asArray(reply, op);
+  if (kind === 'missing') throw jobNotFound(id);
+  if (kind === 'state') {
+    const state = stateOf(value);
+    throw op === 'cancel' ? jobNotCancellable(id, state) : jobNotPromotable(id, state);
+  }
+  return jobOf(value, now);
+}
+
+export const cancel = (context: RedisContext, id: string, options: ByIdOptions) =>
+  byId(context, 'cancel', id, options);
+
+export const promote = (context: RedisContext, id: string, options: ByIdOptions) =>
+  byId(context, 'promote', id, options);
+
+/** The checks (read-only), the seam, then the change, which holds only if nothing won the race. */
+export async function requeue(
+  context: RedisContext,
+  id: string,
+  options: RequeueOptions,
+): Promise<JobRecord> {
+  const args = [id, options.tenantId ?? '', options.fromStep ?? ''];
+  const [kind, value] = asArray(
+    await context.run(REQUEUE_CHECK, context.clock.now(), args),
+    'requeue',
+  );
+  if (kind === 'missing') throw jobNotFound(id);
+  if (kind === 'state') throw jobNotRequeueable(id, stateOf(value));
+  if (kind === 'duplicate') {
+    const job = await get(context, id, {});
+    if (job === undefined) throw jobNotFound(id);
+    throw jobDuplicate({
+      name: job.name,
+      idempotencyKey: job.idempotencyKey ?? '',
+      existingId: asString(value, 'requeue'),
+      tenantId: job.tenantId,
+    });
+  }
+  if (kind === 'step') {
+    const runId = asString(value, 'requeue');
+    throw stepInvalid(
+      `requeue fromStep ${JSON.stringify(options.fromStep)} names no step of run ${runId}`,
+      {
+        jobId: id,
+        runId,
+        step: options.fromStep,
+      },
+    );
+  }
+  await context.hooks.afterRequeueCheck?.();
+  const now = context.clock.now();
+  const [landed, row] = asArray(await context.run(REQUEUE, now, args), 'requeue');
+  if (landed === 'missing') throw jobNotFound(id);
+  if (landed === 'live') throw jobNotRequeueable(id, 'live');
+  return jobOf(row, now);
+}
+
+export async function stats(context: RedisContext): Promise<readonly QueueStats[]> {
+  const now = context.clock.now();
+  const rows = asArray(await context.run(STATS, now, []), 'stats');
+  return rows
+    .map((row): QueueStats => {
+      const [queue, ...rest] = asArray(row, 'stats');
+      const oldest = asString(rest[JOB_STATES.length], 'stats');
+      const counts = Object.fromEntries(
+        JOB_STATES.map((state, index) => [state, Number(rest[index])]),
+      ) as Record<JobState, number>;
+      return {
+        queue: asString(queue, 'stats'),
+        counts,
+        oldestReadyAgeMs: oldest === '' ? null : now - Number(oldest),
+      };
+    })
+    .sort((a, b) => (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : 0));
+}
+
+export async function purge(context: RedisContext, request: PurgeRequest): Promise<number> {
+  const now = context.clock.now();
+  let total = 0;
+  for (;;) {
+    const removed = Number(
+      await context.run(PURGE, now, [
+        request.olderThan,
+        PURGE_CAP,
+        request.states.length,
+        ...request.states,
+      ]),
+    );
+    total += removed;
+    if (removed < PURGE_CAP) return total;
+  }
+}

@@ -1,0 +1,165 @@
+import {
+  type Clock,
+  configInvalid,
+  createDriver,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  type Driver,
+  type DriverBackend,
+  type DriverHooks,
+  driverUnavailable,
+  isBerthError,
+  systemClock,
+} from '@berth/core';
+import { type Cluster, Redis } from 'ioredis';
+import { claim } from './claim.js';
+import { createContext } from './context.js';
+import { enqueueMany, enqueueOne } from './enqueue.js';
+import { createEventStore } from './events.js';
+import { keysFor } from './keys.js';
+import { createLeaseStore } from './leases.js';
+import { list } from './list.js';
+import { cancel, get, promote, purge, requeue, stats } from './operator.js';
+import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
+import { createStepStore } from './steps.js';
+import { createWake } from './wake.js';
+
+export interface RedisDriverOptions {
+  /**
+   * The app's own connection (a `Redis`, or a `Cluster`: all keys share one hash tag): used,
+   * never closed by the driver. Give this or `url`.
+   */
+  readonly redis?: Redis | Cluster;
+  /** A Redis URL: the driver opens (and on close, closes) its own connections. */
+  readonly url?: string;
+  /** Every key is `{prefix}:...`; one prefix is one queue. Default `berth`. */
+  readonly prefix?: string;
+  readonly clock?: Clock;
+  /** The conformance kit's race seams; production code leaves them unset. */
+  readonly hooks?: DriverHooks;
+  /** Payload (and result, step output) limit in bytes of JSON. Default 1 MiB. */
+  readonly maxPayloadBytes?: number;
+  /** For connections the driver opens from `url`: how long one command may take. Default 10 s. */
+  readonly commandTimeoutMs?: number;
+}
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
+const DRIVER = 'redis';
+
+/**
+ * A connection the driver owns. A call in flight when the server goes away fails at once
+ * (maxRetriesPerRequest 0, no silent resend of a script that may have run), a call made while
+ * it reconnects fails at the next failed attempt, and none waits past the command timeout; the
+ * connection itself keeps reconnecting, so the driver recovers by itself.
+ */
+function openConnection(url: string, commandTimeout: number): Redis {
+  const connection = new Redis(url, {
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    enableOfflineQueue: true,
+    commandTimeout,
+    retryStrategy: (times) => Math.min(times * 50, 1_000),
+  });
+  // Reconnects report through 'error'; the calls that fail carry it as DRIVER_UNAVAILABLE.
+  connection.on('error', () => {});
+  return connection;
+}
+
+function screenOptions(options: RedisDriverOptions) {
+  if (options.redis !== undefined && options.url !== undefined) {
+    throw configInvalid('redis', 'and url were both given; pass one connection or one URL');
+  }
+  const limit = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw configInvalid('maxPayloadBytes', 'must be a positive integer');
+  }
+  const timeout = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  if (!Number.isInteger(timeout) || timeout < 1) {
+    throw configInvalid('commandTimeoutMs', 'must be a positive integer');
+  }
+  return { limit, timeout, keys: keysFor(options.prefix ?? 'berth') };
+}
+
+/** Runs a backend call so a Redis failure leaves it as DRIVER_UNAVAILABLE naming the operation. */
+const guard =
+  <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
+  async (...args: A): Promise<R> => {
+    try {
+      return await call(...args);
+    } catch (error) {
+      if (isBerthError(error)) throw error;
+      throw driverUnavailable({ driver: DRIVER, operation, error });
+    }
+  };
+
+/** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
+export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
+  const { limit, timeout, keys } = screenOptions(options);
+  const owned = options.redis === undefined;
+  const redis = options.redis ?? openConnection(options.url ?? DEFAULT_REDIS_URL, timeout);
+  const context = createContext({
+    redis,
+    keys,
+    clock: options.clock ?? systemClock,
+    hooks: options.hooks ?? {},
+  });
+  const wake = createWake(redis, keys.wake());
+  const steps = createStepStore(context);
+  const events = createEventStore(context);
+  const leases = createLeaseStore(context);
+  let closed = false;
+
+  const backend: DriverBackend = {
+    name: DRIVER,
+    clock: context.clock,
+    maxPayloadBytes: limit,
+    enqueue: guard('enqueue', (request) => enqueueOne(context, request)),
+    enqueueMany: guard('enqueue a batch', (requests) => enqueueMany(context, requests)),
+    claim: guard('claim', (request) => claim(context, request)),
+    ack: guard('ack', (fence, opts) => ack(context, fence, opts)),
+    nack: guard('nack', (fence, opts) => nack(context, fence, opts)),
+    suspend: guard('suspend', (fence, opts) => suspend(context, fence, opts)),
+    extend: guard('extend a lease', (fence, ms) => extend(context, fence, ms)),
+    ackMany: guard('ack a batch', (items) => ackMany(context, items)),
+    nackMany: guard('nack a batch', (items) => nackMany(context, items)),
+    get: guard('get a job', (id, opts) => get(context, id, opts)),
+    cancel: guard('cancel a job', (id, opts) => cancel(context, id, opts)),
+    promote: guard('promote a job', (id, opts) => promote(context, id, opts)),
+    requeue: guard('requeue a job', (id, opts) => requeue(context, id, opts)),
+    list: guard('list jobs', (request) => list(context, request)),
+    stats: guard('read stats', () => stats(context)),
+    purge: guard('purge jobs', (request) => purge(context, request)),
+    steps: {
+      get: guard('read a step', steps.get),
+      put: guard('write a step', steps.put),
+      list: guard('list steps', steps.list),
+    },
+    events: {
+      publish: guard('publish an event', events.publish),
+      find: guard('find an event', events.find),
+      list: guard('list events', events.list),
+      purgeExpired: guard('purge expired events', events.purgeExpired),
+    },
+    leases: {
+      acquire: guard('acquire a lease', leases.acquire),
+      renew: guard('renew a lease', leases.renew),
+      release: guard('release a lease', leases.release),
+      acquireSlot: guard('acquire a slot', leases.acquireSlot),
+      renewSlot: guard('renew a slot', leases.renewSlot),
+      releaseSlot: guard('release a slot', leases.releaseSlot),
+    },
+    subscribe: guard('subscribe', wake.subscribe),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await wake.close();
+      if (!owned) return;
+      if (redis.status === 'ready') {
+        await redis.quit().catch(() => redis.disconnect());
+      } else {
+        redis.disconnect();
+      }
+    },
+  };
+  return createDriver(backend);
+}

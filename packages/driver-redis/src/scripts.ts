@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { Cluster, Redis } from 'ioredis';
+import { LUA_KEYS } from './keys.js';
+import { LUA_COMMON } from './lua/common.js';
+
+/** One Lua script: the shared key names and helpers, then its own body. */
+export interface Script {
+  readonly name: string;
+  readonly lua: string;
+  readonly sha: string;
+}
+
+export function defineScript(name: string, body: string): Script {
+  const lua = `${LUA_KEYS}\n${LUA_COMMON}\n${body}`;
+  return { name, lua, sha: createHash('sha1').update(lua).digest('hex') };
+}
+
+export type ScriptArg = string | number;
+
+const isNoScript = (error: unknown): boolean =>
+  error instanceof Error && error.message.startsWith('NOSCRIPT');
+
+/**
+ * Runs a script by its sha. The server forgets scripts on a restart or SCRIPT FLUSH: NOSCRIPT
+ * then sends the source once with EVAL, which loads it again for the next EVALSHA.
+ * `now` is always ARGV[1]: the one clock reading the change uses.
+ */
+export async function runScript(
+  redis: Redis | Cluster,
+  base: string,
+  script: Script,
+  now: number,
+  args: readonly ScriptArg[],
+): Promise<unknown> {
+  const argv = [String(now), ...args.map(String)];
+  try {
+    return await redis.evalsha(script.sha, 1, base, ...argv);
+  } catch (error) {
+    if (!isNoScript(error)) throw error;
+    return redis.eval(script.lua, 1, base, ...argv);
+  }
+}

@@ -1,0 +1,79 @@
+import type {
+  AckItem,
+  AckOptions,
+  Fence,
+  NackItem,
+  NackOptions,
+  SuspendOptions,
+} from '@berth/core';
+import type { RedisContext } from './context.js';
+import { asArray } from './decode.js';
+import { SETTLE_LUA, SETTLE_WIDTH } from './lua/settle.js';
+import { defineScript, type ScriptArg } from './scripts.js';
+
+const SETTLE = defineScript('settle', SETTLE_LUA);
+
+type Op = 'ack' | 'nack' | 'suspend' | 'extend';
+type Item = readonly [Op, Fence, ...(string | number | undefined)[]];
+
+const flag = (value: boolean | undefined, whenAbsent: string): string =>
+  value === undefined ? whenAbsent : value ? '1' : '0';
+
+const ackItem = (fence: Fence, options: AckOptions): Item => [
+  'ack',
+  fence,
+  options.result === undefined ? undefined : JSON.stringify(options.result),
+];
+
+const nackItem = (fence: Fence, options: NackOptions): Item => [
+  'nack',
+  fence,
+  JSON.stringify(options.error),
+  options.retryAt,
+  flag(options.final, '0'),
+  flag(options.deadLetter, '1'),
+];
+
+function argsOf(items: readonly Item[]): ScriptArg[] {
+  const args: ScriptArg[] = [items.length];
+  for (const [op, fence, ...rest] of items) {
+    const extra = Array.from({ length: SETTLE_WIDTH - 4 }, (_, index) => rest[index] ?? '');
+    args.push(op, fence.jobId, fence.workerId, fence.claim, ...extra);
+  }
+  return args;
+}
+
+/** Lands the items in ONE script, in order; answers landed per item. */
+async function settle(context: RedisContext, items: readonly Item[]): Promise<boolean[]> {
+  const reply = await context.run(SETTLE, context.clock.now(), argsOf(items));
+  return asArray(reply, 'settle').map((landed) => landed === 1);
+}
+
+async function settleOne(context: RedisContext, item: Item): Promise<boolean> {
+  const [landed] = await settle(context, [item]);
+  return landed === true;
+}
+
+export const ack = (context: RedisContext, fence: Fence, options: AckOptions) =>
+  settleOne(context, ackItem(fence, options));
+
+export const nack = (context: RedisContext, fence: Fence, options: NackOptions) =>
+  settleOne(context, nackItem(fence, options));
+
+export const suspend = (context: RedisContext, fence: Fence, options: SuspendOptions) =>
+  settleOne(context, ['suspend', fence, options.until, options.waitFor]);
+
+export const extend = (context: RedisContext, fence: Fence, visibilityTimeoutMs: number) =>
+  settleOne(context, ['extend', fence, visibilityTimeoutMs]);
+
+export const ackMany = (context: RedisContext, items: readonly AckItem[]) =>
+  settle(
+    context,
+    items.map((item) => ackItem(item.fence, item)),
+  );
+
+export const nackMany = (context: RedisContext, items: readonly NackItem[]) =>
+  settle(
+    context,
+    items.map((item) => nackItem(item.fence, item)),
+  );
