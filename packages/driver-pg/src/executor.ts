@@ -19,8 +19,8 @@ export interface PgExecutor {
 export interface PgConnectionOptions {
   /** An app's pool: used, never ended. Wake listens on a connection of its own config. */
   readonly pool?: pg.Pool;
-  /** The driver opens (and on close ends) its own pool. */
-  readonly connectionString?: string;
+  /** The driver opens (and on close ends) its own pool; undefined (an unset env var) is absent. */
+  readonly connectionString?: string | undefined;
   /** An app's client, pool or transaction: used, never closed; no wake subscription. */
   readonly executor?: PgExecutor;
 }

@@ -29,8 +29,8 @@ export interface RedisDriverOptions {
    * never closed by the driver. Give this or `url`.
    */
   readonly redis?: Redis | Cluster;
-  /** A Redis URL: the driver opens (and on close, closes) its own connections. */
-  readonly url?: string;
+  /** A Redis URL: the driver opens (and on close, closes) its own; undefined is the default. */
+  readonly url?: string | undefined;
   /** Every key is `{prefix}:...`; one prefix is one queue. Default `berth`. */
   readonly prefix?: string;
   readonly clock?: Clock;

@@ -111,3 +111,11 @@ async function startContainer(spec: ServerSpec): Promise<string> {
 
 /** The shell line that starts the local server of `kind` (shared/services.md). */
 export const startCommand = (kind: ServerKind): string => SPECS[kind].start;
+
+export {
+  readmeBlock,
+  runSnippet,
+  snippetTypeErrors,
+  splitImports,
+  stripTypes,
+} from './readme-snippets.js';
