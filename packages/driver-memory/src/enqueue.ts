@@ -85,12 +85,7 @@ function lookUpHolder(store: Store, request: ScreenedEnqueue, holderId: string):
 
 function refuseOrDedupe(request: ScreenedEnqueue, holder: Row): EnqueueResult {
   if (request.onConflict === 'error' && request.idempotencyKey !== undefined) {
-    throw jobDuplicate({
-      name: request.name,
-      idempotencyKey: request.idempotencyKey,
-      existingId: holder.id,
-      tenantId: request.tenantId,
-    });
+    throw jobDuplicate(request, holder.id);
   }
   return answer(holder, true);
 }

@@ -63,12 +63,7 @@ function refuseTakenKey(store: Store, row: Row): void {
   if (row.idempotencyKey === undefined) return;
   const holderId = store.liveKeys.get(namespaceKey(row.name, row.tenantId, row.idempotencyKey));
   if (holderId === undefined || holderId === row.id) return;
-  throw jobDuplicate({
-    name: row.name,
-    idempotencyKey: row.idempotencyKey,
-    existingId: holderId,
-    tenantId: row.tenantId,
-  });
+  throw jobDuplicate(row, holderId);
 }
 
 /** Deletes `fromStep` and every step written after it; earlier steps stay memoized. */

@@ -95,14 +95,6 @@ async function lookUpHolder(
   return holds && typeof runId === 'string' ? { id: holderId, runId, deduped: true } : undefined;
 }
 
-const duplicateOf = (request: ScreenedEnqueue, existingId: string) =>
-  jobDuplicate({
-    name: request.name,
-    idempotencyKey: request.idempotencyKey ?? '',
-    existingId,
-    tenantId: request.tenantId,
-  });
-
 /**
  * One insert, with the spec's retry: a refusal by a live key holder runs the seam, then looks
  * the holder up; a holder that settled in between frees the key and the insert is tried once
@@ -119,11 +111,11 @@ export async function enqueueOne(
       if (result === undefined) throw new ReplyShapeError('enqueue answered no row');
       return result;
     }
-    if (outcome.kind === 'duplicate') throw duplicateOf(request, outcome.holderId);
+    if (outcome.kind === 'duplicate') throw jobDuplicate(request, outcome.holderId);
     await context.hooks.afterEnqueueConflict?.();
     const holder = await lookUpHolder(context, request, outcome.holderId);
     if (holder !== undefined) {
-      if (request.onConflict === 'error') throw duplicateOf(request, holder.id);
+      if (request.onConflict === 'error') throw jobDuplicate(request, holder.id);
       return holder;
     }
     if (attempt === 2) throw enqueueIndexDisagrees('redis', request.name);
@@ -139,5 +131,5 @@ export async function enqueueMany(
   if (outcome.kind === 'ok') return outcome.results;
   const request = requests[outcome.kind === 'duplicate' ? outcome.index : 0];
   if (request === undefined) throw new ReplyShapeError('enqueue named no request');
-  throw duplicateOf(request, outcome.holderId);
+  throw jobDuplicate(request, outcome.holderId);
 }

@@ -88,12 +88,7 @@ export async function requeue(
   if (kind === 'duplicate') {
     const job = await get(context, id, {});
     if (job === undefined) throw jobNotFound(id);
-    throw jobDuplicate({
-      name: job.name,
-      idempotencyKey: job.idempotencyKey ?? '',
-      existingId: asString(value, 'requeue'),
-      tenantId: job.tenantId,
-    });
+    throw jobDuplicate(job, asString(value, 'requeue'));
   }
   if (kind === 'step') {
     const runId = asString(value, 'requeue');

@@ -21,20 +21,23 @@ export function jobInvalid(field: string, reason: string, extra: Record<string, 
   });
 }
 
-export function jobDuplicate(input: {
-  name: string;
-  idempotencyKey: string;
-  existingId: string;
-  tenantId?: string | undefined;
-}) {
+/**
+ * `wanted` is the request (or the requeued row) whose key is taken; `existingId` the live job
+ * holding it. Takes the request itself so every driver builds the same `meta` from it.
+ */
+export function jobDuplicate(
+  wanted: { name: string; idempotencyKey?: string | undefined; tenantId?: string | undefined },
+  existingId: string,
+) {
+  const idempotencyKey = wanted.idempotencyKey ?? '';
   return new BerthError({
     code: 'JOB_DUPLICATE',
-    cause: `a live ${show(input.name)} job (${input.existingId}) already holds idempotency key ${show(input.idempotencyKey)}`,
+    cause: `a live ${show(wanted.name)} job (${existingId}) already holds idempotency key ${show(idempotencyKey)}`,
     meta: {
-      name: input.name,
-      idempotencyKey: input.idempotencyKey,
-      existingId: input.existingId,
-      ...(input.tenantId === undefined ? {} : { tenantId: input.tenantId }),
+      name: wanted.name,
+      idempotencyKey,
+      existingId,
+      ...(wanted.tenantId === undefined ? {} : { tenantId: wanted.tenantId }),
     },
   });
 }

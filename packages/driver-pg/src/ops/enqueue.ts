@@ -37,14 +37,6 @@ const namespaceOf = (request: ScreenedEnqueue): string | null =>
     ? null
     : JSON.stringify([request.name, request.tenantId ?? null, request.idempotencyKey]);
 
-const duplicateOf = (request: ScreenedEnqueue, existingId: string) =>
-  jobDuplicate({
-    name: request.name,
-    idempotencyKey: request.idempotencyKey ?? '',
-    existingId,
-    tenantId: request.tenantId,
-  });
-
 export function enqueueOps(context: OpsContext) {
   const { db, sql, clock, hooks, channel } = context;
 
@@ -105,7 +97,7 @@ export function enqueueOps(context: OpsContext) {
         rows.find((row) => row.hit === 'key'),
       );
       if (holder === undefined) continue;
-      if (request.onConflict === 'error') throw duplicateOf(request, holder.id);
+      if (request.onConflict === 'error') throw jobDuplicate(request, holder.id);
       return answer(holder, true);
     }
     throw enqueueIndexDisagrees('pg', request.name);
@@ -138,7 +130,7 @@ export function enqueueOps(context: OpsContext) {
     const refused = rows.find((row) => row.verdict === 'error');
     if (refused !== undefined) {
       const request = requests[refused.ord - 1];
-      if (request !== undefined) throw duplicateOf(request, refused.answer_id);
+      if (request !== undefined) throw jobDuplicate(request, refused.answer_id);
     }
     const results: EnqueueResult[] = [];
     for (const row of rows) {

@@ -26,6 +26,13 @@ const PURGE_BATCH = 1_000;
 
 type ChangeRow = JobRow & { readonly moved: boolean };
 type CheckRow = JobRow & { readonly holder_id: string | null; readonly has_step: boolean };
+
+/** The requeued row's key namespace, as `jobDuplicate` names it. */
+const wantedKey = (row: JobRow) => ({
+  name: row.name,
+  idempotencyKey: row.idempotency_key ?? undefined,
+  tenantId: row.tenant_id ?? undefined,
+});
 type StatsRow = { readonly queue: string; readonly oldest_ready: string | null } & Record<
   string,
   string | null
@@ -93,12 +100,7 @@ export function operatorOps(context: OpsContext) {
       throw jobNotRequeueable(id, effectiveState(stored, int(row.run_at), clock.now()));
     }
     if (row.holder_id !== null && row.idempotency_key !== null) {
-      throw jobDuplicate({
-        name: row.name,
-        idempotencyKey: row.idempotency_key,
-        existingId: row.holder_id,
-        tenantId: row.tenant_id ?? undefined,
-      });
+      throw jobDuplicate(wantedKey(row), row.holder_id);
     }
     if (fromStep !== null && !row.has_step) {
       throw stepInvalid(`requeue fromStep "${fromStep}" names no step of run ${row.run_id}`, {
@@ -127,12 +129,7 @@ export function operatorOps(context: OpsContext) {
         row.idempotency_key,
       ]);
       if (holder === undefined) throw error;
-      throw jobDuplicate({
-        name: row.name,
-        idempotencyKey: row.idempotency_key,
-        existingId: holder.id,
-        tenantId: row.tenant_id ?? undefined,
-      });
+      throw jobDuplicate(wantedKey(row), holder.id);
     }
     const [done] = moved;
     if (done === undefined) throw jobNotRequeueable(id, 'live');
