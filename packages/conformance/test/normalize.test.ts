@@ -17,7 +17,7 @@ describe('normalizeAnswer', () => {
       deduped: false,
     });
     const other = '33333333-3333-4333-8333-333333333333';
-    const refusal = jobDuplicate({ name: 'mail', idempotencyKey: 'k', existingId: other });
+    const refusal = jobDuplicate({ name: 'mail', idempotencyKey: 'k' }, other);
     expect(normalizeAnswer(refusal, ctx)).toEqual({
       error: {
         code: 'JOB_DUPLICATE',
