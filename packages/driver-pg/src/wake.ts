@@ -27,6 +27,8 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
   let retryMs = FIRST_RETRY_MS;
   let retryTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  /** A connection was lost: NOTIFYs sent since were not heard, so the next open wakes everyone. */
+  let missed = false;
 
   const deliver = (queue: string, only?: Subscriber) => {
     for (const subscriber of only === undefined ? subscribers : [only]) {
@@ -45,14 +47,8 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
     if (!wanted() || retryTimer !== undefined || opening !== undefined) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
-      open().then(
-        () => {
-          for (const subscriber of subscribers) {
-            for (const queue of subscriber.queues) deliver(queue, subscriber);
-          }
-        },
-        () => scheduleReopen(),
-      );
+      // A failed open schedules the next try itself (see `open`).
+      if (wanted()) open().catch(() => {});
     }, retryMs);
     retryTimer.unref();
     retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
@@ -61,12 +57,19 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
   const lost = (gone: pg.Client) => {
     if (client !== gone) return;
     client = undefined;
+    missed = true;
     gone.end().catch(() => {});
     scheduleReopen();
   };
 
+  /**
+   * Opens the one listening connection unless it is open or opening: a subscribe during the
+   * reconnect backoff opens it, and the retry timer then finds it open.
+   */
   const open = (): Promise<void> => {
-    opening ??= (async () => {
+    if (opening !== undefined) return opening;
+    if (client !== undefined) return Promise.resolve();
+    opening = (async () => {
       const next = new pg.Client(config);
       // Errors arrive here as well as on the failing call; the listener reopens on either.
       next.on('error', () => lost(next));
@@ -84,9 +87,17 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
         next.end().catch(() => {});
         throw error;
       }
+      if (missed) {
+        missed = false;
+        for (const subscriber of subscribers) {
+          for (const queue of subscriber.queues) deliver(queue, subscriber);
+        }
+      }
     })().finally(() => {
       opening = undefined;
     });
+    // Whoever asked, a failed open is tried again later while anyone still wants wake-ups.
+    opening.catch(() => scheduleReopen());
     return opening;
   };
 
@@ -95,6 +106,7 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
     retryTimer = undefined;
     const current = client;
     client = undefined;
+    missed = false;
     await current?.end().catch(() => {});
   };
 
@@ -104,7 +116,7 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
       const subscriber: Subscriber = { queues: new Set(queues), onWork };
       subscribers.add(subscriber);
       try {
-        await (opening ?? (client === undefined ? open() : undefined));
+        await open();
       } catch (error) {
         subscribers.delete(subscriber);
         throw error;

@@ -72,6 +72,13 @@ export const cancel = (context: RedisContext, id: string, options: ByIdOptions) 
 export const promote = (context: RedisContext, id: string, options: ByIdOptions) =>
   byId(context, 'promote', id, options);
 
+/** JOB_DUPLICATE for requeuing `id`, whose key the live row `holderId` holds. */
+async function duplicateOf(context: RedisContext, id: string, holderId: unknown) {
+  const job = await get(context, id, {});
+  if (job === undefined) return jobNotFound(id);
+  return jobDuplicate(job, asString(holderId, 'requeue'));
+}
+
 /** The checks (read-only), the seam, then the change, which holds only if nothing won the race. */
 export async function requeue(
   context: RedisContext,
@@ -85,11 +92,7 @@ export async function requeue(
   );
   if (kind === 'missing') throw jobNotFound(id);
   if (kind === 'state') throw jobNotRequeueable(id, stateOf(value));
-  if (kind === 'duplicate') {
-    const job = await get(context, id, {});
-    if (job === undefined) throw jobNotFound(id);
-    throw jobDuplicate(job, asString(value, 'requeue'));
-  }
+  if (kind === 'duplicate') throw await duplicateOf(context, id, value);
   if (kind === 'step') {
     const runId = asString(value, 'requeue');
     throw stepInvalid(
@@ -106,6 +109,7 @@ export async function requeue(
   const [landed, row] = asArray(await context.run(REQUEUE, now, args), 'requeue');
   if (landed === 'missing') throw jobNotFound(id);
   if (landed === 'live') throw jobNotRequeueable(id, 'live');
+  if (landed === 'duplicate') throw await duplicateOf(context, id, row);
   return jobOf(row, now);
 }
 

@@ -103,7 +103,9 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     clock: options.clock ?? systemClock,
     hooks: options.hooks ?? {},
   });
-  const wake = createWake(redis, keys.wake());
+  // ioredis puts an app connection's keyPrefix before KEYS[1], so the scripts publish under it;
+  // it never prefixes a SUBSCRIBE channel.
+  const wake = createWake(redis, (redis.options.keyPrefix ?? '') + keys.wake());
   const steps = createStepStore(context);
   const events = createEventStore(context);
   const leases = createLeaseStore(context);

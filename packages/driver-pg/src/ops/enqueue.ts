@@ -5,6 +5,7 @@ import {
   jobDuplicate,
   type ScreenedEnqueue,
 } from '@berth/core';
+import { sqlState } from '../executor.js';
 import { jsonParam } from '../rows.js';
 import type { OpsContext } from './context.js';
 
@@ -22,7 +23,6 @@ interface BatchRow {
   readonly verdict: 'land' | 'id' | 'key' | 'error';
   readonly answer_id: string;
   readonly answer_run: string;
-  readonly inserted: boolean;
 }
 
 const answer = (row: IdRow, deduped: boolean): EnqueueResult => ({
@@ -103,7 +103,21 @@ export function enqueueOps(context: OpsContext) {
     throw enqueueIndexDisagrees('pg', request.name);
   }
 
+  /**
+   * The batch is one statement that lands whole or not at all. A writer that took one of its ids
+   * or keys after the statement read the table makes the index refuse it all; the batch is then
+   * walked once more over what that writer committed.
+   */
   async function enqueueMany(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
+    try {
+      return await enqueueBatch(requests);
+    } catch (error) {
+      if (sqlState(error) !== '23505') throw error;
+      return enqueueBatch(requests);
+    }
+  }
+
+  async function enqueueBatch(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
     const now = clock.now();
     const column = <T>(pick: (request: ScreenedEnqueue) => T) => requests.map(pick);
     const rows = await db.rows<BatchRow>('enqueue a batch', sql.enqueue.insertMany, [
@@ -132,21 +146,11 @@ export function enqueueOps(context: OpsContext) {
       const request = requests[refused.ord - 1];
       if (request !== undefined) throw jobDuplicate(request, refused.answer_id);
     }
-    const results: EnqueueResult[] = [];
-    for (const row of rows) {
-      const request = requests[row.ord - 1];
-      if (request === undefined) continue;
-      if (row.verdict !== 'land') {
-        results.push({ id: row.answer_id, runId: row.answer_run, deduped: true });
-      } else if (row.inserted) {
-        results.push({ id: row.answer_id, runId: row.answer_run, deduped: false });
-      } else {
-        // A concurrent writer took the id or key after the batch read the table: this item
-        // takes the one-by-one path, which finds (or retries past) that writer.
-        results.push(await enqueue(request));
-      }
-    }
-    return results;
+    return rows.map((row) => ({
+      id: row.answer_id,
+      runId: row.answer_run,
+      deduped: row.verdict !== 'land',
+    }));
   }
 
   return { enqueue, enqueueMany };

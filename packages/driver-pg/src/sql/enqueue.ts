@@ -47,7 +47,9 @@ export function enqueueSql(s: string) {
      * A whole batch in ONE statement. `walk` applies the requests in order, as enqueue would one
      * by one: a caller id that exists (in the table or landed earlier in the batch) answers that
      * job; a key held live (in the table or by an earlier landed item) dedupes or is an error;
-     * anything else lands. Nothing is inserted when any item is an error.
+     * anything else lands. Nothing is inserted when any item is an error. No ON CONFLICT: a
+     * writer that took an id or key after this statement read the table makes the unique index
+     * refuse the whole statement (23505), so the batch never lands in part.
      * Arrays: $1 ord, $2 id, $3 caller, $4 run_id, $5 name, $6 queue, $7 payload, $8 run_at,
      * $9 priority, $10 max_attempts, $11 key, $12 on_error, $13 concurrency_key, $14 tenant_id,
      * $15 traceparent, $16 enqueued_by, $17 namespace key; $18 now, $19 channel.
@@ -106,12 +108,9 @@ export function enqueueSql(s: string) {
           priority, 0, max_attempts, run_at, $18, $18, 0, idem_key, concurrency_key, tenant_id,
           traceparent, enqueued_by
         FROM landing ORDER BY ord
-        ON CONFLICT DO NOTHING
         RETURNING id, queue
       ), woke AS (SELECT pg_notify($19, q.queue) FROM (SELECT DISTINCT queue FROM ins) q)
-      SELECT w.ord, w.verdict, w.answer_id, w.answer_run,
-        EXISTS (SELECT 1 FROM ins WHERE ins.id = w.answer_id) AS inserted,
-        (SELECT count(*) FROM woke) AS woke
+      SELECT w.ord, w.verdict, w.answer_id, w.answer_run, (SELECT count(*) FROM woke) AS woke
       FROM walk w WHERE w.ord > 0 ORDER BY w.ord`,
   };
 }

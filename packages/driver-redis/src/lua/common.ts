@@ -14,6 +14,19 @@ local STATES = { 'ready', 'delayed', 'running', 'suspended', 'completed', 'faile
 local function n(value) return tonumber(value) end
 local function fmt(value) return string.format('%.0f', value) end
 
+-- Lua's unpack refuses more than a few thousand values, so a long list goes in slices; answers
+-- the replies of the slices joined (for HMGET), in order.
+local function callSliced(command, key, items)
+  local out = {}
+  for first = 1, #items, 1000 do
+    local reply = redis.call(command, key, unpack(items, first, math.min(first + 999, #items)))
+    if type(reply) == 'table' then
+      for _, value in ipairs(reply) do out[#out + 1] = value end
+    end
+  end
+  return out
+end
+
 local function loadJob(id)
   local raw = redis.call('HGETALL', k_job(id))
   if #raw == 0 then return nil end

@@ -60,14 +60,19 @@ return { 'ok' }
 `;
 
 /**
- * requeue's change, conditional on the row still being requeueable ({'live'} otherwise): ready
- * now, attempts 0, settle fields cleared (lastError, claim and runId kept), and with fromStep
- * that step and every step written after it dropped. ARGV[4] = fromStep ('' = none).
+ * requeue's change, conditional on the row still being requeueable ({'live'} otherwise) and on
+ * no other live row having taken its key during the seam ({'duplicate', holderId}): ready now,
+ * attempts 0, settle fields cleared (lastError, claim and runId kept), and with fromStep that
+ * step and every step written after it dropped. ARGV[4] = fromStep ('' = none).
  */
 export const REQUEUE_LUA = `
 ${BY_ID}
 local d = job.d
 if not REQUEUEABLE[d.state] then return { 'live' } end
+if d.idempotencyKey then
+  local holder = keyHolder(keyField(d.name, d.tenantId, d.idempotencyKey))
+  if holder and holder ~= id then return { 'duplicate', holder } end
+end
 unindex(d)
 set(job, 'state', 'ready')
 set(job, 'runAt', fmt(now))
@@ -79,7 +84,7 @@ end
 index(d, now)
 save(job)
 if d.idempotencyKey then
-  -- A live row again: it holds its key (the check found no other holder).
+  -- A live row again: it holds its key (no other live row holds it).
   redis.call('HSET', k_idem(), keyField(d.name, d.tenantId, d.idempotencyKey), id)
 end
 local step = ARGV[4]
@@ -87,8 +92,8 @@ if step ~= '' then
   local order = redis.call('ZSCORE', k_stepOrder(d.runId), step)
   if order then
     local dropped = redis.call('ZRANGEBYSCORE', k_stepOrder(d.runId), order, '+inf')
-    redis.call('HDEL', k_steps(d.runId), unpack(dropped))
-    redis.call('ZREM', k_stepOrder(d.runId), unpack(dropped))
+    callSliced('HDEL', k_steps(d.runId), dropped)
+    callSliced('ZREM', k_stepOrder(d.runId), dropped)
   end
 end
 local seen = {}

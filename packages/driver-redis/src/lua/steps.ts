@@ -19,6 +19,5 @@ return { 'ok' }
 /** A run's steps in write order, read in one step. ARGV: now, runId. */
 export const STEP_LIST_LUA = `
 local names = redis.call('ZRANGE', k_stepOrder(ARGV[2]), 0, -1)
-if #names == 0 then return {} end
-return redis.call('HMGET', k_steps(ARGV[2]), unpack(names))
+return callSliced('HMGET', k_steps(ARGV[2]), names)
 `;

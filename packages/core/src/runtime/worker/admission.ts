@@ -71,14 +71,21 @@ export async function admit(input: {
     };
   }
   const rate = definition.rateLimit;
-  if (rate !== undefined) {
+  if (rate === undefined) return admitted;
+  let granted: boolean;
+  try {
     const key = slotKey('rate', job.name, rate.key?.(job.payload));
     // One holder per start: the claim grows on every claim, so no start renews another's slot.
     const starter = boundedName(`${job.id}:${job.claim}`);
-    if (!(await leases.acquireSlot(key, rate.limit, starter, rate.intervalMs))) {
-      await admitted.release();
-      return { busy: 'rate-limit' };
-    }
+    granted = await leases.acquireSlot(key, rate.limit, starter, rate.intervalMs);
+  } catch (error) {
+    // A throwing key or driver must not leave the concurrency slot held until its ttl.
+    await admitted.release().catch(() => {});
+    throw error;
+  }
+  if (!granted) {
+    await admitted.release();
+    return { busy: 'rate-limit' };
   }
   return admitted;
 }

@@ -10,9 +10,35 @@ export const ON_SETTLED_ATTEMPTS = 3;
 export const ON_SETTLED_BACKOFF_MS = 100;
 
 /**
+ * Runs `call`; answers true once it returned, false when `signal` aborted first: a stopping
+ * worker waits for no hook past its grace, as it waits for no handler that ignores its signal.
+ */
+async function finishedBeforeStop(
+  signal: AbortSignal,
+  call: () => Promise<void> | void,
+): Promise<boolean> {
+  let onAbort = (): void => {};
+  const stopped = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([
+      Promise.resolve()
+        .then(call)
+        .then(() => true as const),
+      stopped,
+    ]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
  * Calls the job's `onSettled` after its settle landed, again (with backoff on the clock) while
  * it throws, at most ON_SETTLED_ATTEMPTS times. Failures are logged; the job's state is final
- * already and nothing here changes it. `signal` ends the retries (a worker that has stopped).
+ * already and nothing here changes it. `signal` (a worker that has stopped) ends the retries,
+ * and the wait for a call in progress.
  */
 export async function runOnSettled(input: {
   readonly definition: AnyJobDefinition;
@@ -26,7 +52,12 @@ export async function runOnSettled(input: {
   if (definition.onSettled === undefined) return;
   for (let attempt = 1; attempt <= ON_SETTLED_ATTEMPTS; attempt += 1) {
     try {
-      await definition.onSettled(input.outcome, input.context);
+      const call = () => definition.onSettled?.(input.outcome, input.context);
+      if (!(await finishedBeforeStop(input.signal, call))) {
+        logger.warn('onSettled was still running when the worker stopped; it is left behind', {
+          state: input.outcome.state,
+        });
+      }
       return;
     } catch (error) {
       const fields = {
