@@ -85,17 +85,27 @@ export function nackMany(store: Store, items: readonly NackItem[]): readonly boo
   return landed;
 }
 
+/** A `waitFor` event published since `eventsSince` and not expired: the wait is over already. */
+function eventAlreadyPublished(store: Store, options: SuspendOptions, now: number): boolean {
+  const { waitFor, eventsSince } = options;
+  if (waitFor === undefined || eventsSince === undefined) return false;
+  return store.events.some(
+    ({ record }) =>
+      record.name === waitFor && record.publishedAt >= eventsSince && record.expiresAt > now,
+  );
+}
+
 export function suspend(store: Store, fence: Fence, options: SuspendOptions): boolean {
   const row = fenced(store, fence);
   if (row === undefined) return false;
   const now = store.clock.now();
   setState(store, row, 'suspended');
   clearLease(row);
-  row.runAt = options.until;
+  row.runAt = eventAlreadyPublished(store, options, now) ? now : options.until;
   row.updatedAt = now;
   if (options.waitFor === undefined) delete row.waitFor;
   else row.waitFor = options.waitFor;
-  if (options.until <= now) notify(store, [row.queue]);
+  if (row.runAt <= now) notify(store, [row.queue]);
   return true;
 }
 

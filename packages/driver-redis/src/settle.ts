@@ -61,7 +61,7 @@ export const nack = (context: RedisContext, fence: Fence, options: NackOptions) 
   settleOne(context, nackItem(fence, options));
 
 export const suspend = (context: RedisContext, fence: Fence, options: SuspendOptions) =>
-  settleOne(context, ['suspend', fence, options.until, options.waitFor]);
+  settleOne(context, ['suspend', fence, options.until, options.waitFor, options.eventsSince]);
 
 export const extend = (context: RedisContext, fence: Fence, visibilityTimeoutMs: number) =>
   settleOne(context, ['extend', fence, visibilityTimeoutMs]);

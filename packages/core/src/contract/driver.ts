@@ -33,7 +33,7 @@ export type Unsubscribe = () => Promise<void>;
  * wraps any raw backend error as DRIVER_UNAVAILABLE.
  */
 export interface Driver {
-  /** The driver's name, for messages (`memory`, `pg`, `redis`, `nats`). */
+  /** The driver's name, for messages (`memory`, `pg`, `redis`). */
   readonly name: string;
   /** The clock every instant of this driver comes from. */
   readonly clock: Clock;
@@ -154,7 +154,8 @@ export interface DriverBackend {
    * - nack → `attempts < maxAttempts` and not `final`: `delayed` at `retryAt` (or `ready` when
    *   it is absent or not in the future); else `dead`, or `failed` with `deadLetter: false`.
    *   `lastError` is stored either way.
-   * - suspend → `suspended`, `runAt = until`, `waitFor`.
+   * - suspend → `suspended`, `runAt = until`, `waitFor`; with `eventsSince`, `runAt = now` instead
+   *   when an unexpired `waitFor` event with `publishedAt >= eventsSince` is already stored.
    * - extend → `visibleAt = now + vt`.
    * A settle clears `claimedBy` and `visibleAt` (extend keeps them).
    */

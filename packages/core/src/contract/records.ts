@@ -151,6 +151,12 @@ export interface SuspendOptions {
   readonly until: number;
   /** An event name: publishing it makes the row due at once, in the publish's own change. */
   readonly waitFor?: string;
+  /**
+   * With `waitFor`: when an unexpired event of that name published at or after this instant is
+   * already stored, the row is due at once, in the suspend's own change. Closes the gap between
+   * a waiter's last look at the events and its suspend landing, where a publish wakes nobody.
+   */
+  readonly eventsSince?: number;
 }
 
 export interface AckItem extends AckOptions {

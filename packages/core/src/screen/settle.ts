@@ -70,9 +70,15 @@ export function screenNack(options: NackOptions): NackOptions {
 export function screenSuspend(options: SuspendOptions): SuspendOptions {
   const input = screenObject('suspend options', options);
   const waitFor = screenOptionalName('waitFor', input.waitFor);
+  if (input.eventsSince !== undefined && waitFor === undefined) {
+    throw jobInvalid('eventsSince', 'is only meaningful with waitFor');
+  }
   return {
     until: screenInstant('until', input.until),
     ...(waitFor === undefined ? {} : { waitFor }),
+    ...(input.eventsSince === undefined
+      ? {}
+      : { eventsSince: screenInstant('eventsSince', input.eventsSince) }),
   };
 }
 

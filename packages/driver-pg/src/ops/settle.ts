@@ -77,6 +77,7 @@ export function settleOps(context: OpsContext) {
       clock.now(),
       options.until,
       options.waitFor ?? null,
+      options.eventsSince ?? null,
       channel,
     ]);
 

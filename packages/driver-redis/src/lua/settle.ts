@@ -1,3 +1,10 @@
+/**
+ * How many of a name's newest events published at or after `eventsSince` a suspend looks at for
+ * an unexpired one. Newest first, since they are the last to expire; expired events the purge has
+ * not reached yet are what could crowd a live one out past the cap.
+ */
+export const EVENTS_SINCE_SCAN = 64;
+
 /** ARGV slots per settle item: op, jobId, workerId, claim, then four op arguments. */
 export const SETTLE_WIDTH = 8;
 
@@ -6,7 +13,8 @@ export const SETTLE_WIDTH = 8;
  * then per item: op, jobId, workerId, claim, a1..a4 ('' = absent):
  * - ack: a1 result JSON;
  * - nack: a1 error JSON, a2 retryAt, a3 final ('1'), a4 deadLetter ('0' = failed);
- * - suspend: a1 until, a2 waitFor;
+ * - suspend: a1 until, a2 waitFor, a3 eventsSince (due now when a live `waitFor` event was
+ *   published at or after it, over at most EVENTS_SINCE_SCAN of that name's newest events);
  * - extend: a1 visibilityTimeoutMs.
  * A fence holds while the row is running under this worker and claim (a lapsed lease that no
  * one re-claimed still holds). One wake for the queues a nack or a due suspend gave work.
@@ -16,6 +24,15 @@ local now = n(ARGV[1])
 local count = n(ARGV[2])
 local landed = {}
 local seen = {}
+local function publishedSince(name, since)
+  local members = redis.call('ZRANGE', k_eventsName(name), '+', '[' .. string.format('%016.0f', n(since)),
+    'BYLEX', 'REV', 'LIMIT', 0, ${EVENTS_SINCE_SCAN})
+  for _, member in ipairs(members) do
+    local expiresAt = redis.call('HGET', k_event(string.sub(member, 34)), 'expiresAt')
+    if expiresAt and n(expiresAt) > now then return true end
+  end
+  return false
+end
 for item = 1, count do
   local at = 2 + (item - 1) * ${SETTLE_WIDTH}
   local op, id, worker, claim = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
@@ -47,11 +64,15 @@ for item = 1, count do
       end
     elseif op == 'suspend' then
       set(job, 'state', 'suspended')
-      set(job, 'runAt', a1)
+      if a2 ~= '' and a3 ~= '' and publishedSince(a2, a3) then
+        set(job, 'runAt', fmt(now))
+      else
+        set(job, 'runAt', a1)
+      end
       if a2 ~= '' then set(job, 'waitFor', a2) else set(job, 'waitFor', nil) end
       set(job, 'claimedBy', nil)
       set(job, 'visibleAt', nil)
-      if n(a1) <= now then noteWork(seen, job.d.queue) end
+      if n(job.d.runAt) <= now then noteWork(seen, job.d.queue) end
     else
       set(job, 'visibleAt', fmt(now + n(a1)))
     end

@@ -54,6 +54,8 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
   };
 
   const write = async (record: StepRecord): Promise<void> => {
+    // The fence still holds until the worker settles an aborted attempt: nothing may land now.
+    if (signal.aborted) throw signal.reason;
     try {
       await driver.steps.put(record, fence);
     } catch (error) {
@@ -204,9 +206,15 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
         return null;
       }
       if (stored === undefined) await write({ ...base, status: 'waiting', updatedAt: now });
-      // Parks at most `pollMs`: a publish landing between this look and the suspend wakes
-      // nobody, so the run looks again rather than sleeping out the whole timeout.
-      throw new RunSuspended({ until: Math.min(wakeAt, now + pollMs), waitFor: options.event });
+      // A publish landing between this look and the suspend still wakes the run: the suspend
+      // itself sees it (`eventsSince`). From the next millisecond on, so an event of this look's
+      // own instant that did not match cannot wake the run again at once, forever, on a clock
+      // that has not moved; `pollMs` bounds the park for a publish within that millisecond.
+      throw new RunSuspended({
+        until: Math.min(wakeAt, now + pollMs),
+        waitFor: options.event,
+        eventsSince: now + 1,
+      });
     },
   };
 }

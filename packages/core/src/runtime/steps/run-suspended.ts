@@ -4,6 +4,8 @@ export interface Suspension {
   readonly until: number;
   /** The event whose publish makes the run due at once. */
   readonly waitFor?: string;
+  /** With `waitFor`: the instant of the run's last look at the events (`suspend`'s `eventsSince`). */
+  readonly eventsSince?: number;
 }
 
 /**
@@ -15,6 +17,7 @@ export class RunSuspended extends Error {
   override readonly name = 'RunSuspended';
   readonly until: number;
   readonly waitFor?: string;
+  readonly eventsSince?: number;
 
   constructor(suspension: Suspension) {
     super(
@@ -24,13 +27,15 @@ export class RunSuspended extends Error {
     );
     this.until = suspension.until;
     if (suspension.waitFor !== undefined) this.waitFor = suspension.waitFor;
+    if (suspension.eventsSince !== undefined) this.eventsSince = suspension.eventsSince;
   }
 
   /** The options for `driver.suspend`. */
   toSuspendOptions(): Suspension {
-    return this.waitFor === undefined
-      ? { until: this.until }
-      : { until: this.until, waitFor: this.waitFor };
+    if (this.waitFor === undefined) return { until: this.until };
+    return this.eventsSince === undefined
+      ? { until: this.until, waitFor: this.waitFor }
+      : { until: this.until, waitFor: this.waitFor, eventsSince: this.eventsSince };
   }
 }
 

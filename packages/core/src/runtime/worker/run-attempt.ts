@@ -14,7 +14,12 @@ import type { RuntimeLogger } from './logger.js';
 export type AttemptEnd =
   | { readonly kind: 'completed'; readonly result: Json | undefined }
   | { readonly kind: 'failed'; readonly error: unknown }
-  | { readonly kind: 'suspended'; readonly until: number; readonly waitFor?: string }
+  | {
+      readonly kind: 'suspended';
+      readonly until: number;
+      readonly waitFor?: string;
+      readonly eventsSince?: number;
+    }
   | { readonly kind: 'lease-lost'; readonly error: BerthError }
   | { readonly kind: 'drained'; readonly error: BerthError }
   /** Never started: its concurrency key or rate limit was full (set by admission, not here). */

@@ -1,5 +1,5 @@
 import type { Driver } from '../../contract/driver.js';
-import type { ClaimedJob, Fence, NackItem } from '../../contract/records.js';
+import type { ClaimedJob, Fence, NackItem, SuspendOptions } from '../../contract/records.js';
 import { backoffDelay } from '../jobs/backoff.js';
 import { toJobError } from '../jobs/job-error.js';
 import type { ResolvedRetry, SettledOutcome } from '../jobs/job-types.js';
@@ -51,19 +51,23 @@ export function nackFor(
   };
 }
 
+/** A step's suspension as `driver.suspend` takes it, absent fields left out. */
+const suspendOptionsOf = (end: Extract<AttemptEnd, { kind: 'suspended' }>): SuspendOptions => ({
+  until: end.until,
+  ...(end.waitFor === undefined ? {} : { waitFor: end.waitFor }),
+  ...(end.eventsSince === undefined ? {} : { eventsSince: end.eventsSince }),
+});
+
 async function suspend(
   deps: SettleDeps,
   logger: RuntimeLogger,
   job: ClaimedJob,
   fence: Fence,
-  until: number,
+  options: SuspendOptions,
   reason: SuspendReason,
-  waitFor?: string,
 ): Promise<void> {
-  const landed = await deps.driver.suspend(
-    fence,
-    waitFor === undefined ? { until } : { until, waitFor },
-  );
+  const { until, waitFor } = options;
+  const landed = await deps.driver.suspend(fence, options);
   if (!landed) {
     logger.info('the suspend did not land: the job was cancelled or taken over', { reason });
     return;
@@ -125,16 +129,16 @@ export async function settleAttempt(
         return outcome;
       }
       case 'suspended':
-        await suspend(deps, logger, job, fence, end.until, 'step', end.waitFor);
+        await suspend(deps, logger, job, fence, suspendOptionsOf(end), 'step');
         return undefined;
       case 'key-busy':
         // A suspend, not a nack: the bounce is no attempt, and the worker slot frees at once.
-        await suspend(deps, logger, job, fence, end.until, 'key-busy');
+        await suspend(deps, logger, job, fence, { until: end.until }, 'key-busy');
         return undefined;
       case 'drained':
         // A suspend due now keeps `attempts` (its claim is a resume), so the drained attempt
         // costs the job nothing, cannot dead-letter it, and wakes another worker at once.
-        await suspend(deps, logger, job, fence, deps.driver.clock.now(), 'drain');
+        await suspend(deps, logger, job, fence, { until: deps.driver.clock.now() }, 'drain');
         return undefined;
       case 'lease-lost':
         deps.events.emit('lease-lost', { job, error: end.error });
