@@ -1,7 +1,7 @@
 import type { JobState } from '../../contract/states.js';
 import { configInvalid } from '../../errors/refusals.js';
 import { silentLogger } from '../background-logger.js';
-import { timeoutsFor } from '../timers.js';
+import { createSerialLoop } from '../serial-loop.js';
 import type {
   Retention,
   RetentionKeep,
@@ -42,9 +42,6 @@ export function createRetention(options: RetentionOptions): Retention {
   if (!Number.isInteger(options.intervalMs) || options.intervalMs <= 0) {
     throw configInvalid('intervalMs', 'must be an integer > 0');
   }
-  let running = false;
-  let cancelTimer = (): void => {};
-  let inFlight: Promise<unknown> = Promise.resolve();
 
   const sweep = async (): Promise<RetentionSweep> => {
     const now = driver.clock.now();
@@ -61,33 +58,13 @@ export function createRetention(options: RetentionOptions): Retention {
     return { purged, eventsPurged };
   };
 
-  const runOnce = (): Promise<RetentionSweep> => {
-    // Sweeps never overlap: one asked for while another runs starts after it.
-    const next = inFlight.then(sweep, sweep);
-    inFlight = next.catch(() => undefined);
-    return next;
-  };
+  // Sweeps never overlap: one asked for while another runs starts after it.
+  const loop = createSerialLoop({
+    clock: driver.clock,
+    intervalMs: options.intervalMs,
+    task: sweep,
+    onError: (error) => logger.error('retention sweep failed', { error }),
+  });
 
-  const loop = async (): Promise<void> => {
-    try {
-      await runOnce();
-    } catch (error) {
-      logger.error('retention sweep failed', { error });
-    }
-    if (running) cancelTimer = timeoutsFor(driver.clock)(() => void loop(), options.intervalMs);
-  };
-
-  return {
-    async start() {
-      if (running) return;
-      running = true;
-      await loop();
-    },
-    async stop() {
-      running = false;
-      cancelTimer();
-      await inFlight;
-    },
-    runOnce,
-  };
+  return { start: loop.start, stop: loop.stop, runOnce: loop.runNow };
 }

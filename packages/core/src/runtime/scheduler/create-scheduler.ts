@@ -4,7 +4,7 @@ import { isBerthError } from '../../errors/berth-error.js';
 import { configInvalid } from '../../errors/refusals.js';
 import { screenEnqueue } from '../../screen/enqueue.js';
 import { silentLogger } from '../background-logger.js';
-import { timeoutsFor } from '../timers.js';
+import { createSerialLoop } from '../serial-loop.js';
 import { type CronSlots, parseCron } from './cron-slots.js';
 import type {
   EnqueuedSlot,
@@ -93,9 +93,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   let leading = false;
   // The instant up to which each schedule's slots are handled, while this scheduler leads.
   const cursors = new Map<string, number>();
-  let running = false;
-  let cancelTimer = (): void => {};
-  let inFlight: Promise<SchedulerTick> = Promise.resolve({ leader: false, enqueued: [] });
 
   const lead = async (): Promise<boolean> => {
     if (leading && (await driver.leases.renew(leaseName, holderId, leaseTtlMs))) return true;
@@ -149,32 +146,19 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     return { leader: true, enqueued };
   };
 
-  const tick = (): Promise<SchedulerTick> => {
-    // Ticks never overlap: a tick asked for while one runs starts after it.
-    inFlight = inFlight.then(runTick, runTick);
-    return inFlight;
-  };
-
-  const loop = async (): Promise<void> => {
-    try {
-      await tick();
-    } catch (error) {
-      logger.error('scheduler tick failed', { holderId, error });
-    }
-    if (running) cancelTimer = timeoutsFor(clock)(() => void loop(), tickMs);
-  };
+  // Ticks never overlap: a tick asked for while one runs starts after it.
+  const loop = createSerialLoop({
+    clock,
+    intervalMs: tickMs,
+    task: runTick,
+    onError: (error) => logger.error('scheduler tick failed', { holderId, error }),
+  });
 
   return {
     holderId,
-    async start() {
-      if (running) return;
-      running = true;
-      await loop();
-    },
+    start: loop.start,
     async stop() {
-      running = false;
-      cancelTimer();
-      await inFlight.catch(() => undefined);
+      await loop.stop();
       if (leading) {
         leading = false;
         cursors.clear();
@@ -183,7 +167,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         });
       }
     },
-    tick,
+    tick: loop.runNow,
     isLeader: () => leading,
   };
 }
