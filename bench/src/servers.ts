@@ -1,0 +1,50 @@
+import { serverUrl } from '@berth/test-servers';
+import { Redis } from 'ioredis';
+import { dropSchema, schemaFor } from './systems/pg-admin.ts';
+import { prefixFor } from './systems/redis-admin.ts';
+import type { ServerKind } from './systems/types.ts';
+
+/** The pg application_name of a run's connections: how the meter finds its backends. */
+export const applicationNameFor = (tag: string): string => `berth-bench-${tag}`;
+
+/** The redis URL with the bench's db index: nothing the bench writes lands in db 0. */
+export function withDb(url: string, db: number): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${db}`;
+  return parsed.toString();
+}
+
+/**
+ * The URL of each server the chosen systems need (BERTH_PG_URL / BERTH_REDIS_URL /
+ * BERTH_NATS_URL, then the local default port, then testcontainers), found once.
+ */
+export async function locateServers(kinds: ReadonlySet<ServerKind>, redisDb: number) {
+  const find = async (kind: 'pg' | 'redis' | 'nats') => (kinds.has(kind) ? serverUrl(kind) : '');
+  const [pg, redis, nats] = await Promise.all([find('pg'), find('redis'), find('nats')]);
+  return { pg, redis: redis === '' ? '' : withDb(redis, redisDb), nats };
+}
+
+/** Deletes every key of one run, by its prefix, in SCAN steps. Never a FLUSH. */
+async function deleteKeys(url: string, tag: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `*${prefixFor(tag)}*`, 'COUNT', 1_000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Removes what one run created: its pg schema, its redis keys. */
+export async function cleanUp(
+  server: ServerKind,
+  urls: { pg: string; redis: string },
+  tag: string,
+): Promise<void> {
+  if (server === 'pg') await dropSchema(urls.pg, schemaFor(tag));
+  if (server === 'redis') await deleteKeys(urls.redis, tag);
+}
