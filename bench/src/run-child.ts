@@ -44,15 +44,21 @@ export async function runChild(
     let startCpu: number | undefined;
     let handling = Promise.resolve();
     const handle = async (message: ChildMessage) => {
-      if (message.type === 'phase-start') startCpu = await meter.read();
-      if (message.type === 'phase-end') {
-        const endCpu = await meter.read();
-        const serverCpuUs =
-          startCpu === undefined || endCpu === undefined ? undefined : endCpu - startCpu;
-        phases.push({ ...message.report, serverCpuUs });
+      try {
+        if (message.type === 'phase-start') startCpu = await meter.read();
+        if (message.type === 'phase-end') {
+          const endCpu = await meter.read();
+          const serverCpuUs =
+            startCpu === undefined || endCpu === undefined ? undefined : endCpu - startCpu;
+          phases.push({ ...message.report, serverCpuUs });
+        }
+        if (message.type === 'failed') error ??= message.message;
+        if (child.connected) child.send({ type: 'go' });
+      } catch (caught) {
+        // The meter lost its server (restarted under the run): the run's figures are void.
+        error ??= `reading the server's CPU failed: ${caught instanceof Error ? caught.message : caught}`;
+        child.kill('SIGKILL');
       }
-      if (message.type === 'failed') error = message.message;
-      if (child.connected) child.send({ type: 'go' });
     };
     child.on('message', (message: ChildMessage) => {
       handling = handling.then(() => handle(message));

@@ -30,6 +30,8 @@ async function pgMeter(
   sampleMs: number,
 ): Promise<ServerCpuMeter> {
   const client = new pg.Client({ connectionString: url, application_name: 'berth-bench-meter' });
+  // A restarted server ends this connection: the next read throws and the run is void.
+  client.on('error', () => {});
   await client.connect();
   const last = new Map<number, number>();
   // The server is on this machine (and in this pid namespace) when the meter's own backend is.
@@ -70,15 +72,23 @@ async function pgMeter(
   };
 }
 
-/** Redis: `INFO cpu` of the whole server (other clients of a shared server count too). */
+/**
+ * Redis: `INFO cpu` of the whole server (other clients of a shared server count too). A server
+ * restarted under the run (a new `run_id`) has lost the run's keys and reset its counters: the
+ * read throws, and the run is void.
+ */
 async function redisMeter(url: string): Promise<ServerCpuMeter> {
   const redis = new Redis(url, { lazyConnect: true });
+  redis.on('error', () => {});
   await redis.connect();
+  const field = (info: string, name: string) => new RegExp(`${name}:([\\w.]+)`).exec(info)?.[1];
+  const runId = field(await redis.info('server'), 'run_id');
   return {
     async read() {
-      const info = await redis.info('cpu');
-      const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
-      return (field('used_cpu_user') + field('used_cpu_sys')) * 1e6;
+      const info = await redis.info();
+      if (field(info, 'run_id') !== runId) throw new Error('redis restarted during the run');
+      const used = Number(field(info, 'used_cpu_user')) + Number(field(info, 'used_cpu_sys'));
+      return used * 1e6;
     },
     async close() {
       redis.disconnect();

@@ -5,6 +5,7 @@ import {
   createFloorTable,
   enqueueScript,
   FLOOR_BATCH,
+  FLOOR_SESSION,
 } from './pg-floor-sql.ts';
 import { hasPgbench, pgbench } from './pgbench.ts';
 
@@ -14,7 +15,7 @@ export const pgFloor: SystemDefinition = {
   server: 'pg',
   workloads: ['burn20k', 'burn20k-analyzed', 'burn100k', 'bulk'],
   settings:
-    'pgbench, 1 connection, -M prepared: INSERT 1000 from generate_series; claim 1000 FOR UPDATE SKIP LOCKED + complete by array',
+    'pgbench, 1 connection, -M prepared, bitmap and seq scans off: INSERT 1000 from generate_series; claim 1000 FOR UPDATE SKIP LOCKED + complete by array',
   available: hasPgbench,
   async open(task) {
     const url = task.urls.pg;
@@ -23,8 +24,10 @@ export const pgFloor: SystemDefinition = {
     const transactions = (total: number) => Math.ceil(total / FLOOR_BATCH);
     const floor: FloorRunner = {
       kind: 'floor',
-      enqueueAll: (total) => pgbench(url, enqueueScript(schema), transactions(total)),
-      processAll: (total) => pgbench(url, claimCompleteScript(schema), transactions(total)),
+      enqueueAll: (total) =>
+        pgbench(url, enqueueScript(schema), transactions(total), FLOOR_SESSION),
+      processAll: (total) =>
+        pgbench(url, claimCompleteScript(schema), transactions(total), FLOOR_SESSION),
       analyze: () => analyzeSchema(url, schema),
       close: async () => {},
     };

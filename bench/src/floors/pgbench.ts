@@ -15,6 +15,7 @@ export async function pgbench(
   url: string,
   script: string,
   transactions: number,
+  sessionOptions: string,
 ): Promise<FloorPhase> {
   const dir = await mkdtemp(join(tmpdir(), 'berth-bench-'));
   try {
@@ -34,7 +35,7 @@ export async function pgbench(
       file,
       url,
     ];
-    const { stdout, stderr, code } = await run('sh', [
+    const { stdout, stderr, code } = await run(sessionOptions, 'sh', [
       '-c',
       'pgbench "$@"; s=$?; times >&2; exit $s',
       'sh',
@@ -58,9 +59,12 @@ function childrenCpuUs(stderr: string): number {
   return seconds * 1e6;
 }
 
-function run(command: string, args: readonly string[]) {
+function run(sessionOptions: string, command: string, args: readonly string[]) {
   return new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PGOPTIONS: sessionOptions },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
