@@ -1,0 +1,88 @@
+import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core';
+import { hydrateJob } from './blobs.js';
+import { type NatsContext, writeJob } from './context.js';
+import { effectiveJob, type Row } from './index/row.js';
+import { toRecord } from './record.js';
+import { buried, taken } from './transitions.js';
+
+/** Rounds a claim makes when other claimers take the rows it picked. */
+const ROUNDS = 8;
+
+/** The claim's write for one row: conditional on the revision the index holds, so it lands once. */
+async function take(
+  context: NatsContext,
+  row: Row,
+  request: ScreenedClaim,
+  now: number,
+): Promise<ClaimedJob | undefined> {
+  const before = effectiveJob(row);
+  const job = taken(before, request, now);
+  if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) return undefined;
+  const record = toRecord(structuredClone(await hydrateJob(context, job)), now);
+  return {
+    ...record,
+    state: 'running',
+    claimedBy: request.workerId,
+    visibleAt: now + request.visibilityTimeoutMs,
+    resumed: before.state === 'suspended',
+  };
+}
+
+async function bury(
+  context: NatsContext,
+  row: Row,
+  request: ScreenedClaim,
+  now: number,
+): Promise<JobRecord | undefined> {
+  const job = buried(effectiveJob(row), request.dropExhausted.includes(row.job.name), now);
+  if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) return undefined;
+  return toRecord(structuredClone(await hydrateJob(context, job)), now);
+}
+
+/**
+ * A claim: the index names the first claimable rows in claim order, and each is taken by ONE
+ * conditional write of its record. Two claimers that pick the same row both write against the
+ * same revision; one lands, the other moves on to the next rows. Rows the index holds need no
+ * round trip to find; only when it holds fewer than asked does the claim first catch up with
+ * every other process's writes (one round trip).
+ */
+export async function claim(context: NatsContext, request: ScreenedClaim): Promise<ClaimOutcome> {
+  const { index, mirror } = context;
+  await mirror.syncOwn();
+  const now = context.clock.now();
+  const { queues, limit } = request;
+  const tried = new Set<string>();
+  const claimed: ClaimedJob[] = [];
+  const lapsed: JobRecord[] = [];
+  let caughtUp = false;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const wantClaim = limit - claimed.length;
+    const wantBury = limit - lapsed.length;
+    const rows = wantClaim > 0 ? index.claimable(queues, now, wantClaim, tried) : [];
+    if (rows.length < wantClaim && !caughtUp) {
+      caughtUp = true;
+      await mirror.syncFull();
+      round -= 1;
+      continue;
+    }
+    const spent = wantBury > 0 ? index.spent(queues, now, wantBury, tried) : [];
+    if (rows.length === 0 && spent.length === 0) break;
+    for (const row of [...rows, ...spent]) tried.add(row.id);
+    const [took, gone] = await Promise.all([
+      Promise.all(rows.map((row) => take(context, row, request, now))),
+      Promise.all(spent.map((row) => bury(context, row, request, now))),
+    ]);
+    let lost = false;
+    for (const job of took) {
+      if (job === undefined) lost = true;
+      else claimed.push(job);
+    }
+    for (const job of gone) {
+      if (job === undefined) lost = true;
+      else lapsed.push(job);
+    }
+    if (!lost) break;
+    await mirror.syncOwn();
+  }
+  return { claimed, buried: lapsed };
+}

@@ -1,0 +1,76 @@
+import type { Clock, DriverHooks } from '@berth/core';
+import { jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsContext } from './context.js';
+import { JobIndex } from './index/job-index.js';
+import { Mirror } from './mirror.js';
+import type { Subjects } from './subjects.js';
+import { Wake } from './wake.js';
+
+export interface ConnectSettings {
+  readonly servers: string | readonly string[] | undefined;
+  readonly connection: NatsConnection | undefined;
+  readonly subjects: Subjects;
+  readonly clock: Clock;
+  readonly hooks: DriverHooks;
+  readonly replicas: number;
+  readonly timeoutMs: number;
+}
+
+/** Headroom under the server's message cap for a part's headers. */
+const PART_HEADROOM = 4_096;
+
+/**
+ * Opens what the driver needs, in order: the connection (unless the app gave one), the two
+ * buckets (created on first use with file storage and the configured replicas; a bucket that
+ * exists is used as it is), the watch, and the wake subject. After a reconnect the watch resumes
+ * where it stopped and wake listeners look again.
+ */
+export async function openContext(settings: ConnectSettings): Promise<NatsContext> {
+  const nc =
+    settings.connection ??
+    (await connect({
+      ...(settings.servers === undefined ? {} : { servers: [...[settings.servers].flat()] }),
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      timeout: settings.timeoutMs,
+    }));
+  try {
+    const js = jetstream(nc, { timeout: settings.timeoutMs });
+    const jsm = await jetstreamManager(nc, { timeout: settings.timeoutMs });
+    const kvm = new Kvm(js);
+    const options = { history: 1, storage: StorageType.File, replicas: settings.replicas };
+    const [jobs, aux] = await Promise.all([
+      kvm.create(settings.subjects.jobsBucket, options),
+      kvm.create(settings.subjects.auxBucket, options),
+    ]);
+    const index = new JobIndex();
+    const mirror = new Mirror(jobs, jsm, settings.subjects.jobsStream, index, settings.timeoutMs);
+    await mirror.start();
+    const wake = new Wake(nc, settings.subjects.wake);
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type !== 'reconnect') continue;
+        mirror.resume().catch(() => {});
+        wake.wakeAll();
+      }
+    })();
+    return {
+      subjects: settings.subjects,
+      clock: settings.clock,
+      hooks: settings.hooks,
+      nc,
+      jsm,
+      jobs,
+      aux,
+      index,
+      mirror,
+      wake,
+      partBytes: Math.max(1_024, Math.min(512 * 1_024, nc.info?.max_payload ?? 1_048_576) - PART_HEADROOM),
+    };
+  } catch (error) {
+    if (settings.connection === undefined) await nc.close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,144 @@
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { KV, KvWatchEntry } from '@nats-io/kv';
+import type { StoredEvent } from './events-codec.js';
+import type { JobIndex } from './index/job-index.js';
+import { type BatchDoc, decodeJson, type StoredDoc } from './record.js';
+import { jobsKeyKind } from './subjects.js';
+
+interface Waiter {
+  readonly seq: number;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * Keeps the index in step with the jobs bucket through one KV watch, and lets callers wait for it
+ * to reach a revision: their own last write (read-your-writes, no round trip), or the stream's
+ * last sequence (a full sync, one round trip). The watch replays the newest value of every key,
+ * then follows every write in revision order; after a reconnect it resumes from the revision it
+ * reached, so the index never skips a write that is still stored.
+ */
+export class Mirror {
+  private watcher: { stop(): void } | undefined;
+  private waiters: Waiter[] = [];
+  private ownSeq = 0;
+  private stopped = false;
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly jobs: KV,
+    private readonly jsm: JetStreamManager,
+    private readonly stream: string,
+    private readonly index: JobIndex,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Starts the watch and waits until the index holds every key the bucket held. */
+  async start(): Promise<void> {
+    await this.watch(0);
+    await this.syncFull();
+  }
+
+  /** Resumes the watch after the connection came back (the old consumer may be gone). */
+  async resume(): Promise<void> {
+    if (this.stopped) return;
+    this.watcher?.stop();
+    await this.watch(this.index.delivered + 1);
+  }
+
+  private async watch(from: number): Promise<void> {
+    const iterator = await this.jobs.watch({
+      key: '>',
+      ...(from > 0 ? { resumeFromRevision: from } : {}),
+    });
+    this.watcher = iterator;
+    void (async () => {
+      try {
+        for await (const entry of iterator) this.apply(entry);
+      } catch (error) {
+        this.failure = error instanceof Error ? error : new Error(String(error));
+      }
+    })();
+  }
+
+  private apply(entry: KvWatchEntry): void {
+    const { index } = this;
+    if (entry.revision <= index.delivered) return;
+    const kind = jobsKeyKind(entry.key);
+    const deleted = entry.operation !== 'PUT';
+    if (kind?.kind === 'job') {
+      index.applyJob(kind.id, deleted ? undefined : decodeJson<StoredDoc>(entry.value), entry.revision);
+    } else if (kind?.kind === 'batch') {
+      index.applyBatch(kind.id, deleted ? undefined : decodeJson<BatchDoc>(entry.value).state);
+    } else if (kind?.kind === 'event') {
+      const removed = deleted ? index.events.remove(kind.id) : undefined;
+      if (!deleted) {
+        const event = decodeJson<StoredEvent>(entry.value);
+        index.events.put({ event, seq: entry.revision });
+        index.rewake(event.name);
+      } else if (removed !== undefined) {
+        index.rewake(removed.event.name);
+      }
+    }
+    index.delivered = entry.revision;
+    if (this.waiters.length > 0) this.release();
+  }
+
+  private release(): void {
+    const delivered = this.index.delivered;
+    const still: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.seq <= delivered) {
+        clearTimeout(waiter.timer);
+        waiter.resolve();
+      } else {
+        still.push(waiter);
+      }
+    }
+    this.waiters = still;
+  }
+
+  /** Notes a write of this process: reads wait for the index to reach it. */
+  wrote(revision: number): void {
+    if (revision > this.ownSeq) this.ownSeq = revision;
+  }
+
+  /** Resolves once the index has applied revision `seq`. */
+  reach(seq: number): Promise<void> {
+    if (seq <= this.index.delivered) return Promise.resolve();
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter.timer !== timer);
+        reject(
+          new Error(
+            `the jobs watch did not reach revision ${seq} within ${this.timeoutMs} ms (at ${this.index.delivered})`,
+          ),
+        );
+      }, this.timeoutMs);
+      this.waiters.push({ seq, resolve, reject, timer });
+    });
+  }
+
+  /** Read-your-writes: the index holds every write this process made. */
+  syncOwn(): Promise<void> {
+    return this.reach(this.ownSeq);
+  }
+
+  /** The index holds every write any process made before this call (one round trip). */
+  async syncFull(): Promise<void> {
+    const info = await this.jsm.streams.info(this.stream);
+    await this.reach(Math.max(info.state.last_seq, this.ownSeq));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.watcher?.stop();
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error('the driver was closed'));
+    }
+    this.waiters = [];
+  }
+}

@@ -1,0 +1,183 @@
+import {
+  type Clock,
+  configInvalid,
+  createDriver,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  type Driver,
+  type DriverBackend,
+  type DriverHooks,
+  driverUnavailable,
+  isBerthError,
+  systemClock,
+} from '@berth/core';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { claim } from './claim.js';
+import { openContext } from './connect.js';
+import { DRIVER, type NatsContext } from './context.js';
+import { enqueueOne } from './enqueue.js';
+import { enqueueMany } from './enqueue-many.js';
+import { createEventStore } from './events.js';
+import { createLeaseStore } from './leases.js';
+import { cancel, get, list, promote, stats } from './operator.js';
+import { purge } from './purge.js';
+import { requeue } from './requeue.js';
+import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
+import { createStepStore } from './steps.js';
+import { subjectsFor } from './subjects.js';
+
+export interface NatsDriverOptions {
+  /** The app's own connection: used, never closed by the driver. Give this or `servers`. */
+  readonly connection?: NatsConnection;
+  /** Server URL(s): the driver opens (and on close, closes) its own connection. */
+  readonly servers?: string | readonly string[] | undefined;
+  /** Names every stream, bucket and subject of this queue (`<prefix>_jobs`...). Default `berth`. */
+  readonly prefix?: string;
+  readonly clock?: Clock;
+  /** The conformance kit's race seams; production code leaves them unset. */
+  readonly hooks?: DriverHooks;
+  /** Replicas of each bucket the driver creates (1, or 3 on a cluster). Default 1. */
+  readonly replicas?: number;
+  /** Payload (and result, step output) limit in bytes of JSON. Default 1 MiB. */
+  readonly maxPayloadBytes?: number;
+  /** The longest one request, or one wait for the watch, may take. Default 10 s. */
+  readonly timeoutMs?: number;
+}
+
+export const DEFAULT_NATS_SERVERS = 'nats://127.0.0.1:4222';
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+function screenOptions(options: NatsDriverOptions) {
+  if (options.connection !== undefined && options.servers !== undefined) {
+    throw configInvalid('connection', 'and servers were both given; pass one connection or servers');
+  }
+  const limit = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw configInvalid('maxPayloadBytes', 'must be a positive integer');
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw configInvalid('timeoutMs', 'must be a positive integer');
+  }
+  const replicas = options.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+    throw configInvalid('replicas', 'must be an integer from 1 to 5');
+  }
+  return { limit, timeoutMs, replicas, subjects: subjectsFor(options.prefix ?? 'berth') };
+}
+
+/** Runs a backend call so a NATS failure leaves it as DRIVER_UNAVAILABLE naming the operation. */
+const guard =
+  <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
+  async (...args: A): Promise<R> => {
+    try {
+      return await call(...args);
+    } catch (error) {
+      if (isBerthError(error)) throw error;
+      throw driverUnavailable({ driver: DRIVER, operation, error });
+    }
+  };
+
+/**
+ * The Berth driver over NATS JetStream (2.9 and later): every change the contract calls atomic
+ * lands through ONE conditional write of one key. Connects on first use.
+ */
+export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
+  const { limit, timeoutMs, replicas, subjects } = screenOptions(options);
+  const clock = options.clock ?? systemClock;
+  const owned = options.connection === undefined;
+  let opening: Promise<NatsContext> | undefined;
+  let closed = false;
+
+  const ready = (): Promise<NatsContext> => {
+    if (closed) return Promise.reject(new Error('the driver was closed'));
+    opening ??= openContext({
+      servers: options.servers ?? (options.connection === undefined ? DEFAULT_NATS_SERVERS : undefined),
+      connection: options.connection,
+      subjects,
+      clock,
+      hooks: options.hooks ?? {},
+      replicas,
+      timeoutMs,
+    }).catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
+    return opening;
+  };
+
+  /** A backend call on the connected context, guarded. */
+  const on = <A extends unknown[], R>(
+    operation: string,
+    call: (context: NatsContext, ...args: A) => Promise<R>,
+  ) => guard(operation, async (...args: A) => call(await ready(), ...args));
+
+  const backend: DriverBackend = {
+    name: DRIVER,
+    clock,
+    maxPayloadBytes: limit,
+    enqueue: on('enqueue', enqueueOne),
+    enqueueMany: on('enqueue a batch', enqueueMany),
+    claim: on('claim', claim),
+    ack: on('ack', ack),
+    nack: on('nack', nack),
+    suspend: on('suspend', suspend),
+    extend: on('extend a lease', extend),
+    ackMany: on('ack a batch', ackMany),
+    nackMany: on('nack a batch', nackMany),
+    get: on('get a job', get),
+    cancel: on('cancel a job', cancel),
+    promote: on('promote a job', promote),
+    requeue: on('requeue a job', requeue),
+    list: on('list jobs', list),
+    stats: on('read stats', stats),
+    purge: on('purge jobs', purge),
+    steps: {
+      get: on('read a step', (context, runId: string, name: string) =>
+        createStepStore(context).get(runId, name),
+      ),
+      put: on('write a step', (context, record, fence) => createStepStore(context).put(record, fence)),
+      list: on('list steps', (context, runId: string) => createStepStore(context).list(runId)),
+    },
+    events: {
+      publish: on('publish an event', (context, name, payload, opts) =>
+        createEventStore(context).publish(name, payload, opts),
+      ),
+      find: on('find an event', (context, name, opts) => createEventStore(context).find(name, opts)),
+      list: on('list events', (context, name?: string) => createEventStore(context).list(name)),
+      purgeExpired: on('purge expired events', (context) =>
+        createEventStore(context).purgeExpired(),
+      ),
+    },
+    leases: {
+      acquire: on('acquire a lease', (context, name, holder, ttl) =>
+        createLeaseStore(context).acquire(name, holder, ttl),
+      ),
+      renew: on('renew a lease', (context, name, holder, ttl) =>
+        createLeaseStore(context).renew(name, holder, ttl),
+      ),
+      release: on('release a lease', (context, name, holder) =>
+        createLeaseStore(context).release(name, holder),
+      ),
+      acquireSlot: on('acquire a slot', (context, key, slots, holder, ttl) =>
+        createLeaseStore(context).acquireSlot(key, slots, holder, ttl),
+      ),
+      renewSlot: on('renew a slot', (context, key, holder, ttl) =>
+        createLeaseStore(context).renewSlot(key, holder, ttl),
+      ),
+      releaseSlot: on('release a slot', (context, key, holder) =>
+        createLeaseStore(context).releaseSlot(key, holder),
+      ),
+    },
+    subscribe: on('subscribe', (context, queues, onWork) => context.wake.subscribe(queues, onWork)),
+    async close() {
+      if (closed) return;
+      closed = true;
+      const context = await opening?.catch(() => undefined);
+      if (context === undefined) return;
+      context.mirror.stop();
+      context.wake.close();
+      if (owned) await context.nc.close();
+    },
+  };
+  return createDriver(backend);
+}
