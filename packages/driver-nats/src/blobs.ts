@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { KV } from '@nats-io/kv';
 import type { Json } from '@berth/core';
+import type { KV } from '@nats-io/kv';
 import { type BlobRef, decodeJson, encodeJson, type Spill, type StoredJob } from './record.js';
 import type { Subjects } from './subjects.js';
 

@@ -67,7 +67,10 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       index,
       mirror,
       wake,
-      partBytes: Math.max(1_024, Math.min(512 * 1_024, nc.info?.max_payload ?? 1_048_576) - PART_HEADROOM),
+      partBytes: Math.max(
+        1_024,
+        Math.min(512 * 1_024, nc.info?.max_payload ?? 1_048_576) - PART_HEADROOM,
+      ),
     };
   } catch (error) {
     if (settings.connection === undefined) await nc.close().catch(() => {});

@@ -38,7 +38,11 @@ export async function decideBatch(
   want: BatchState,
 ): Promise<BatchState> {
   const key = context.subjects.batch(id);
-  const written = await createKey(context.jobs, key, encodeJson({ state: want } satisfies BatchDoc));
+  const written = await createKey(
+    context.jobs,
+    key,
+    encodeJson({ state: want } satisfies BatchDoc),
+  );
   if (written !== undefined) {
     context.mirror.wrote(written);
     return want;
@@ -63,7 +67,11 @@ export async function resolveDoc(
   if (pending === undefined) return entry.doc.job;
   const state =
     (await readBatch(context, pending.batch)) ??
-    (await decideBatch(context, pending.batch, mayCommit && pending.solo ? 'committed' : 'aborted'));
+    (await decideBatch(
+      context,
+      pending.batch,
+      mayCommit && pending.solo ? 'committed' : 'aborted',
+    ));
   return visibleJob(entry.doc, state);
 }
 

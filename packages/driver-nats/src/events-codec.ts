@@ -1,5 +1,5 @@
 import type { EventRecord, Json } from '@berth/core';
-import { readBlob, SPILL_AT, type BlobStore, writeBlob } from './blobs.js';
+import { type BlobStore, readBlob, SPILL_AT, writeBlob } from './blobs.js';
 import { type BlobRef, encodeJson } from './record.js';
 
 /** An event as its key in the jobs bucket holds it: a large payload sits in parts. */

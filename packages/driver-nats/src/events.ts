@@ -51,7 +51,12 @@ export function createEventStore(context: NatsContext): EventStore {
         expiresAt: now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
       };
       const stored = await storedEventOf(context, event);
-      const revision = await writeKey(context.jobs, context.subjects.event(event.id), encodeJson(stored), 0);
+      const revision = await writeKey(
+        context.jobs,
+        context.subjects.event(event.id),
+        encodeJson(stored),
+        0,
+      );
       if (revision === undefined) throw new Error(`event id ${event.id} was taken`);
       mirror.wrote(revision);
       await mirror.syncOwn();
@@ -86,12 +91,17 @@ export function createEventStore(context: NatsContext): EventStore {
         if (expired.length === 0) return total;
         for (const name of new Set(expired.map((entry) => entry.event.name))) {
           const newest = index.events.latest(name);
-          if (newest !== undefined && expired.includes(newest)) await keepWakes(context, name, newest);
+          if (newest !== undefined && expired.includes(newest))
+            await keepWakes(context, name, newest);
         }
         const removed = await Promise.all(
           expired.map(async (entry) => {
             tried.add(entry.event.id);
-            const gone = await deleteKey(context.jobs, context.subjects.event(entry.event.id), entry.seq);
+            const gone = await deleteKey(
+              context.jobs,
+              context.subjects.event(entry.event.id),
+              entry.seq,
+            );
             if (gone && entry.event.spill !== undefined) {
               await dropAuxUnder(context, context.subjects.blobsOf(entry.event.id));
             }

@@ -59,7 +59,9 @@ export async function takeHolder(
     ...(of.tenantId === undefined ? {} : { tenantId: of.tenantId }),
     key: of.idempotencyKey,
   };
-  return (await writeKey(context.aux, holderKey(context, of), encodeJson(doc), revision)) !== undefined;
+  return (
+    (await writeKey(context.aux, holderKey(context, of), encodeJson(doc), revision)) !== undefined
+  );
 }
 
 /**
@@ -75,6 +77,8 @@ export async function liveHolder(
   const job = current?.job;
   if (job === undefined || !LIVE_STATES.has(job.state)) return undefined;
   const same =
-    job.name === of.name && job.tenantId === of.tenantId && job.idempotencyKey === of.idempotencyKey;
+    job.name === of.name &&
+    job.tenantId === of.tenantId &&
+    job.idempotencyKey === of.idempotencyKey;
   return same ? job : undefined;
 }

@@ -19,7 +19,9 @@ interface SlotDoc {
 }
 
 /** What a decision writes: a new doc, the key removed, or nothing (with the answer). */
-type Decision<T> = { readonly write: T | null; readonly answer: boolean } | { readonly answer: boolean };
+type Decision<T> =
+  | { readonly write: T | null; readonly answer: boolean }
+  | { readonly answer: boolean };
 
 /**
  * Leases and slots: each name (or slot key) is ONE key of the aux bucket, and every change to it
@@ -36,7 +38,8 @@ export function createLeaseStore(context: NatsContext): LeaseStore {
   ): Promise<boolean> {
     for (let attempt = 0; attempt < TRIES; attempt += 1) {
       const entry = await aux.get(key);
-      const current = entry !== null && entry.operation === 'PUT' ? decodeJson<T>(entry.value) : undefined;
+      const current =
+        entry !== null && entry.operation === 'PUT' ? decodeJson<T>(entry.value) : undefined;
       const revision = entry?.revision ?? 0;
       const decision = decide(current, context.clock.now());
       if (!('write' in decision)) return decision.answer;
@@ -63,7 +66,10 @@ export function createLeaseStore(context: NatsContext): LeaseStore {
   const slot = (
     key: string,
     decide: (holders: Record<string, number>, now: number) => Decision<SlotDoc>,
-  ) => change<SlotDoc>(subjects.slot(key), (current, now) => decide(liveHolders(current, key, now), now));
+  ) =>
+    change<SlotDoc>(subjects.slot(key), (current, now) =>
+      decide(liveHolders(current, key, now), now),
+    );
 
   const slotDoc = (key: string, holders: Record<string, number>): SlotDoc | null =>
     Object.keys(holders).length === 0 ? null : { key, holders };
@@ -78,7 +84,9 @@ export function createLeaseStore(context: NatsContext): LeaseStore {
     renew: (name, holder, ttlMs) =>
       change<LeaseDoc>(subjects.lease(name), (current, now) => {
         const own = current?.name === name && current.holder === holder && current.expiresAt > now;
-        return own ? { write: { name, holder, expiresAt: now + ttlMs }, answer: true } : { answer: false };
+        return own
+          ? { write: { name, holder, expiresAt: now + ttlMs }, answer: true }
+          : { answer: false };
       }),
     release: (name, holder) =>
       change<LeaseDoc>(subjects.lease(name), (current, now) => {
@@ -87,7 +95,8 @@ export function createLeaseStore(context: NatsContext): LeaseStore {
       }),
     acquireSlot: (key, limit, holder, ttlMs) =>
       slot(key, (holders, now) => {
-        if (!Object.hasOwn(holders, holder) && Object.keys(holders).length >= limit) return { answer: false };
+        if (!Object.hasOwn(holders, holder) && Object.keys(holders).length >= limit)
+          return { answer: false };
         return { write: slotDoc(key, { ...holders, [holder]: now + ttlMs }), answer: true };
       }),
     renewSlot: (key, holder, ttlMs) =>

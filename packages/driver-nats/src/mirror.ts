@@ -68,7 +68,11 @@ export class Mirror {
     const kind = jobsKeyKind(entry.key);
     const deleted = entry.operation !== 'PUT';
     if (kind?.kind === 'job') {
-      index.applyJob(kind.id, deleted ? undefined : decodeJson<StoredDoc>(entry.value), entry.revision);
+      index.applyJob(
+        kind.id,
+        deleted ? undefined : decodeJson<StoredDoc>(entry.value),
+        entry.revision,
+      );
     } else if (kind?.kind === 'batch') {
       index.applyBatch(kind.id, deleted ? undefined : decodeJson<BatchDoc>(entry.value).state);
     } else if (kind?.kind === 'event') {

@@ -48,7 +48,10 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 function screenOptions(options: NatsDriverOptions) {
   if (options.connection !== undefined && options.servers !== undefined) {
-    throw configInvalid('connection', 'and servers were both given; pass one connection or servers');
+    throw configInvalid(
+      'connection',
+      'and servers were both given; pass one connection or servers',
+    );
   }
   const limit = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   if (!Number.isInteger(limit) || limit < 1) {
@@ -91,7 +94,8 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
   const ready = (): Promise<NatsContext> => {
     if (closed) return Promise.reject(new Error('the driver was closed'));
     opening ??= openContext({
-      servers: options.servers ?? (options.connection === undefined ? DEFAULT_NATS_SERVERS : undefined),
+      servers:
+        options.servers ?? (options.connection === undefined ? DEFAULT_NATS_SERVERS : undefined),
       connection: options.connection,
       subjects,
       clock,
@@ -135,14 +139,18 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       get: on('read a step', (context, runId: string, name: string) =>
         createStepStore(context).get(runId, name),
       ),
-      put: on('write a step', (context, record, fence) => createStepStore(context).put(record, fence)),
+      put: on('write a step', (context, record, fence) =>
+        createStepStore(context).put(record, fence),
+      ),
       list: on('list steps', (context, runId: string) => createStepStore(context).list(runId)),
     },
     events: {
       publish: on('publish an event', (context, name, payload, opts) =>
         createEventStore(context).publish(name, payload, opts),
       ),
-      find: on('find an event', (context, name, opts) => createEventStore(context).find(name, opts)),
+      find: on('find an event', (context, name, opts) =>
+        createEventStore(context).find(name, opts),
+      ),
       list: on('list events', (context, name?: string) => createEventStore(context).list(name)),
       purgeExpired: on('purge expired events', (context) =>
         createEventStore(context).purgeExpired(),

@@ -36,7 +36,12 @@ async function remove(context: NatsContext, row: Row): Promise<boolean> {
       const holder = await readHolder(context, { ...job, idempotencyKey: job.idempotencyKey });
       if (holder.id !== job.id) return;
       const key = context.subjects.holder(job.name, job.tenantId, job.idempotencyKey);
-      await purgeKey(context.jsm, context.subjects.auxStream, context.subjects.auxSubject(key), holder.revision);
+      await purgeKey(
+        context.jsm,
+        context.subjects.auxStream,
+        context.subjects.auxSubject(key),
+        holder.revision,
+      );
     })().catch(() => {}),
   ]);
   return true;

@@ -1,4 +1,3 @@
-import { requeued } from './transitions.js';
 import {
   effectiveState,
   type JobError,
@@ -6,6 +5,7 @@ import {
   type JobState,
   type Json,
 } from '@berth/core';
+import { requeued } from './transitions.js';
 
 /**
  * A job as its key in the jobs bucket holds it: the contract's fields with the STORED state, plus
@@ -93,10 +93,7 @@ export const encodeJson = (value: unknown): Uint8Array => encoder.encode(JSON.st
 export const decodeJson = <T>(bytes: Uint8Array): T => JSON.parse(decoder.decode(bytes)) as T;
 
 /** The visible record of a doc, given what is known of its pending batch. */
-export function visibleJob(
-  doc: StoredDoc,
-  batch: BatchState | undefined,
-): StoredJob | undefined {
+export function visibleJob(doc: StoredDoc, batch: BatchState | undefined): StoredJob | undefined {
   const { pending } = doc;
   if (pending === undefined || batch !== 'committed') return doc.job;
   if (pending.create !== undefined) return pending.create;

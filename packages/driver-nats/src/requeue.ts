@@ -24,17 +24,17 @@ type Keyed = StoredJob & { idempotencyKey: string };
 const keyed = (job: StoredJob): job is Keyed => job.idempotencyKey !== undefined;
 
 /** The live row other than `job` that holds its key, if any. */
-async function takenBy(context: NatsContext, job: Keyed, holder: Holder): Promise<string | undefined> {
+async function takenBy(
+  context: NatsContext,
+  job: Keyed,
+  holder: Holder,
+): Promise<string | undefined> {
   if (holder.id === undefined || holder.id === job.id) return undefined;
   return (await liveHolder(context, job, holder.id)) === undefined ? undefined : holder.id;
 }
 
 /** The checks, in the contract's order, on the record read now. Changes nothing. */
-async function check(
-  context: NatsContext,
-  id: string,
-  options: RequeueOptions,
-): Promise<void> {
+async function check(context: NatsContext, id: string, options: RequeueOptions): Promise<void> {
   const current = await readJob(context, id);
   const job = current?.job;
   if (job === undefined || (options.tenantId !== undefined && job.tenantId !== options.tenantId)) {

@@ -65,7 +65,10 @@ async function settleAll(
     items.map((item) => fenced(context, item.fence, item.change, now)),
   );
   const woke = results.flatMap((job) =>
-    job !== undefined && (job.state === 'ready' || job.state === 'delayed' || (job.state === 'suspended' && job.runAt <= now))
+    job !== undefined &&
+    (job.state === 'ready' ||
+      job.state === 'delayed' ||
+      (job.state === 'suspended' && job.runAt <= now))
       ? [job.queue]
       : [],
   );
@@ -108,7 +111,12 @@ export async function extend(
 ): Promise<boolean> {
   await context.mirror.syncOwn();
   const now = context.clock.now();
-  const job = await fenced(context, fence, (current) => extended(current, visibilityTimeoutMs, now), now);
+  const job = await fenced(
+    context,
+    fence,
+    (current) => extended(current, visibilityTimeoutMs, now),
+    now,
+  );
   return job !== undefined;
 }
 

@@ -29,7 +29,9 @@ export function createStepStore(context: NatsContext): StepStore {
     if (gen === undefined) return undefined;
     const entry = await aux.get(subjects.step(row.job.runId, name, gen));
     if (entry === null || entry.operation !== 'PUT') {
-      throw new Error(`step ${JSON.stringify(name)} of run ${row.job.runId} names a payload that is gone`);
+      throw new Error(
+        `step ${JSON.stringify(name)} of run ${row.job.runId} names a payload that is gone`,
+      );
     }
     const stored = decodeJson<StepRecord | SpilledStep>(entry.value);
     if (!('$parts' in stored)) return stored;
@@ -93,9 +95,7 @@ export function createStepStore(context: NatsContext): StepStore {
     async list(runId) {
       const row = await runRow(runId);
       if (row === undefined) return [];
-      const steps = await Promise.all(
-        (row.job.steps ?? []).map(([name]) => readStep(row, name)),
-      );
+      const steps = await Promise.all((row.job.steps ?? []).map(([name]) => readStep(row, name)));
       return steps.filter((step): step is StepRecord => step !== undefined);
     },
   };
@@ -109,8 +109,6 @@ export async function dropStepPayloads(
 ): Promise<void> {
   const dropped = (before.steps ?? []).filter(([name, gen]) => stepGen(after, name) !== gen);
   await Promise.all(
-    dropped.map(([name, gen]) =>
-      dropAux(context, context.subjects.step(before.runId, name, gen)),
-    ),
+    dropped.map(([name, gen]) => dropAux(context, context.subjects.step(before.runId, name, gen))),
   );
 }

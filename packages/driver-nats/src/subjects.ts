@@ -87,7 +87,8 @@ export function subjectsFor(prefix: string): Subjects {
     job: (id) => `j.${id}`,
     batch: (id) => `b.${id}`,
     event: (id) => `e.${id}`,
-    holder: (name, tenantId, key) => `k.${token(name, tenantId ?? '', tenantId === undefined ? 'n' : 't', key)}`,
+    holder: (name, tenantId, key) =>
+      `k.${token(name, tenantId ?? '', tenantId === undefined ? 'n' : 't', key)}`,
     lease: (name) => `l.${token(name)}`,
     slot: (key) => `s.${token(key)}`,
     step: (runId, name, generation) => `t.${runId}.${token(name)}.${generation}`,

@@ -72,7 +72,11 @@ export function acked(job: StoredJob, options: AckOptions, now: number): StoredJ
 
 /** A nack: back to work while attempts remain and not final, else dead (or failed). */
 export function nacked(job: StoredJob, options: NackOptions, now: number): StoredJob {
-  const base = { ...without(job, 'claimedBy', 'visibleAt'), lastError: options.error, updatedAt: now };
+  const base = {
+    ...without(job, 'claimedBy', 'visibleAt'),
+    lastError: options.error,
+    updatedAt: now,
+  };
   if (options.final !== true && job.attempts < job.maxAttempts) {
     return options.retryAt !== undefined && options.retryAt > now
       ? { ...base, state: 'delayed', runAt: options.retryAt }
@@ -123,15 +127,7 @@ export const promoted = (job: StoredJob, now: number): StoredJob => ({
 
 /** A requeue: ready now with attempts 0; `fromStep` and every step written after it dropped. */
 export function requeued(job: StoredJob, fromStep: string | undefined, now: number): StoredJob {
-  const base = without(
-    job,
-    'finishedAt',
-    'result',
-    'waitFor',
-    'waitSeq',
-    'claimedBy',
-    'visibleAt',
-  );
+  const base = without(job, 'finishedAt', 'result', 'waitFor', 'waitSeq', 'claimedBy', 'visibleAt');
   const steps = job.steps ?? [];
   const cut = fromStep === undefined ? -1 : steps.findIndex(([name]) => name === fromStep);
   const kept = cut === -1 ? steps : steps.slice(0, cut);

@@ -39,7 +39,10 @@ export class Wake {
     });
   }
 
-  async subscribe(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe> {
+  async subscribe(
+    queues: readonly string[],
+    onWork: (queue: string) => void,
+  ): Promise<Unsubscribe> {
     if (this.subscription === undefined) {
       this.subscription = this.nc.subscribe(this.subject, {
         callback: (error, message) => {

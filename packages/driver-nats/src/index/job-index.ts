@@ -14,15 +14,7 @@ import {
 } from '../record.js';
 import { EventIndex } from './event-index.js';
 import { QueueIndex } from './queue-index.js';
-import {
-  claimOrder,
-  finishedOrder,
-  listOrder,
-  makeRow,
-  probe,
-  type Row,
-  stateOf,
-} from './row.js';
+import { claimOrder, finishedOrder, listOrder, makeRow, probe, type Row, stateOf } from './row.js';
 import { SortedList } from './sorted-list.js';
 
 /** What a job key holds as the index last saw it: a conditional write names `revision`. */
@@ -262,7 +254,9 @@ export class JobIndex {
     skip: ReadonlySet<string>,
   ): Row[] {
     this.checkLeases(now, queues);
-    const found = queues.flatMap((name) => this.queues.get(name)?.claimable(now, limit, skip) ?? []);
+    const found = queues.flatMap(
+      (name) => this.queues.get(name)?.claimable(now, limit, skip) ?? [],
+    );
     return queues.length === 1 ? found : found.sort(claimOrder).slice(0, limit);
   }
 

@@ -1,12 +1,5 @@
 import { JOB_STATES, type JobState, type QueueStats } from '@berth/core';
-import {
-  claimOrder,
-  leaseOrder,
-  listOrder,
-  probe,
-  type Row,
-  runAtOrder,
-} from './row.js';
+import { claimOrder, leaseOrder, listOrder, probe, type Row, runAtOrder } from './row.js';
 import { SortedList } from './sorted-list.js';
 
 type Waiting = 'ready' | 'delayed' | 'suspended';
@@ -137,7 +130,11 @@ export class QueueIndex {
       counts[state] -= due;
       counts.ready += due;
       const first = this.byRunAt[state].first();
-      if (first !== undefined && first.runAt <= now && (oldest === undefined || first.runAt < oldest)) {
+      if (
+        first !== undefined &&
+        first.runAt <= now &&
+        (oldest === undefined || first.runAt < oldest)
+      ) {
         oldest = first.runAt;
       }
     }
