@@ -7,6 +7,20 @@ import { buried, taken } from './transitions.js';
 
 /** Rounds a claim makes when other claimers take the rows it picked. */
 const ROUNDS = 8;
+/**
+ * After a round lost races, the next picks its rows at random among this many times as many
+ * due rows: claimers that all saw the same first rows stop colliding on them. Uncontended, the
+ * first round takes rows in exact claim order.
+ */
+const SPREAD = 8;
+
+/** `count` of `rows` picked at random, kept in the order they came in. */
+function sample<T>(rows: readonly T[], count: number): T[] {
+  if (rows.length <= count) return [...rows];
+  const picked = new Set<number>();
+  while (picked.size < count) picked.add(Math.floor(Math.random() * rows.length));
+  return [...picked].sort((a, b) => a - b).map((index) => rows[index] as T);
+}
 
 /** The claim's write for one row: conditional on the revision the index holds, so it lands once. */
 async function take(
@@ -55,10 +69,13 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
   const claimed: ClaimedJob[] = [];
   const lapsed: JobRecord[] = [];
   let caughtUp = false;
+  let contended = false;
   for (let round = 0; round < ROUNDS; round += 1) {
     const wantClaim = limit - claimed.length;
     const wantBury = limit - lapsed.length;
-    const rows = wantClaim > 0 ? index.claimable(queues, now, wantClaim, tried) : [];
+    const window = contended ? wantClaim * SPREAD : wantClaim;
+    const due = wantClaim > 0 ? index.claimable(queues, now, window, tried) : [];
+    const rows = contended ? sample(due, wantClaim) : due;
     if (rows.length < wantClaim && !caughtUp) {
       caughtUp = true;
       await mirror.syncFull();
@@ -82,6 +99,7 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
       else lapsed.push(job);
     }
     if (!lost) break;
+    contended = true;
     await mirror.syncOwn();
   }
   return { claimed, buried: lapsed };
