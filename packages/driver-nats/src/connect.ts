@@ -3,7 +3,6 @@ import { jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { NatsContext } from './context.js';
-import { JobIndex } from './index/job-index.js';
 import { Mirror } from './mirror.js';
 import type { Subjects } from './subjects.js';
 import { Wake } from './wake.js';
@@ -16,6 +15,7 @@ export interface ConnectSettings {
   readonly hooks: DriverHooks;
   readonly replicas: number;
   readonly timeoutMs: number;
+  readonly markerGraceMs: number;
 }
 
 /** Headroom under the server's message cap for a part's headers. */
@@ -47,14 +47,22 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       kvm.create(settings.subjects.jobsBucket, options),
       kvm.create(settings.subjects.auxBucket, options),
     ]);
-    const index = new JobIndex();
-    const mirror = new Mirror(jobs, jsm, settings.subjects.jobsStream, index, settings.timeoutMs);
+    const mirror = new Mirror(
+      jobs,
+      jsm,
+      settings.subjects.jobsStream,
+      settings.timeoutMs,
+      settings.markerGraceMs,
+    );
     await mirror.start();
     const wake = new Wake(nc, settings.subjects.wake);
+    const statuses = nc.status();
     void (async () => {
-      for await (const status of nc.status()) {
+      let away = Date.now();
+      for await (const status of statuses) {
+        if (status.type === 'disconnect') away = Date.now();
         if (status.type !== 'reconnect') continue;
-        mirror.resume().catch(() => {});
+        mirror.resume(Date.now() - away).catch(() => {});
         wake.wakeAll();
       }
     })();
@@ -66,9 +74,13 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       jsm,
       jobs,
       aux,
-      index,
+      get index() {
+        return mirror.index;
+      },
       mirror,
       wake,
+      markerGraceMs: settings.markerGraceMs,
+      stopStatus: () => (statuses as { stop?: () => void }).stop?.(),
       partBytes: Math.max(
         1_024,
         Math.min(512 * 1_024, nc.info?.max_payload ?? 1_048_576) - PART_HEADROOM,

@@ -24,6 +24,10 @@ export interface NatsContext extends BlobStore {
   readonly index: JobIndex;
   readonly mirror: Mirror;
   readonly wake: Wake;
+  /** How long delete markers stay in the jobs bucket before a purge removes them. */
+  readonly markerGraceMs: number;
+  /** Stops following the connection's status (on close). */
+  stopStatus(): void;
 }
 
 /**

@@ -12,6 +12,7 @@ import { dropAuxUnder, type NatsContext, writeJob } from './context.js';
 import { eventOf, storedEventOf } from './events-codec.js';
 import type { EventEntry } from './index/event-index.js';
 import { effectiveJob } from './index/row.js';
+import { collectMarkers } from './markers.js';
 import { encodeJson } from './record.js';
 import { deleteKey, writeKey } from './writes.js';
 
@@ -88,7 +89,10 @@ export function createEventStore(context: NatsContext): EventStore {
           .expired(now, PURGE_BATCH + tried.size)
           .filter((entry) => !tried.has(entry.event.id))
           .slice(0, PURGE_BATCH);
-        if (expired.length === 0) return total;
+        if (expired.length === 0) {
+          await collectMarkers(context);
+          return total;
+        }
         for (const name of new Set(expired.map((entry) => entry.event.name))) {
           const newest = index.events.latest(name);
           if (newest !== undefined && expired.includes(newest))

@@ -1,7 +1,7 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV, KvWatchEntry } from '@nats-io/kv';
 import type { StoredEvent } from './events-codec.js';
-import type { JobIndex } from './index/job-index.js';
+import { JobIndex } from './index/job-index.js';
 import { type BatchDoc, decodeJson, type StoredDoc } from './record.js';
 import { jobsKeyKind } from './subjects.js';
 
@@ -25,13 +25,16 @@ export class Mirror {
   private ownSeq = 0;
   private stopped = false;
   private failure: Error | undefined;
+  /** The mirror itself; replaced by a fresh one when a replay starts over. */
+  index = new JobIndex();
 
   constructor(
     private readonly jobs: KV,
     private readonly jsm: JetStreamManager,
     private readonly stream: string,
-    private readonly index: JobIndex,
     private readonly timeoutMs: number,
+    /** How long delete markers are kept: a watch away longer may have missed some. */
+    private readonly markerGraceMs: number,
   ) {}
 
   /** Starts the watch and waits until the index holds every key the bucket held. */
@@ -40,11 +43,21 @@ export class Mirror {
     await this.syncFull();
   }
 
-  /** Resumes the watch after the connection came back (the old consumer may be gone). */
-  async resume(): Promise<void> {
+  /**
+   * Resumes the watch after the connection came back (the old consumer may be gone), from the
+   * revision it reached. After an outage long enough that delete markers it never saw may have
+   * been removed meanwhile, it replays the bucket into a fresh index instead: every read waits
+   * for the index to reach its revision, so none sees the replay half done.
+   */
+  async resume(awayMs: number): Promise<void> {
     if (this.stopped) return;
     this.watcher?.stop();
-    await this.watch(this.index.delivered + 1);
+    if (awayMs * 2 < this.markerGraceMs) {
+      await this.watch(this.index.delivered + 1);
+      return;
+    }
+    this.index = new JobIndex();
+    await this.watch(0);
   }
 
   private async watch(from: number): Promise<void> {
@@ -67,6 +80,8 @@ export class Mirror {
     if (entry.revision <= index.delivered) return;
     const kind = jobsKeyKind(entry.key);
     const deleted = entry.operation !== 'PUT';
+    if (deleted)
+      index.markers.push({ key: entry.key, revision: entry.revision, at: entry.created.getTime() });
     if (kind?.kind === 'job') {
       index.applyJob(
         kind.id,

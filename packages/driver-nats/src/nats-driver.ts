@@ -41,10 +41,17 @@ export interface NatsDriverOptions {
   readonly maxPayloadBytes?: number;
   /** The longest one request, or one wait for the watch, may take. Default 10 s. */
   readonly timeoutMs?: number;
+  /**
+   * How long the delete marker of a purged job or event stays before a purge removes it. A
+   * process whose connection is away for half of this replays the bucket when it comes back.
+   * Default 1 h.
+   */
+  readonly deleteMarkerGraceMs?: number;
 }
 
 export const DEFAULT_NATS_SERVERS = 'nats://127.0.0.1:4222';
 const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MARKER_GRACE_MS = 3_600_000;
 
 function screenOptions(options: NatsDriverOptions) {
   if (options.connection !== undefined && options.servers !== undefined) {
@@ -65,7 +72,12 @@ function screenOptions(options: NatsDriverOptions) {
   if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
     throw configInvalid('replicas', 'must be an integer from 1 to 5');
   }
-  return { limit, timeoutMs, replicas, subjects: subjectsFor(options.prefix ?? 'berth') };
+  const markerGraceMs = options.deleteMarkerGraceMs ?? DEFAULT_MARKER_GRACE_MS;
+  if (!Number.isInteger(markerGraceMs) || markerGraceMs < 0) {
+    throw configInvalid('deleteMarkerGraceMs', 'must be a non-negative integer');
+  }
+  const subjects = subjectsFor(options.prefix ?? 'berth');
+  return { limit, timeoutMs, replicas, markerGraceMs, subjects };
 }
 
 /** Runs a backend call so a NATS failure leaves it as DRIVER_UNAVAILABLE naming the operation. */
@@ -85,7 +97,7 @@ const guard =
  * lands through ONE conditional write of one key. Connects on first use.
  */
 export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
-  const { limit, timeoutMs, replicas, subjects } = screenOptions(options);
+  const { limit, timeoutMs, replicas, markerGraceMs, subjects } = screenOptions(options);
   const clock = options.clock ?? systemClock;
   const owned = options.connection === undefined;
   let opening: Promise<NatsContext> | undefined;
@@ -102,6 +114,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       hooks: options.hooks ?? {},
       replicas,
       timeoutMs,
+      markerGraceMs,
     }).catch((error: unknown) => {
       opening = undefined;
       throw error;
@@ -183,6 +196,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       const context = await opening?.catch(() => undefined);
       if (context === undefined) return;
       context.mirror.stop();
+      context.stopStatus();
       context.wake.close();
       if (owned) await context.nc.close();
     },

@@ -3,6 +3,7 @@ import { deleteJob, dropAuxUnder, type NatsContext, writeJob } from './context.j
 import { decideBatch } from './docs.js';
 import { readHolder } from './holders.js';
 import type { Row } from './index/row.js';
+import { collectMarkers } from './markers.js';
 import { purgeKey } from './writes.js';
 
 /** Rows one purge round removes at most: the caller's count comes from as many rounds as needed. */
@@ -93,5 +94,6 @@ export async function purge(context: NatsContext, request: PurgeRequest): Promis
     total += removed.filter(Boolean).length;
   }
   await tidyBatches(context);
+  await collectMarkers(context);
   return total;
 }

@@ -49,6 +49,8 @@ export interface Subjects {
   blobsOf(owner: string): string;
   /** The stream subject of an aux bucket key (for removing it without a marker). */
   auxSubject(key: string): string;
+  /** The stream subject of a jobs bucket key (for removing a delete marker past its grace). */
+  jobsSubject(key: string): string;
 }
 
 /** A fixed-length key token for an app-chosen text (base64url of its SHA-256). */
@@ -96,5 +98,6 @@ export function subjectsFor(prefix: string): Subjects {
     blob: (owner, field, generation, part) => `x.${owner}.${field}.${generation}.${part}`,
     blobsOf: (owner) => `$KV.${auxBucket}.x.${owner}.>`,
     auxSubject: (key) => `$KV.${auxBucket}.${key}`,
+    jobsSubject: (key) => `$KV.${jobsBucket}.${key}`,
   };
 }

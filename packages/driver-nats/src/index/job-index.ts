@@ -17,6 +17,13 @@ import { QueueIndex } from './queue-index.js';
 import { claimOrder, finishedOrder, listOrder, makeRow, probe, type Row, stateOf } from './row.js';
 import { SortedList } from './sorted-list.js';
 
+/** A delete marker in the jobs bucket: its key, revision, and when the server stored it. */
+export interface Marker {
+  readonly key: string;
+  readonly revision: number;
+  readonly at: number;
+}
+
 /** What a job key holds as the index last saw it: a conditional write names `revision`. */
 export interface DocEntry {
   readonly doc: StoredDoc;
@@ -58,6 +65,8 @@ export class JobIndex {
   private readonly batches = new Map<string, BatchState>();
   private readonly pendingOf = new Map<string, Set<string>>();
   readonly events = new EventIndex();
+  /** Delete markers seen, oldest first: removed from the bucket once past their grace. */
+  readonly markers: Marker[] = [];
   /** The highest revision applied. */
   delivered = 0;
 
