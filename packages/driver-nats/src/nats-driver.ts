@@ -7,7 +7,10 @@ import {
   type DriverBackend,
   type DriverHooks,
   driverUnavailable,
+  type EventStore,
   isBerthError,
+  type LeaseStore,
+  type StepStore,
   systemClock,
 } from '@berth/core';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -80,6 +83,25 @@ function screenOptions(options: NatsDriverOptions) {
   return { limit, timeoutMs, replicas, markerGraceMs, subjects };
 }
 
+/** The step, event and lease stores of a connected context, made once. */
+const stores = new WeakMap<
+  NatsContext,
+  { steps: StepStore; events: EventStore; leases: LeaseStore }
+>();
+
+function storesOf(context: NatsContext) {
+  let made = stores.get(context);
+  if (made === undefined) {
+    made = {
+      steps: createStepStore(context),
+      events: createEventStore(context),
+      leases: createLeaseStore(context),
+    };
+    stores.set(context, made);
+  }
+  return made;
+}
+
 /** Runs a backend call so a NATS failure leaves it as DRIVER_UNAVAILABLE naming the operation. */
 const guard =
   <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
@@ -150,43 +172,41 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     purge: on('purge jobs', purge),
     steps: {
       get: on('read a step', (context, runId: string, name: string) =>
-        createStepStore(context).get(runId, name),
+        storesOf(context).steps.get(runId, name),
       ),
       put: on('write a step', (context, record, fence) =>
-        createStepStore(context).put(record, fence),
+        storesOf(context).steps.put(record, fence),
       ),
-      list: on('list steps', (context, runId: string) => createStepStore(context).list(runId)),
+      list: on('list steps', (context, runId: string) => storesOf(context).steps.list(runId)),
     },
     events: {
       publish: on('publish an event', (context, name, payload, opts) =>
-        createEventStore(context).publish(name, payload, opts),
+        storesOf(context).events.publish(name, payload, opts),
       ),
-      find: on('find an event', (context, name, opts) =>
-        createEventStore(context).find(name, opts),
-      ),
-      list: on('list events', (context, name?: string) => createEventStore(context).list(name)),
+      find: on('find an event', (context, name, opts) => storesOf(context).events.find(name, opts)),
+      list: on('list events', (context, name?: string) => storesOf(context).events.list(name)),
       purgeExpired: on('purge expired events', (context) =>
-        createEventStore(context).purgeExpired(),
+        storesOf(context).events.purgeExpired(),
       ),
     },
     leases: {
       acquire: on('acquire a lease', (context, name, holder, ttl) =>
-        createLeaseStore(context).acquire(name, holder, ttl),
+        storesOf(context).leases.acquire(name, holder, ttl),
       ),
       renew: on('renew a lease', (context, name, holder, ttl) =>
-        createLeaseStore(context).renew(name, holder, ttl),
+        storesOf(context).leases.renew(name, holder, ttl),
       ),
       release: on('release a lease', (context, name, holder) =>
-        createLeaseStore(context).release(name, holder),
+        storesOf(context).leases.release(name, holder),
       ),
       acquireSlot: on('acquire a slot', (context, key, slots, holder, ttl) =>
-        createLeaseStore(context).acquireSlot(key, slots, holder, ttl),
+        storesOf(context).leases.acquireSlot(key, slots, holder, ttl),
       ),
       renewSlot: on('renew a slot', (context, key, holder, ttl) =>
-        createLeaseStore(context).renewSlot(key, holder, ttl),
+        storesOf(context).leases.renewSlot(key, holder, ttl),
       ),
       releaseSlot: on('release a slot', (context, key, holder) =>
-        createLeaseStore(context).releaseSlot(key, holder),
+        storesOf(context).leases.releaseSlot(key, holder),
       ),
     },
     subscribe: on('subscribe', (context, queues, onWork) => context.wake.subscribe(queues, onWork)),

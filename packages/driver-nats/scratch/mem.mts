@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { createNatsDriver } from '../src/index.ts';
+const N = 20_000;
+const prefix = `mem-${randomUUID().slice(0, 8)}`;
+const servers = 'nats://127.0.0.1:4222';
+const writer = createNatsDriver({ servers, prefix });
+for (let at = 0; at < N; at += 1000) await writer.enqueueMany(Array.from({ length: 1000 }, (_, i) => ({ name: 'email.send', queue: 'default', payload: { to: `user${at + i}@example.com`, template: 'welcome' } })));
+await writer.close();
+global.gc?.(); const before = process.memoryUsage().heapUsed;
+const reader = createNatsDriver({ servers, prefix });
+const [stats] = await reader.stats();
+global.gc?.(); const after = process.memoryUsage().heapUsed;
+console.log(`mirror of ${stats?.counts.ready} live jobs: ${((after - before) / N).toFixed(0)} bytes per job`);
+await reader.close();
+const nc = await connect({ servers }); const jsm = await jetstreamManager(nc);
+await jsm.streams.delete(`KV_${prefix}_jobs`); await jsm.streams.delete(`KV_${prefix}_aux`); await nc.close();
