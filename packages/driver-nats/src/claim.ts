@@ -2,7 +2,7 @@ import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/
 import { hydrateJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
 import { effectiveJob, type Row } from './index/row.js';
-import { toRecord } from './record.js';
+import { answerRecord } from './record.js';
 import { buried, taken } from './transitions.js';
 
 /** Rounds a claim makes when other claimers take the rows it picked. */
@@ -32,7 +32,7 @@ async function take(
   const before = effectiveJob(row);
   const job = taken(before, request, now);
   if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) return undefined;
-  const record = toRecord(structuredClone(await hydrateJob(context, job)), now);
+  const record = answerRecord(await hydrateJob(context, job), now);
   return {
     ...record,
     state: 'running',
@@ -50,7 +50,7 @@ async function bury(
 ): Promise<JobRecord | undefined> {
   const job = buried(effectiveJob(row), request.dropExhausted.includes(row.job.name), now);
   if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) return undefined;
-  return toRecord(structuredClone(await hydrateJob(context, job)), now);
+  return answerRecord(await hydrateJob(context, job), now);
 }
 
 /**

@@ -14,7 +14,7 @@ import { hydrateJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
 import { type CurrentJob, readJob } from './docs.js';
 import { effectiveJob } from './index/row.js';
-import { type StoredJob, toRecord } from './record.js';
+import { answerRecord, type StoredJob } from './record.js';
 import { cancelled, promoted } from './transitions.js';
 
 /** Times a by-id change re-reads and tries again when its key moved under it. */
@@ -26,7 +26,7 @@ export async function answerOf(
   job: StoredJob,
   now: number,
 ): Promise<JobRecord> {
-  return toRecord(structuredClone(await hydrateJob(context, job)), now);
+  return answerRecord(await hydrateJob(context, job), now);
 }
 
 /** A row of another tenant (or of none) reads exactly as an id nobody queued. */

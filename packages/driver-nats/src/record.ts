@@ -173,3 +173,16 @@ export function toRecord(job: StoredJob, now: number): JobRecord {
   if (waitFor !== undefined) record.waitFor = waitFor;
   return record;
 }
+
+const copy = <T>(value: T): T =>
+  value !== null && typeof value === 'object' ? structuredClone(value) : value;
+
+/** {@link toRecord} with its app content copied: an answer never shares objects with the index. */
+export function answerRecord(job: StoredJob, now: number): JobRecord {
+  const record = toRecord(job, now) as Mutable<JobRecord>;
+  record.payload = copy(record.payload);
+  if (record.result !== undefined) record.result = copy(record.result);
+  if (record.progress !== undefined) record.progress = copy(record.progress);
+  if (record.lastError !== undefined) record.lastError = { ...record.lastError };
+  return record;
+}

@@ -52,7 +52,8 @@ function listOf<K>(map: Map<K, SortedList<Row>>, key: K, compare = listOrder): S
  * conditional write against the revision recorded here.
  */
 export class JobIndex {
-  private readonly entries = new Map<string, DocEntry>();
+  /** Docs with no visible row (a pending create, an aborted one): rows hold their own doc. */
+  private readonly hidden = new Map<string, DocEntry>();
   private readonly rows = new Map<string, Row>();
   private readonly queues = new Map<string, QueueIndex>();
   private readonly all = new SortedList<Row>(listOrder);
@@ -71,7 +72,7 @@ export class JobIndex {
   delivered = 0;
 
   entry(id: string): DocEntry | undefined {
-    return this.entries.get(id);
+    return this.rows.get(id) ?? this.hidden.get(id);
   }
 
   row(id: string): Row | undefined {
@@ -89,18 +90,15 @@ export class JobIndex {
 
   /** A job key changed (or, `doc` undefined, was deleted). */
   applyJob(id: string, doc: StoredDoc | undefined, revision: number): void {
+    const before = this.entry(id)?.doc.pending?.batch;
+    if (before !== undefined) this.pendingOf.get(before)?.delete(id);
     const old = this.rows.get(id);
     if (old !== undefined) {
       this.unplace(old);
       this.rows.delete(id);
     }
-    const before = this.entries.get(id)?.doc.pending?.batch;
-    if (before !== undefined) this.pendingOf.get(before)?.delete(id);
-    if (doc === undefined) {
-      this.entries.delete(id);
-      return;
-    }
-    this.entries.set(id, { doc, revision });
+    this.hidden.delete(id);
+    if (doc === undefined) return;
     const batch = doc.pending?.batch;
     if (batch !== undefined) {
       let ids = this.pendingOf.get(batch);
@@ -111,7 +109,10 @@ export class JobIndex {
       ids.add(id);
     }
     const job = visibleJob(doc, batch === undefined ? undefined : this.batches.get(batch));
-    if (job === undefined) return;
+    if (job === undefined) {
+      this.hidden.set(id, { doc, revision });
+      return;
+    }
     const row = makeRow(id, revision, doc, job);
     this.place(row);
     this.rows.set(id, row);
@@ -122,7 +123,7 @@ export class JobIndex {
     if (state === undefined) this.batches.delete(id);
     else this.batches.set(id, state);
     for (const jobId of [...(this.pendingOf.get(id) ?? [])]) {
-      const entry = this.entries.get(jobId);
+      const entry = this.entry(jobId);
       if (entry !== undefined) this.applyJob(jobId, entry.doc, entry.revision);
     }
     if (this.pendingOf.get(id)?.size === 0) this.pendingOf.delete(id);
@@ -150,7 +151,7 @@ export class JobIndex {
       if (out.length >= limit) break;
       if (this.batches.has(id) || jobs.size === 0) continue;
       const stale = [...jobs].every((jobId) => {
-        const pending = this.entries.get(jobId)?.doc.pending;
+        const pending = this.entry(jobId)?.doc.pending;
         const at = pending?.create?.createdAt ?? pending?.requeue?.at;
         return at !== undefined && at < before;
       });

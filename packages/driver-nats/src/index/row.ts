@@ -10,7 +10,7 @@ export interface Row {
   readonly id: string;
   readonly revision: number;
   readonly doc: StoredDoc;
-  /** The visible record with its insertion sequence fixed. */
+  /** The visible record (as the doc holds it: its `seq` may be absent, `seq` below is the one). */
   readonly job: StoredJob;
   readonly seq: number;
   woken: Woken | undefined;
@@ -21,17 +21,15 @@ export interface Row {
 }
 
 export function makeRow(id: string, revision: number, doc: StoredDoc, job: StoredJob): Row {
-  const seq = job.seq ?? revision;
-  const fixed = job.seq === seq ? job : { ...job, seq };
   return {
     id,
     revision,
     doc,
-    job: fixed,
-    seq,
+    job,
+    seq: job.seq ?? revision,
     woken: undefined,
-    runAt: fixed.runAt,
-    updatedAt: fixed.updatedAt,
+    runAt: job.runAt,
+    updatedAt: job.updatedAt,
     lapsed: false,
   };
 }
