@@ -8,11 +8,15 @@ import { buried, taken } from './transitions.js';
 /** Rounds a claim makes when other claimers take the rows it picked. */
 const ROUNDS = 8;
 /**
- * After a round lost races, the next picks its rows at random among this many times as many
- * due rows: claimers that all saw the same first rows stop colliding on them. Uncontended, the
- * first round takes rows in exact claim order.
+ * After a round lost races (and for a few claims after one did), rows are picked at random among
+ * this many times as many due rows: claimers that all see the same first rows stop colliding on
+ * them. A claimer that meets no other takes rows in exact claim order.
  */
 const SPREAD = 8;
+
+/** Claims after one that lost a race that still spread out from their first round. */
+const REMEMBER = 8;
+const recentlyContended = new WeakMap<NatsContext, number>();
 
 /** `count` of `rows` picked at random, kept in the order they came in. */
 function sample<T>(rows: readonly T[], count: number): T[] {
@@ -69,7 +73,8 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
   const claimed: ClaimedJob[] = [];
   const lapsed: JobRecord[] = [];
   let caughtUp = false;
-  let contended = false;
+  const memory = recentlyContended.get(context) ?? 0;
+  let contended = memory > 0;
   for (let round = 0; round < ROUNDS; round += 1) {
     const wantClaim = limit - claimed.length;
     const wantBury = limit - lapsed.length;
@@ -100,7 +105,9 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
     }
     if (!lost) break;
     contended = true;
-    await mirror.syncOwn();
+    // The rows it lost went to other processes: catch up with them before picking again.
+    await mirror.syncFull();
   }
+  recentlyContended.set(context, contended ? REMEMBER : Math.max(0, memory - 1));
   return { claimed, buried: lapsed };
 }
