@@ -1,10 +1,4 @@
-import {
-  type JobState,
-  type ListPosition,
-  type QueueStats,
-  type ScreenedList,
-  TERMINAL_STATES,
-} from '@berth/core';
+import { type JobState, type QueueStats, type ScreenedList, TERMINAL_STATES } from '@berth/core';
 import {
   type BatchState,
   type StoredDoc,
@@ -13,8 +7,9 @@ import {
   type Woken,
 } from '../record.js';
 import { EventIndex } from './event-index.js';
+import { storedFor, walkList } from './list-walk.js';
 import { QueueIndex } from './queue-index.js';
-import { claimOrder, finishedOrder, listOrder, makeRow, probe, type Row, stateOf } from './row.js';
+import { claimOrder, finishedOrder, listOrder, makeRow, type Row } from './row.js';
 import { SortedList } from './sorted-list.js';
 
 /** A delete marker in the jobs bucket: its key, revision, and when the server stored it. */
@@ -29,11 +24,6 @@ export interface DocEntry {
   readonly doc: StoredDoc;
   readonly revision: number;
 }
-
-/** The stored states whose rows can read as `state` (a due delayed or suspended row reads ready). */
-const STORED_FOR: Partial<Record<JobState, readonly JobState[]>> = {
-  ready: ['ready', 'delayed', 'suspended'],
-};
 
 function listOf<K>(map: Map<K, SortedList<Row>>, key: K, compare = listOrder): SortedList<Row> {
   let list = map.get(key);
@@ -303,23 +293,13 @@ export class JobIndex {
    * first. The narrowest index is walked and the other filters applied on the way.
    */
   list(request: ScreenedList, now: number): Row[] {
-    const want = request.limit + 1;
-    const matches = (row: Row) =>
-      (request.state === undefined || stateOf(row, now) === request.state) &&
-      (request.queue === undefined || row.job.queue === request.queue) &&
-      (request.name === undefined || row.job.name === request.name) &&
-      (request.tenantId === undefined || row.job.tenantId === request.tenantId);
-    const walked = this.sourcesOf(request).flatMap((source) =>
-      walk(source, request.after, request.before, want, matches),
-    );
-    const sign = request.before === undefined ? -1 : 1;
-    return walked.sort((a, b) => sign * listOrder(a, b)).slice(0, want);
+    return walkList(this.sourcesOf(request), request, now);
   }
 
   private sourcesOf(request: ScreenedList): SortedList<Row>[] {
     const pick = (list: SortedList<Row> | undefined) => (list === undefined ? [] : [list]);
     if (request.state !== undefined) {
-      const stored = STORED_FOR[request.state] ?? [request.state];
+      const stored = storedFor(request.state);
       return stored.flatMap((state) => pick(this.byState.get(state)));
     }
     if (request.queue !== undefined) return pick(this.queues.get(request.queue)?.list);
@@ -327,24 +307,4 @@ export class JobIndex {
     if (request.tenantId !== undefined) return pick(this.byTenant.get(request.tenantId));
     return [this.all];
   }
-}
-
-function walk(
-  source: SortedList<Row>,
-  after: ListPosition | undefined,
-  before: ListPosition | undefined,
-  want: number,
-  matches: (row: Row) => boolean,
-): Row[] {
-  const rows: Row[] = [];
-  const entries =
-    before === undefined
-      ? source.descending(after === undefined ? undefined : probe(after))
-      : source.ascending(probe({ createdAt: before.createdAt, seq: before.seq + 1 }));
-  for (const row of entries) {
-    if (!matches(row)) continue;
-    rows.push(row);
-    if (rows.length >= want) break;
-  }
-  return rows;
 }
