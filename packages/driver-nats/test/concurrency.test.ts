@@ -129,6 +129,33 @@ describe('nats driver with independent connections racing on one prefix', () => 
     }
   }, 60_000);
 
+  it('a publish racing a suspend on another connection always wakes the waiter', async () => {
+    const [waiter, publisher] = others;
+    if (waiter === undefined || publisher === undefined) throw new Error('no drivers');
+    const { id } = await waiter.enqueue({ name: 'waits', queue: 'race' });
+    for (let round = 0; round < 10; round += 1) {
+      const [job] = await waiter.claim({
+        queues: ['race'],
+        workerId: 'w',
+        visibilityTimeoutMs: 60_000,
+      });
+      expect(job?.id).toBe(id);
+      const fence = { jobId: id, workerId: 'w', claim: job?.claim ?? 0 };
+      // The waiter looked for the event just before; now its suspend and the publish race.
+      const since = Date.now();
+      const [suspended] = await Promise.all([
+        waiter.suspend(fence, {
+          until: since + 3_600_000,
+          waitFor: `paid-${round}`,
+          eventsSince: since,
+        }),
+        publisher.events.publish(`paid-${round}`, { round }),
+      ]);
+      expect(suspended).toBe(true);
+      for (const reader of [waiter, publisher]) expect((await reader.get(id))?.state).toBe('ready');
+    }
+  }, 60_000);
+
   it('slot races on 8 connections never grant more than the limit', async () => {
     for (let round = 0; round < 5; round += 1) {
       const granted = await Promise.all(
