@@ -25,6 +25,8 @@ export class Mirror {
   private ownSeq = 0;
   private stopped = false;
   private failure: Error | undefined;
+  /** Which watch is current: entries a replaced watch still had buffered are dropped. */
+  private generation = 0;
   /** The mirror itself; replaced by a fresh one when a replay starts over. */
   index = new JobIndex();
 
@@ -50,27 +52,43 @@ export class Mirror {
    * for the index to reach its revision, so none sees the replay half done.
    */
   async resume(awayMs: number): Promise<void> {
-    if (this.stopped) return;
-    this.watcher?.stop();
-    if (awayMs * 2 < this.markerGraceMs) {
-      await this.watch(this.index.delivered + 1);
-      return;
+    const fresh = awayMs * 2 >= this.markerGraceMs;
+    // The server may still be settling right after the reconnect: try again until it answers.
+    for (let attempt = 0; !this.stopped; attempt += 1) {
+      this.watcher?.stop();
+      this.generation += 1;
+      if (fresh) this.index = new JobIndex();
+      try {
+        await this.watch(fresh ? 0 : this.index.delivered + 1);
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)));
+      }
     }
-    this.index = new JobIndex();
-    await this.watch(0);
   }
 
   private async watch(from: number): Promise<void> {
+    const generation = this.generation;
     const iterator = await this.jobs.watch({
       key: '>',
       ...(from > 0 ? { resumeFromRevision: from } : {}),
     });
+    if (generation !== this.generation || this.stopped) {
+      iterator.stop();
+      return;
+    }
     this.watcher = iterator;
+    this.failure = undefined;
     void (async () => {
       try {
-        for await (const entry of iterator) this.apply(entry);
+        for await (const entry of iterator) {
+          if (generation !== this.generation) return;
+          this.apply(entry);
+        }
       } catch (error) {
-        this.failure = error instanceof Error ? error : new Error(String(error));
+        if (generation === this.generation) {
+          this.failure = error instanceof Error ? error : new Error(String(error));
+        }
       }
     })();
   }
@@ -153,6 +171,7 @@ export class Mirror {
 
   stop(): void {
     this.stopped = true;
+    this.generation += 1;
     this.watcher?.stop();
     for (const waiter of this.waiters) {
       clearTimeout(waiter.timer);

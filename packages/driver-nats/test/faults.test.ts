@@ -63,75 +63,88 @@ async function traffic(driver: Driver, stopped: () => boolean): Promise<Traffic>
   return out;
 }
 
+/** A short grace makes the outage "long": the watch replays the bucket instead of resuming. */
+const OUTAGES = [
+  { resumes: 'resumes its watch', deleteMarkerGraceMs: 3_600_000 },
+  { resumes: 'replays the bucket after a long outage', deleteMarkerGraceMs: 1_000 },
+] as const;
+
 describe('nats driver when its server restarts', () => {
-  it('calls during the outage fail DRIVER_UNAVAILABLE, nothing acknowledged is lost, and the driver recovers by itself', async () => {
-    let server: PrivateServer | undefined;
-    let driver: Driver | undefined;
-    try {
-      server = await privateServer();
-      const live = createNatsDriver({ servers: server.url, prefix: 'faults', timeoutMs: 1_500 });
-      driver = live;
-      const before = await live.enqueueMany(
-        Array.from({ length: 20 }, () => ({ name: 'before', queue: 'faults' })),
-      );
-      const woke: string[] = [];
-      await live.subscribe?.(['faults'], (queue) => woke.push(queue));
-
-      let stop = false;
-      const running = traffic(live, () => stop);
-      await sleep(300);
-      await server.stop();
-      // A call made while the server is away fails, and says so in the contract's words.
-      const refused = await live
-        .claim({ queues: ['faults'], workerId: 'w', visibilityTimeoutMs: 1_000 })
-        .catch((error: unknown) => error);
-      expect(isBerthError(refused, 'DRIVER_UNAVAILABLE')).toBe(true);
-      if (isBerthError(refused)) {
-        expect(refused.meta).toEqual({ driver: 'nats', operation: 'claim' });
-        expect(refused.original).toBeInstanceOf(Error);
-      }
-      await sleep(500);
-      await server.start();
-      await sleep(1_000);
-      stop = true;
-      const seen = await running;
-
-      expect(seen.failures.length).toBeGreaterThan(0);
-      for (const failure of seen.failures) {
-        expect(isBerthError(failure, 'DRIVER_UNAVAILABLE'), String(failure)).toBe(true);
-      }
-      // The driver came back by itself: it enqueues, claims and wakes again.
-      const after = await eventually(() => live.enqueue({ name: 'after', queue: 'after' }));
-      const [claimed] = await eventually(() =>
-        live.claim({ queues: ['after'], workerId: 'w', visibilityTimeoutMs: 60_000 }),
-      );
-      expect(claimed?.id).toBe(after.id);
-      woke.length = 0;
-      await eventually(async () => {
-        await live.enqueue({ name: 'again', queue: 'faults' });
-        await sleep(100);
-        if (woke.length === 0) throw new Error('no wake after the restart');
-      });
-
-      // Nothing the driver acknowledged is lost: every answered enqueue is there, every landed
-      // ack reads completed, in the driver that lived through the restart and in a new one.
-      const fresh = createNatsDriver({ servers: server.url, prefix: 'faults' });
+  for (const { resumes, deleteMarkerGraceMs } of OUTAGES) {
+    it(`calls during the outage fail DRIVER_UNAVAILABLE, nothing acknowledged is lost, and the driver ${resumes} and recovers by itself`, async () => {
+      let server: PrivateServer | undefined;
+      let driver: Driver | undefined;
       try {
-        for (const reader of [live, fresh]) {
-          const ids = [...before.map((answer) => answer.id), ...seen.enqueued];
-          const records = await Promise.all(ids.map((id) => reader.get(id)));
-          expect(records.filter((record) => record === undefined)).toEqual([]);
-          const acked = await Promise.all(seen.acked.map((id) => reader.get(id)));
-          expect(acked.map((record) => record?.state)).toEqual(seen.acked.map(() => 'completed'));
+        server = await privateServer();
+        const live = createNatsDriver({
+          servers: server.url,
+          prefix: 'faults',
+          timeoutMs: 1_500,
+          deleteMarkerGraceMs,
+        });
+        driver = live;
+        const before = await live.enqueueMany(
+          Array.from({ length: 20 }, () => ({ name: 'before', queue: 'faults' })),
+        );
+        const woke: string[] = [];
+        await live.subscribe?.(['faults'], (queue) => woke.push(queue));
+
+        let stop = false;
+        const running = traffic(live, () => stop);
+        await sleep(300);
+        await server.stop();
+        // A call made while the server is away fails, and says so in the contract's words.
+        const refused = await live
+          .claim({ queues: ['faults'], workerId: 'w', visibilityTimeoutMs: 1_000 })
+          .catch((error: unknown) => error);
+        expect(isBerthError(refused, 'DRIVER_UNAVAILABLE')).toBe(true);
+        if (isBerthError(refused)) {
+          expect(refused.meta).toEqual({ driver: 'nats', operation: 'claim' });
+          expect(refused.original).toBeInstanceOf(Error);
         }
-        expect(seen.enqueued.length).toBeGreaterThan(0);
-        expect(seen.acked.length).toBeGreaterThan(0);
+        await sleep(500);
+        await server.start();
+        await sleep(1_000);
+        stop = true;
+        const seen = await running;
+
+        expect(seen.failures.length).toBeGreaterThan(0);
+        for (const failure of seen.failures) {
+          expect(isBerthError(failure, 'DRIVER_UNAVAILABLE'), String(failure)).toBe(true);
+        }
+        // The driver came back by itself: it enqueues, claims and wakes again.
+        const after = await eventually(() => live.enqueue({ name: 'after', queue: 'after' }));
+        const [claimed] = await eventually(() =>
+          live.claim({ queues: ['after'], workerId: 'w', visibilityTimeoutMs: 60_000 }),
+        );
+        expect(claimed?.id).toBe(after.id);
+        woke.length = 0;
+        await eventually(async () => {
+          await live.enqueue({ name: 'again', queue: 'faults' });
+          await sleep(100);
+          if (woke.length === 0) throw new Error('no wake after the restart');
+        });
+
+        // Nothing the driver acknowledged is lost: every answered enqueue is there, every landed
+        // ack reads completed, in the driver that lived through the restart and in a new one.
+        const fresh = createNatsDriver({ servers: server.url, prefix: 'faults' });
+        try {
+          for (const reader of [live, fresh]) {
+            const ids = [...before.map((answer) => answer.id), ...seen.enqueued];
+            const records = await Promise.all(ids.map((id) => reader.get(id)));
+            expect(records.filter((record) => record === undefined)).toEqual([]);
+            const acked = await Promise.all(seen.acked.map((id) => reader.get(id)));
+            expect(acked.map((record) => record?.state)).toEqual(seen.acked.map(() => 'completed'));
+          }
+          expect(seen.enqueued.length).toBeGreaterThan(0);
+          expect(seen.acked.length).toBeGreaterThan(0);
+        } finally {
+          await fresh.close();
+        }
       } finally {
-        await fresh.close();
+        await driver?.close();
+        await server?.dispose();
       }
-    } finally {
-      await driver?.close();
-      await server?.dispose();
-    }
-  }, 90_000);
+    }, 90_000);
+  }
 });
