@@ -31,6 +31,7 @@ export function list(store: Store, request: ScreenedList): readonly PositionedJo
   const { after, before } = request;
   const walked: Row[] = [];
   for (const row of store.rows.values()) {
+    store.meter.visits += 1;
     if (!matches(row, request, now)) continue;
     const position = positionOf(row);
     if (after !== undefined && listOrder(position, after) <= 0) continue;
@@ -55,6 +56,7 @@ export function stats(store: Store): readonly QueueStats[] {
   const now = store.clock.now();
   const queues = new Map<string, { counts: Record<JobState, number>; oldestReady?: number }>();
   for (const row of store.rows.values()) {
+    store.meter.visits += 1;
     let entry = queues.get(row.queue);
     if (entry === undefined) {
       entry = { counts: zeroCounts() };
@@ -80,6 +82,7 @@ export function purge(store: Store, request: PurgeRequest): number {
   const states = new Set<JobState>(request.states);
   let removed = 0;
   for (const row of [...store.rows.values()]) {
+    store.meter.visits += 1;
     if (!states.has(row.state) || row.finishedAt === undefined) continue;
     if (row.finishedAt >= request.olderThan) continue;
     removeRow(store, row);

@@ -10,6 +10,7 @@ import {
   LIVE_STATES,
   type StepRecord,
 } from '@berth/core';
+import type { Meter } from './meter.js';
 
 export const DRIVER_NAME = 'memory';
 
@@ -77,6 +78,7 @@ export interface Store {
   /** Slot key → holder → expiry. */
   readonly slots: Map<string, Map<string, number>>;
   readonly listeners: Set<WakeListener>;
+  readonly meter: Meter;
   nextSeq(): number;
   closed: boolean;
 }
@@ -94,6 +96,7 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     leases: new Map(),
     slots: new Map(),
     listeners: new Set(),
+    meter: { visits: 0 },
     nextSeq: () => {
       seq += 1;
       return seq;
@@ -157,7 +160,10 @@ export function removeRow(store: Store, row: Row): void {
 /** Every LIVE row of `queues` (all queues when omitted). */
 export function* liveRows(store: Store, queues?: Iterable<string>): Generator<Row> {
   for (const queue of queues ?? store.liveByQueue.keys()) {
-    yield* store.liveByQueue.get(queue) ?? [];
+    for (const row of store.liveByQueue.get(queue) ?? []) {
+      store.meter.visits += 1;
+      yield row;
+    }
   }
 }
 
