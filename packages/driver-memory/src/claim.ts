@@ -1,7 +1,8 @@
 import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core';
 import type { RowHeap } from './heap.js';
 import { claimsBefore, drain, type Lane, lanesOf, syncClock } from './placement.js';
-import { clearLease, type Row, type Store, setState, toRecord } from './store.js';
+import { toClaimed, toRecord } from './record.js';
+import { clearLease, type Row, type Store, setState } from './store.js';
 
 /** What a claim writes into a row whose lease lapsed on its final attempt. */
 const LEASE_LAPSED = {
@@ -28,13 +29,7 @@ function take(store: Store, row: Row, request: ScreenedClaim, now: number): Clai
   row.updatedAt = now;
   row.waitFor = undefined;
   setState(store, row, 'running');
-  return {
-    ...toRecord(row, now),
-    state: 'running',
-    claimedBy: request.workerId,
-    visibleAt: row.visibleAt,
-    resumed,
-  };
+  return toClaimed(row, now, resumed);
 }
 
 /** Claim order between the top of `heap` and the best so far. */

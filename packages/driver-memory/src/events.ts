@@ -7,7 +7,8 @@ import {
   matchesEvent,
   type PublishOptions,
 } from '@berth/core';
-import { copyJson, type Store, setState } from './store.js';
+import { copyJson } from './record.js';
+import { type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
 const copyEvent = (event: EventRecord): EventRecord => ({

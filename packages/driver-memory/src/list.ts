@@ -1,6 +1,7 @@
 import type { JobState, PositionedJob, PurgeRequest, QueueStats, ScreenedList } from '@berth/core';
 import { drain, syncClock } from './placement.js';
-import { positionOf, type Row, removeRow, type Store, stateAt, toRecord } from './store.js';
+import { positionOf, stateAt, toRecord } from './record.js';
+import { type Row, removeRow, type Store } from './store.js';
 
 function matches(row: Row, request: ScreenedList, now: number): boolean {
   return (

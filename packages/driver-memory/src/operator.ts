@@ -11,16 +11,8 @@ import {
   type RequeueOptions,
   stepInvalid,
 } from '@berth/core';
-import {
-  clearLease,
-  findRow,
-  namespaceKey,
-  type Row,
-  type Store,
-  setState,
-  stateAt,
-  toRecord,
-} from './store.js';
+import { stateAt, toRecord } from './record.js';
+import { clearLease, findRow, namespaceKey, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
 function mustFind(store: Store, id: string, options: ByIdOptions): Row {

@@ -6,7 +6,8 @@ import type {
   NackOptions,
   SuspendOptions,
 } from '@berth/core';
-import { clearLease, copyError, copyJson, type Row, type Store, setState } from './store.js';
+import { copyError, copyJson } from './record.js';
+import { clearLease, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
 /**

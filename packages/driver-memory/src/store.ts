@@ -2,9 +2,7 @@ import {
   type Clock,
   type DriverHooks,
   type EventRecord,
-  effectiveState,
   type JobError,
-  type JobRecord,
   type JobState,
   type Json,
   LIVE_STATES,
@@ -210,56 +208,6 @@ export function findRow(store: Store, id: string, tenantId: string | undefined):
   if (row === undefined) return undefined;
   if (tenantId !== undefined && row.tenantId !== tenantId) return undefined;
   return row;
-}
-
-/** The state a read reports for the row at `now`. */
-export const stateAt = (row: Row, now: number): JobState =>
-  effectiveState(row.state, row.runAt, now);
-
-/** A deep copy: nothing handed out may alias the store, nothing taken in may alias the caller. */
-export const copyJson = <T extends Json>(value: T): T => structuredClone(value);
-
-/** The one place a row's insertion order and list position come from. */
-export const positionOf = (row: Row): { createdAt: number; seq: number } => ({
-  createdAt: row.createdAt,
-  seq: row.seq,
-});
-
-export const copyError = (error: JobError): JobError => ({
-  ...(error.code === undefined ? {} : { code: error.code }),
-  message: error.message,
-  ...(error.stack === undefined ? {} : { stack: error.stack }),
-});
-
-/** The record a read reports: a fresh object, effective state, optional fields absent when unset. */
-export function toRecord(row: Row, now: number): JobRecord {
-  return {
-    id: row.id,
-    runId: row.runId,
-    name: row.name,
-    queue: row.queue,
-    payload: copyJson(row.payload),
-    state: stateAt(row, now),
-    priority: row.priority,
-    attempts: row.attempts,
-    maxAttempts: row.maxAttempts,
-    runAt: row.runAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    ...(row.finishedAt === undefined ? {} : { finishedAt: row.finishedAt }),
-    ...(row.claimedBy === undefined ? {} : { claimedBy: row.claimedBy }),
-    claim: row.claim,
-    ...(row.visibleAt === undefined ? {} : { visibleAt: row.visibleAt }),
-    ...(row.lastError === undefined ? {} : { lastError: copyError(row.lastError) }),
-    ...(row.result === undefined ? {} : { result: copyJson(row.result) }),
-    ...(row.progress === undefined ? {} : { progress: copyJson(row.progress) }),
-    ...(row.idempotencyKey === undefined ? {} : { idempotencyKey: row.idempotencyKey }),
-    ...(row.concurrencyKey === undefined ? {} : { concurrencyKey: row.concurrencyKey }),
-    ...(row.tenantId === undefined ? {} : { tenantId: row.tenantId }),
-    ...(row.traceparent === undefined ? {} : { traceparent: row.traceparent }),
-    ...(row.enqueuedBy === undefined ? {} : { enqueuedBy: row.enqueuedBy }),
-    ...(row.waitFor === undefined ? {} : { waitFor: row.waitFor }),
-  };
 }
 
 /** Drops the lease fields a settle clears. */
