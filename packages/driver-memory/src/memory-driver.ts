@@ -14,6 +14,7 @@ import { enqueue, enqueueMany } from './enqueue.js';
 import { findEvent, listEvents, publish, purgeExpired } from './events.js';
 import { acquire, acquireSlot, release, releaseSlot, renew, renewSlot } from './leases.js';
 import { list, purge, stats } from './list.js';
+import { registerMeter } from './meter.js';
 import { cancel, get, promote, requeue } from './operator.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { getStep, listSteps, putStep } from './steps.js';
@@ -106,5 +107,7 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
       store.listeners.clear();
     },
   };
-  return createDriver(backend);
+  const driver = createDriver(backend);
+  registerMeter(driver, store.meter);
+  return driver;
 }
