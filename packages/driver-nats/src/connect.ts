@@ -34,7 +34,7 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       ...(settings.servers === undefined ? {} : { servers: [...[settings.servers].flat()] }),
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
-      // Each request would otherwise capture a stack trace up front: a fifth of the CPU of a claim.
+      // Each request would otherwise capture a stack trace up front: about an eighth of the CPU.
       noAsyncTraces: true,
       timeout: settings.timeoutMs,
     }));
