@@ -9,7 +9,20 @@ interface Waiter {
   readonly seq: number;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout;
+}
+
+/** A value that does not decode: the index leaves its key out rather than stop following the bucket. */
+function decoded<T>(entry: KvWatchEntry): T | undefined {
+  try {
+    return decodeJson<T>(entry.value);
+  } catch (error) {
+    process.emitWarning(
+      `berth: the nats driver skipped key ${entry.key} at revision ${entry.revision}, which is not JSON: ${String(error)}`,
+      'BerthWarning',
+    );
+    return undefined;
+  }
 }
 
 /**
@@ -101,22 +114,15 @@ export class Mirror {
     if (deleted)
       index.markers.push({ key: entry.key, revision: entry.revision, at: entry.created.getTime() });
     if (kind?.kind === 'job') {
-      index.applyJob(
-        kind.id,
-        deleted ? undefined : decodeJson<StoredDoc>(entry.value),
-        entry.revision,
-      );
+      index.applyJob(kind.id, deleted ? undefined : decoded<StoredDoc>(entry), entry.revision);
     } else if (kind?.kind === 'batch') {
-      index.applyBatch(kind.id, deleted ? undefined : decodeJson<BatchDoc>(entry.value).state);
+      index.applyBatch(kind.id, deleted ? undefined : decoded<BatchDoc>(entry)?.state);
     } else if (kind?.kind === 'event') {
-      const removed = deleted ? index.events.remove(kind.id) : undefined;
-      if (!deleted) {
-        const event = decodeJson<StoredEvent>(entry.value);
-        index.events.put({ event, seq: entry.revision });
-        index.rewake(event.name);
-      } else if (removed !== undefined) {
-        index.rewake(removed.event.name);
-      }
+      const removed = index.events.remove(kind.id);
+      const event = deleted ? undefined : decoded<StoredEvent>(entry);
+      if (event !== undefined) index.events.put({ event, seq: entry.revision });
+      const name = event?.name ?? removed?.event.name;
+      if (name !== undefined) index.rewake(name);
     }
     index.delivered = entry.revision;
     if (this.waiters.length > 0) this.release();
@@ -141,20 +147,31 @@ export class Mirror {
     if (revision > this.ownSeq) this.ownSeq = revision;
   }
 
-  /** Resolves once the index has applied revision `seq`. */
+  /**
+   * Resolves once the index has applied revision `seq`. Fails only when the watch made no
+   * progress at all for `timeoutMs`: a long replay (a process starting on a large bucket) that
+   * keeps moving is waited for.
+   */
   reach(seq: number): Promise<void> {
     if (seq <= this.index.delivered) return Promise.resolve();
     if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((waiter) => waiter.timer !== timer);
+      let seen = this.index.delivered;
+      const check = () => {
+        if (this.index.delivered > seen) {
+          seen = this.index.delivered;
+          waiter.timer = setTimeout(check, this.timeoutMs);
+          return;
+        }
+        this.waiters = this.waiters.filter((other) => other !== waiter);
         reject(
           new Error(
-            `the jobs watch did not reach revision ${seq} within ${this.timeoutMs} ms (at ${this.index.delivered})`,
+            `the jobs watch made no progress towards revision ${seq} for ${this.timeoutMs} ms (at ${seen})`,
           ),
         );
-      }, this.timeoutMs);
-      this.waiters.push({ seq, resolve, reject, timer });
+      };
+      const waiter: Waiter = { seq, resolve, reject, timer: setTimeout(check, this.timeoutMs) };
+      this.waiters.push(waiter);
     });
   }
 

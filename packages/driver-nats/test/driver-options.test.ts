@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { serverUrl } from '@berth/test-servers';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNatsDriver } from '../src/index.js';
@@ -119,6 +121,28 @@ describe('nats driver options and connections', () => {
       } finally {
         await fresh.close();
       }
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('a value in the jobs bucket that is not JSON is left out of the mirror, not fatal to it', async () => {
+    const { driver, prefix, dispose } = await natsDriver();
+    try {
+      const { id } = await driver.enqueue({ name: 'before' });
+      const kv = await new Kvm(jetstream(app)).open(`${prefix}_jobs`);
+      const junk = randomUUID();
+      await kv.put(`j.${junk}`, new TextEncoder().encode('not json'));
+      const after = await driver.enqueue({ name: 'after' });
+      expect((await driver.list()).jobs.map((job) => job.id)).toEqual([after.id, id]);
+      expect(await driver.get(junk)).toBeUndefined();
+      const claimed = await driver.claim({
+        queues: ['default'],
+        limit: 5,
+        workerId: 'w',
+        visibilityTimeoutMs: 1_000,
+      });
+      expect(claimed.map((job) => job.id)).toEqual([id, after.id]);
     } finally {
       await dispose();
     }
