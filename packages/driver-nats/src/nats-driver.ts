@@ -42,7 +42,10 @@ export interface NatsDriverOptions {
   readonly replicas?: number;
   /** Payload (and result, step output) limit in bytes of JSON. Default 1 MiB. */
   readonly maxPayloadBytes?: number;
-  /** The longest one request, or one wait for the watch, may take. Default 10 s. */
+  /**
+   * The longest one request may take, and the longest the watch may stand still while a call
+   * waits for it. Default 10 s.
+   */
   readonly timeoutMs?: number;
   /**
    * How long the delete marker of a purged job or event stays before a purge removes it. A
