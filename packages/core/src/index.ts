@@ -65,12 +65,19 @@ export {
 } from './contract/states.js';
 export type { StepRecord, StepStatus, StepStore } from './contract/steps.js';
 export { createDriver } from './create-driver.js';
-export type { BerthErrorInput, BerthErrorJSON, ErrorMeta } from './errors/berth-error.js';
+export type {
+  BerthErrorCauseJSON,
+  BerthErrorInput,
+  BerthErrorJSON,
+} from './errors/berth-error.js';
 export { BerthError, isBerthError } from './errors/berth-error.js';
 export type { CoreErrorCode } from './errors/codes.js';
 export { CORE_ERROR_CODES } from './errors/codes.js';
+export type { BerthErrorCode, BerthErrorMetas, MetaJson } from './errors/metas.js';
 export {
   configInvalid,
+  driverClosed,
+  driverNotMigrated,
   driverUnavailable,
   enqueueIndexDisagrees,
   jobDuplicate,

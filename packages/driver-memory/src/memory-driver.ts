@@ -36,11 +36,11 @@ export interface MemoryDriverOptions {
 function operate<T>(store: Store, operation: string, call: () => T | Promise<T>): Promise<T> {
   const fail = (error: unknown): never => {
     if (isBerthError(error)) throw error;
-    throw driverUnavailable({ driver: DRIVER_NAME, operation, error });
+    throw driverUnavailable({ driver: DRIVER_NAME, operation, cause: error });
   };
   try {
     if (store.closed) {
-      throw driverUnavailable({ driver: DRIVER_NAME, operation, cause: 'the driver was closed' });
+      throw driverUnavailable({ driver: DRIVER_NAME, operation, detail: 'the driver was closed' });
     }
     return Promise.resolve(call()).catch(fail);
   } catch (error) {

@@ -91,7 +91,7 @@ export function createDb(executor: PgExecutor): Db {
         return result.rows as R[];
       } catch (error) {
         if (isBerthError(error)) throw error;
-        throw driverUnavailable({ driver: 'pg', operation, error });
+        throw driverUnavailable({ driver: 'pg', operation, cause: error });
       }
     },
   };
@@ -99,7 +99,7 @@ export function createDb(executor: PgExecutor): Db {
 
 /** The SQLSTATE of a pg error, when it is one. */
 export function sqlState(error: unknown): string | undefined {
-  const original = isBerthError(error) ? error.original : error;
+  const original = isBerthError(error) ? error.cause : error;
   if (original === null || typeof original !== 'object' || !('code' in original)) return undefined;
   return typeof original.code === 'string' ? original.code : undefined;
 }

@@ -115,14 +115,14 @@ describe('pg migrations and connections', () => {
     }
   });
 
-  it('an unreachable server answers DRIVER_UNAVAILABLE with the pg error as original', async () => {
+  it('an unreachable server answers DRIVER_UNAVAILABLE with the pg error as its cause', async () => {
     const driver = createPgDriver({ connectionString: 'postgres://postgres@127.0.0.1:1/none' });
     try {
       const error = await driver.enqueue({ name: 'x' }).catch((thrown: unknown) => thrown);
       expect(isBerthError(error, 'DRIVER_UNAVAILABLE')).toBe(true);
       if (!isBerthError(error)) return;
-      expect(error.meta).toEqual({ driver: 'pg', operation: 'enqueue' });
-      expect(error.original).toBeInstanceOf(Error);
+      expect(error.meta).toMatchObject({ driver: 'pg', operation: 'enqueue' });
+      expect(error.cause).toBeInstanceOf(Error);
       await expect(driver.migrate()).rejects.toMatchObject({ code: 'DRIVER_UNAVAILABLE' });
     } finally {
       await driver.close();

@@ -88,7 +88,7 @@ const guard =
       return await call(...args);
     } catch (error) {
       if (isBerthError(error)) throw error;
-      throw driverUnavailable({ driver: DRIVER, operation, error });
+      throw driverUnavailable({ driver: DRIVER, operation, cause: error });
     }
   };
 

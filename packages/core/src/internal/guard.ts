@@ -14,6 +14,6 @@ export async function guarded<T>(
     return await call();
   } catch (error) {
     if (isBerthError(error)) throw error;
-    throw driverUnavailable({ driver, operation, error });
+    throw driverUnavailable({ driver, operation, cause: error });
   }
 }

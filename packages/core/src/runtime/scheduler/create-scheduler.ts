@@ -58,7 +58,7 @@ function prepare(schedule: ScheduleDefinition, index: number): PreparedSchedule 
     screenEnqueue(request(Date.UTC(2000, 0, 1)), Number.POSITIVE_INFINITY);
   } catch (error) {
     if (!isBerthError(error, 'JOB_INVALID')) throw error;
-    throw configInvalid(`${at}.${String(error.meta.field)}`, error.cause);
+    throw configInvalid(`${at}.${String(error.meta.field)}`, error.detail);
   }
   return { name: schedule.name, slots, request };
 }
