@@ -74,6 +74,7 @@ export { BerthError, isBerthError } from './errors/berth-error.js';
 export type { CoreErrorCode } from './errors/codes.js';
 export { CORE_ERROR_CODES } from './errors/codes.js';
 export type { BerthErrorCode, BerthErrorMetas, MetaJson } from './errors/metas.js';
+export type { ConfigInvalidInput } from './errors/refusals.js';
 export {
   configInvalid,
   driverClosed,

@@ -153,7 +153,7 @@ describe('scheduler slots', () => {
       createScheduler({ driver, schedules: [], catchUp: { maxSlots: -1 } }),
     );
 
-    expect(isBerthError(badJob, 'CONFIG_INVALID') && badJob.meta.option).toBe('schedules[0].name');
+    expect(isBerthError(badJob, 'CONFIG_INVALID') && badJob.meta.option).toBe('schedules[0].job');
     expect(isBerthError(badLease, 'CONFIG_INVALID') && badLease.meta.option).toBe('leaseTtlMs');
     expect(isBerthError(badCatchUp, 'CONFIG_INVALID') && badCatchUp.meta.option).toBe(
       'catchUp.maxSlots',

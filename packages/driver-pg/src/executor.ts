@@ -41,7 +41,14 @@ export function openConnections(options: PgConnectionOptions): Connections {
     (source) => source !== undefined,
   );
   if (given.length > 1) {
-    throw configInvalid('pool', 'pool, connectionString and executor exclude each other');
+    throw configInvalid({
+      option: 'pool',
+      reason: 'was given with connectionString or executor; they exclude each other',
+      allowed:
+        'names where connections come from: pass exactly one of pool (your pg.Pool), connectionString (the driver opens its own pool) or executor (your client or transaction)',
+      example:
+        'createPgDriver({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) })',
+    });
   }
   if (options.executor !== undefined) {
     return {

@@ -67,15 +67,30 @@ function openConnection(url: string, commandTimeout: number): Redis {
 
 function screenOptions(options: RedisDriverOptions) {
   if (options.redis !== undefined && options.url !== undefined) {
-    throw configInvalid('redis', 'and url were both given; pass one connection or one URL');
+    throw configInvalid({
+      option: 'redis',
+      reason: 'and url were both given',
+      allowed: 'is your own connection; pass it or url (the driver opens its own), not both',
+      example: 'createRedisDriver({ redis: new Redis(process.env.REDIS_URL) })',
+    });
   }
   const limit = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   if (!Number.isInteger(limit) || limit < 1) {
-    throw configInvalid('maxPayloadBytes', 'must be a positive integer');
+    throw configInvalid({
+      option: 'maxPayloadBytes',
+      reason: `is ${String(limit)}; it must be a positive integer of bytes`,
+      allowed: 'must be a positive integer of bytes (default 1 MiB)',
+      example: 'createRedisDriver({ url, maxPayloadBytes: 1_048_576 })',
+    });
   }
   const timeout = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   if (!Number.isInteger(timeout) || timeout < 1) {
-    throw configInvalid('commandTimeoutMs', 'must be a positive integer');
+    throw configInvalid({
+      option: 'commandTimeoutMs',
+      reason: `is ${String(timeout)}; it must be a positive integer of ms`,
+      allowed: 'must be a positive integer of ms (default 10 000)',
+      example: 'createRedisDriver({ url, commandTimeoutMs: 10_000 })',
+    });
   }
   return { limit, timeout, keys: keysFor(options.prefix ?? 'berth') };
 }

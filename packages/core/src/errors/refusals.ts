@@ -108,11 +108,24 @@ export function stepInvalid(detail: string, meta: BerthErrorMetas['STEP_INVALID'
   return new BerthError({ code: 'STEP_INVALID', detail, meta });
 }
 
-export function configInvalid(option: string, reason: string) {
+export interface ConfigInvalidInput {
+  /** The option's path as the caller wrote it: `concurrency`, `schedules[0].cron`. */
+  readonly option: string;
+  /** What is wrong with the value given, completing "<option> ...". */
+  readonly reason: string;
+  /** What values the option takes, completing "<option> ..."; default the reason. */
+  readonly allowed?: string;
+  /** A valid call showing the option with a value: `createWorker({ ..., concurrency: 10 })`. */
+  readonly example: string;
+}
+
+/** An option out of range: the fix says what the option takes and shows a valid call. */
+export function configInvalid(input: ConfigInvalidInput) {
+  const { option, reason, allowed = reason, example } = input;
   return new BerthError({
     code: 'CONFIG_INVALID',
     detail: `${option} ${reason}`,
-    fix: `correct ${option}`,
+    fix: `${option} ${allowed}; e.g. ${example}`,
     meta: { option, reason },
   });
 }
@@ -157,7 +170,7 @@ export function enqueueIndexDisagrees(driver: string, name: string) {
     driver,
     operation: 'enqueue',
     detail: `the insert of ${show(name)} met an idempotency conflict twice and no live holder was found either time; the live-key index and the lookup disagree`,
-    fix: 'berth migrate   # re-applies the live idempotency index the lookup reads',
+    fix: 'await driver.migrate() re-applies the live idempotency index the lookup reads (a driver with no migrate() has a bug here: report it)',
   });
 }
 

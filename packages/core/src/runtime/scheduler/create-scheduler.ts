@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { EnqueueRequest } from '../../contract/records.js';
 import { isBerthError } from '../../errors/berth-error.js';
 import { configInvalid } from '../../errors/refusals.js';
+import { optionExample } from '../../internal/option-example.js';
 import { screenEnqueue } from '../../screen/enqueue.js';
 import { silentLogger } from '../background-logger.js';
 import { createSerialLoop } from '../serial-loop.js';
 import { type CronSlots, parseCron } from './cron-slots.js';
+import { refuseSchedule } from './schedule-refusals.js';
 import type {
   EnqueuedSlot,
   ScheduleDefinition,
@@ -28,18 +30,44 @@ interface PreparedSchedule {
   readonly request: (slot: number) => EnqueueRequest;
 }
 
+/** A valid value of each scheduler option, for the example in a CONFIG_INVALID fix. */
+const SAMPLES: Readonly<Record<string, string>> = {
+  tickMs: '1_000',
+  leaseTtlMs: '30_000',
+  'catchUp.maxSlots': '1',
+};
+
+const refuse = (option: string, reason: string, allowed: string) =>
+  configInvalid({
+    option,
+    reason,
+    allowed,
+    example: optionExample('createScheduler', option, SAMPLES[option] ?? '...'),
+  });
+
 const positiveInteger = (option: string, value: number | undefined, fallback: number): number => {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw configInvalid(option, 'must be an integer > 0');
+  if (!Number.isInteger(value) || value <= 0) {
+    throw refuse(
+      option,
+      `is ${String(value)}; it must be an integer of ms > 0`,
+      'must be an integer of ms > 0',
+    );
+  }
   return value;
 };
 
 function prepare(schedule: ScheduleDefinition, index: number): PreparedSchedule {
   const at = `schedules[${index}]`;
   if (typeof schedule.name !== 'string' || schedule.name.length === 0) {
-    throw configInvalid(`${at}.name`, 'must be a non-empty string');
+    throw refuseSchedule(
+      at,
+      'name',
+      'is empty or not a string',
+      'must be a non-empty string, unique among the schedules',
+    );
   }
-  const slots = parseCron(`${at}.cron`, schedule.cron, schedule.timezone);
+  const slots = parseCron(at, schedule.cron, schedule.timezone);
   const job = typeof schedule.job === 'string' ? { name: schedule.job } : schedule.job;
   const queue = schedule.queue ?? job.queue;
   const maxAttempts = schedule.maxAttempts ?? job.retry?.maxAttempts;
@@ -58,7 +86,9 @@ function prepare(schedule: ScheduleDefinition, index: number): PreparedSchedule 
     screenEnqueue(request(Date.UTC(2000, 0, 1)), Number.POSITIVE_INFINITY);
   } catch (error) {
     if (!isBerthError(error, 'JOB_INVALID')) throw error;
-    throw configInvalid(`${at}.${String(error.meta.field)}`, error.detail);
+    // The job's name comes from the schedule's `job`; every other field has its own name.
+    const field = error.meta.field === 'name' ? 'job' : error.meta.field;
+    throw refuseSchedule(at, field, error.meta.reason, error.meta.reason);
   }
   return { name: schedule.name, slots, request };
 }
@@ -74,10 +104,17 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const logger = options.logger ?? silentLogger;
   const tickMs = positiveInteger('tickMs', options.tickMs, DEFAULT_TICK_MS);
   const leaseTtlMs = positiveInteger('leaseTtlMs', options.leaseTtlMs, DEFAULT_LEASE_TTL_MS);
-  if (leaseTtlMs <= tickMs) throw configInvalid('leaseTtlMs', 'must be longer than tickMs');
+  if (leaseTtlMs <= tickMs) {
+    throw refuse(
+      'leaseTtlMs',
+      `is ${leaseTtlMs}, not longer than tickMs (${tickMs})`,
+      'must be longer than tickMs, so the leader renews before its lease runs out',
+    );
+  }
   const maxSlots = options.catchUp?.maxSlots ?? DEFAULT_CATCH_UP_SLOTS;
   if (!Number.isInteger(maxSlots) || maxSlots < 0 || maxSlots > MAX_CATCH_UP_SLOTS) {
-    throw configInvalid('catchUp.maxSlots', `must be an integer from 0 to ${MAX_CATCH_UP_SLOTS}`);
+    const allowed = `must be an integer from 0 to ${MAX_CATCH_UP_SLOTS}`;
+    throw refuse('catchUp.maxSlots', `is ${String(maxSlots)}; it ${allowed}`, allowed);
   }
   const leaseName = options.leaseName ?? 'berth.scheduler';
   const holderId = options.holderId ?? `scheduler-${randomUUID()}`;
@@ -85,7 +122,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const names = new Set<string>();
   for (const [index, schedule] of schedules.entries()) {
     if (names.has(schedule.name)) {
-      throw configInvalid(`schedules[${index}].name`, `repeats ${JSON.stringify(schedule.name)}`);
+      throw refuseSchedule(
+        `schedules[${index}]`,
+        'name',
+        `repeats ${JSON.stringify(schedule.name)}`,
+        'must be unique among the schedules: it is part of every slot’s job id',
+      );
     }
     names.add(schedule.name);
   }

@@ -183,7 +183,12 @@ export function createWorker(options: WorkerOptions): Worker {
     async start() {
       if (state === 'running') return;
       if (state !== 'idle')
-        throw configInvalid('worker', 'cannot start again once stopped; create a new worker');
+        throw configInvalid({
+          option: 'worker',
+          reason: 'was stopped and cannot start again',
+          allowed: 'starts once; to work again, create a new one',
+          example: 'worker = createWorker({ driver, jobs, concurrency: 10 }); await worker.start()',
+        });
       state = 'running';
       if (driver.subscribe !== undefined) {
         try {
@@ -202,7 +207,14 @@ export function createWorker(options: WorkerOptions): Worker {
     stop(stopOptions: StopOptions = {}) {
       const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;
       if (typeof graceMs !== 'number' || !Number.isFinite(graceMs) || graceMs < 0) {
-        return Promise.reject(configInvalid('graceMs', 'must be a finite number of ms >= 0'));
+        return Promise.reject(
+          configInvalid({
+            option: 'graceMs',
+            reason: `is ${String(graceMs)}; it must be a finite number of ms >= 0`,
+            allowed: 'must be a finite number of ms >= 0',
+            example: 'worker.stop({ graceMs: 30_000 })',
+          }),
+        );
       }
       if (state === 'idle') {
         state = 'stopped';
