@@ -43,11 +43,16 @@ function reportBuried(
 /**
  * Makes the app-facing {@link Driver} from a backend: every input is screened here, once, so
  * every driver refuses bad input alike, and every raw backend error becomes DRIVER_UNAVAILABLE.
+ * After `close()` (and for a call racing it) every call answers DRIVER_CLOSED with one text on
+ * every driver; `close()` itself is idempotent.
  * Screening is synchronous and happens before the backend is called: a refused call sends nothing.
  */
 export function createDriver(backend: DriverBackend): Driver {
+  // Set by the first close(): from then on every call answers DRIVER_CLOSED.
+  let closing: Promise<void> | undefined;
+  const isClosed = () => closing !== undefined;
   const run = <T>(operation: string, call: () => Promise<T>): Promise<T> =>
-    guarded(backend.name, operation, call);
+    guarded(backend.name, operation, call, isClosed);
   // Screens throw synchronously; inside `run` they reject like every other refusal.
   const limit = backend.maxPayloadBytes;
 
@@ -192,6 +197,9 @@ export function createDriver(backend: DriverBackend): Driver {
               ),
             ),
         }),
-    close: () => run('close', () => backend.close()),
+    close() {
+      closing ??= guarded(backend.name, 'close', () => backend.close());
+      return closing;
+    },
   };
 }

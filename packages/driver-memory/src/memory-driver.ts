@@ -5,6 +5,7 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  driverClosed,
   driverUnavailable,
   isBerthError,
   systemClock,
@@ -30,8 +31,8 @@ export interface MemoryDriverOptions {
 }
 
 /**
- * Runs one backend call: refused once the driver is closed, and any non-Berth error (a bug, a
- * throwing hook) becomes DRIVER_UNAVAILABLE naming the operation.
+ * Runs one backend call: refused DRIVER_CLOSED once the store is closed, and any non-Berth error
+ * (a bug, a throwing hook) becomes DRIVER_UNAVAILABLE naming the operation.
  */
 function operate<T>(store: Store, operation: string, call: () => T | Promise<T>): Promise<T> {
   const fail = (error: unknown): never => {
@@ -40,7 +41,7 @@ function operate<T>(store: Store, operation: string, call: () => T | Promise<T>)
   };
   try {
     if (store.closed) {
-      throw driverUnavailable({ driver: DRIVER_NAME, operation, detail: 'the driver was closed' });
+      throw driverClosed({ driver: DRIVER_NAME, operation });
     }
     return Promise.resolve(call()).catch(fail);
   } catch (error) {
@@ -101,7 +102,7 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     },
     subscribe: (queues, onWork) => run('subscribe', () => subscribe(store, queues, onWork)),
     close: async () => {
-      // Nothing to release but the wake listeners; later calls are refused like a closed pool's.
+      // Nothing to release but the wake listeners; createDriver refuses every later call.
       store.closed = true;
       store.listeners.clear();
     },

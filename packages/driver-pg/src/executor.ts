@@ -88,18 +88,36 @@ export function openConnections(options: PgConnectionOptions): Connections {
 /** Sends statements for one driver, so that every failure leaves as DRIVER_UNAVAILABLE. */
 export interface Db {
   rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]>;
+  /**
+   * Fails every statement still waiting, with `error`. A pool that was ended never hands a
+   * connection to the statements queued for one, so close calls this once the pool has ended.
+   */
+  abandon(error: Error): void;
 }
 
 export function createDb(executor: PgExecutor): Db {
+  const waiting = new Set<(error: Error) => void>();
+  const send = (text: string, values: unknown[]) =>
+    new Promise<PgResult>((resolve, reject) => {
+      waiting.add(reject);
+      executor
+        .query(text, values)
+        .then(resolve, reject)
+        .finally(() => waiting.delete(reject));
+    });
   return {
     async rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]> {
       try {
-        const result = await executor.query(text, values);
+        const result = await send(text, values);
         return result.rows as R[];
       } catch (error) {
         if (isBerthError(error)) throw error;
         throw driverUnavailable({ driver: 'pg', operation, cause: error });
       }
+    },
+    abandon(error) {
+      for (const reject of waiting) reject(error);
+      waiting.clear();
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  driverClosed,
   systemClock,
 } from '@berth/core';
 import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
@@ -69,6 +70,9 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
       closing ??= (async () => {
         await wake?.close();
         await connections.close();
+        context.db.abandon(
+          new Error('the pool was ended while this statement waited for a connection'),
+        );
       })();
       return closing;
     },
@@ -77,10 +81,9 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
   const driver = createDriver(backend);
   return {
     ...driver,
-    migrate: () =>
-      migrate({
-        executor: connections.pool ?? connections.executor,
-        schema,
-      }),
+    async migrate() {
+      if (closing !== undefined) throw driverClosed({ driver: 'pg', operation: 'migrate' });
+      return migrate({ executor: connections.pool ?? connections.executor, schema });
+    },
   };
 }

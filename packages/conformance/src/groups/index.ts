@@ -1,5 +1,6 @@
 import type { KitGroup, KitOptions } from '../kit.js';
 import { claimGroup } from './claim.js';
+import { closeGroup } from './close.js';
 import { differentialGroup } from './differential.js';
 import { enqueueGroup } from './enqueue.js';
 import { eventsGroup } from './events.js';
@@ -33,6 +34,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     eventsGroup,
     leasesGroup,
     wakeGroup,
+    closeGroup,
     goldenGroup,
     differentialGroup(options),
     runtimeGroup,

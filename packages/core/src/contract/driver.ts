@@ -61,6 +61,11 @@ export interface Driver {
     queues: readonly string[],
     onWork: (queue: string) => void,
   ) => Promise<Unsubscribe>;
+  /**
+   * Releases what the driver opened. Idempotent (a second close resolves). From the first call
+   * on, every other call — steps, events, leases and subscribe too, and a call in flight that
+   * the close made fail — rejects DRIVER_CLOSED, with one text on every driver. Group `close`.
+   */
   close(): Promise<void>;
 }
 
@@ -201,7 +206,10 @@ export interface DriverBackend {
   readonly leases: LeaseStore;
   /** Optional wake: `onWork(queue)` once per change that made work claimable in a queue. */
   subscribe?(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
-  /** Releases what the driver opened; never a connection the app passed in. */
+  /**
+   * Releases what the driver opened; never a connection the app passed in. Called once:
+   * `createDriver` makes close idempotent and refuses every later call DRIVER_CLOSED.
+   */
   close(): Promise<void>;
 }
 

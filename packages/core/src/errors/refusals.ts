@@ -203,11 +203,15 @@ export function driverNotMigrated(input: {
   });
 }
 
-/** Every call on a closed driver (and one racing its close) answers this; one text everywhere. */
-export function driverClosed(input: { driver: string; operation: string }) {
+/**
+ * Every call on a closed driver (and one racing its close) answers this, with one text on every
+ * driver. `cause` is the backend's error when a call in flight failed because of the close.
+ */
+export function driverClosed(input: { driver: string; operation: string; cause?: unknown }) {
   return new BerthError({
     code: 'DRIVER_CLOSED',
     detail: `the driver was closed, so it cannot ${input.operation}`,
     meta: { driver: input.driver, operation: input.operation },
+    ...(input.cause === undefined ? {} : { cause: input.cause }),
   });
 }
