@@ -183,6 +183,7 @@ export function createDriver(backend: DriverBackend): Driver {
       }),
     stats: () => run('read stats', () => backend.stats()),
     purge: (request) => run('purge jobs', () => backend.purge(screenPurge(request))),
+    check: () => run('check the backend', () => backend.check()),
     steps,
     events,
     leases,

@@ -100,6 +100,8 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
         run('renew a slot', () => renewSlot(store, key, holder, ttlMs)),
       releaseSlot: (key, holder) => run('release a slot', () => releaseSlot(store, key, holder)),
     },
+    // Nothing to migrate and nothing to reach: an open store holds all it needs.
+    check: () => run('check the backend', () => undefined),
     subscribe: (queues, onWork) => run('subscribe', () => subscribe(store, queues, onWork)),
     close: async () => {
       // Nothing to release but the wake listeners; createDriver refuses every later call.

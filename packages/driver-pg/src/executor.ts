@@ -1,5 +1,9 @@
-import { configInvalid, driverUnavailable, isBerthError } from '@berth/core';
+import { configInvalid, driverNotMigrated, driverUnavailable, isBerthError } from '@berth/core';
 import pg from 'pg';
+import { LATEST_VERSION } from './sql/migrations/index.js';
+
+/** undefined_table, invalid_schema_name: the schema was never migrated (or only partly). */
+const NOT_MIGRATED_STATES = new Set(['42P01', '3F000']);
 
 /** One answer of a statement: pg's `QueryResult` fits it. */
 export interface PgResult {
@@ -85,7 +89,10 @@ export function openConnections(options: PgConnectionOptions): Connections {
   };
 }
 
-/** Sends statements for one driver, so that every failure leaves as DRIVER_UNAVAILABLE. */
+/**
+ * Sends statements for one driver, so that every failure leaves as a BerthError: a missing table
+ * or schema as DRIVER_NOT_MIGRATED, anything else as DRIVER_UNAVAILABLE.
+ */
 export interface Db {
   rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]>;
   /**
@@ -95,7 +102,8 @@ export interface Db {
   abandon(error: Error): void;
 }
 
-export function createDb(executor: PgExecutor): Db {
+/** `schema` is the plain schema name, named by DRIVER_NOT_MIGRATED. */
+export function createDb(executor: PgExecutor, schema: string): Db {
   const waiting = new Set<(error: Error) => void>();
   const send = (text: string, values: unknown[]) =>
     new Promise<PgResult>((resolve, reject) => {
@@ -112,6 +120,9 @@ export function createDb(executor: PgExecutor): Db {
         return result.rows as R[];
       } catch (error) {
         if (isBerthError(error)) throw error;
+        if (NOT_MIGRATED_STATES.has(sqlState(error) ?? '')) {
+          throw driverNotMigrated({ driver: 'pg', schema, required: LATEST_VERSION, cause: error });
+        }
         throw driverUnavailable({ driver: 'pg', operation, cause: error });
       }
     },

@@ -10,6 +10,7 @@ import {
 } from '@berth/core';
 import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
 import { type MigrateResult, migrate } from './migrate.js';
+import { checkOps } from './ops/check.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { operatorOps } from './ops/operator.js';
 import { settleOps } from './ops/settle.js';
@@ -41,11 +42,12 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
   const s = quoteSchema(schema);
   const connections = openConnections(options);
   const context = {
-    db: createDb(connections.executor),
+    db: createDb(connections.executor, schema),
     sql: statements(s),
     clock: options.clock ?? systemClock,
     hooks: options.hooks ?? {},
     channel: wakeChannel(schema),
+    schema,
   };
   const wake =
     connections.listenConfig === undefined
@@ -63,6 +65,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     steps: stepStore(context),
     events: eventStore(context),
     leases: leaseStore(context),
+    ...checkOps(context),
     ...(wake === undefined
       ? {}
       : { subscribe: (queues, onWork) => wake.subscribe(queues, onWork) }),

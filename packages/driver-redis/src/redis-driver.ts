@@ -165,6 +165,10 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       renewSlot: guard('renew a slot', leases.renewSlot),
       releaseSlot: guard('release a slot', leases.releaseSlot),
     },
+    // Nothing to migrate: a reachable server holds all the driver needs.
+    check: guard('check the backend', async () => {
+      await redis.ping();
+    }),
     subscribe: guard('subscribe', wake.subscribe),
     async close() {
       if (closed) return;

@@ -20,12 +20,13 @@ const calls: readonly (readonly [string, (driver: Driver) => Promise<unknown>])[
   ['publish an event', (driver) => driver.events.publish('evt', { n: 1 })],
   ['acquire a lease', (driver) => driver.leases.acquire('leader', 'a', 1_000)],
   ['acquire a slot', (driver) => driver.leases.acquireSlot('k', 1, 'a', 1_000)],
+  ['check the backend', (driver) => driver.check()],
 ];
 
 const closeCases: readonly KitCase[] = [
   {
     title:
-      'after close, enqueue, claim, get, list, stats, steps, events and leases each answer DRIVER_CLOSED with one text on every driver',
+      'after close, enqueue, claim, get, list, stats, steps, events, leases and check each answer DRIVER_CLOSED with one text on every driver',
     run: async ({ driver }) => {
       await driver.enqueue({ name: 'before-close' });
       await driver.close();

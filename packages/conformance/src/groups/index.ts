@@ -1,4 +1,5 @@
 import type { KitGroup, KitOptions } from '../kit.js';
+import { checkGroup } from './check.js';
 import { claimGroup } from './claim.js';
 import { closeGroup } from './close.js';
 import { differentialGroup } from './differential.js';
@@ -34,6 +35,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     eventsGroup,
     leasesGroup,
     wakeGroup,
+    checkGroup,
     closeGroup,
     goldenGroup,
     differentialGroup(options),

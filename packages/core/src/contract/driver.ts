@@ -56,6 +56,13 @@ export interface Driver {
   readonly steps: StepStore;
   readonly events: EventStore;
   readonly leases: LeaseStore;
+  /**
+   * Answers once the backend is reachable and holds everything this driver needs.
+   * DRIVER_NOT_MIGRATED when its schema is missing or older than the driver's migrations (the
+   * fix names the migrate call); DRIVER_UNAVAILABLE when it cannot be reached. `worker.start()`
+   * and `scheduler.start()` call it first. Group `check`.
+   */
+  check(): Promise<void>;
   /** Present when the backend can push wake-ups; otherwise the worker polls. */
   readonly subscribe?: (
     queues: readonly string[],
@@ -204,6 +211,15 @@ export interface DriverBackend {
   readonly steps: StepStore;
   readonly events: EventStore;
   readonly leases: LeaseStore;
+  /**
+   * Resolves once the backend is reachable and holds everything this driver needs: one cheap
+   * round trip (pg: the applied migration version against the driver's latest; redis: PING;
+   * memory: nothing). DRIVER_NOT_MIGRATED (via `driverNotMigrated`) when the schema is missing
+   * or older; any raw failure becomes DRIVER_UNAVAILABLE. A backend also answers
+   * DRIVER_NOT_MIGRATED, never DRIVER_UNAVAILABLE, for any statement that fails because its
+   * schema or tables do not exist. Group `check`.
+   */
+  check(): Promise<void>;
   /** Optional wake: `onWork(queue)` once per change that made work claimable in a queue. */
   subscribe?(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
   /**

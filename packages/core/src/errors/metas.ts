@@ -66,8 +66,11 @@ export interface BerthErrorMetas {
     readonly driver: string;
     /** Where the driver looked: a pg schema. */
     readonly schema: string;
-    /** The version the backend is at; 0 when nothing was ever migrated. */
-    readonly version: number;
+    /**
+     * The version the backend is at; 0 when nothing was ever migrated. Absent when a statement
+     * met a missing table and the version was not read.
+     */
+    readonly version?: number;
     /** The version this driver needs. */
     readonly required: number;
   };

@@ -175,20 +175,23 @@ export function enqueueIndexDisagrees(driver: string, name: string) {
 }
 
 /**
- * The backend is reachable but does not hold this driver's schema (`version` 0) or holds an
- * older one. `where` names what was looked at (a pg schema).
+ * The backend is reachable but does not hold this driver's schema (`version` 0), holds an older
+ * one, or (`version` absent) a statement met a table or schema that does not exist — `cause` is
+ * then the backend's error.
  */
 export function driverNotMigrated(input: {
   driver: string;
   schema: string;
-  version: number;
+  version?: number;
   required: number;
   cause?: unknown;
 }) {
   const found =
-    input.version === 0
-      ? `holds no ${input.driver} schema ${show(input.schema)}`
-      : `holds schema ${show(input.schema)} at version ${input.version}, older than the ${input.required} this driver needs`;
+    input.version === undefined
+      ? `lacks part of schema ${show(input.schema)} this driver needs (${input.cause instanceof Error ? input.cause.message : 'a table is missing'})`
+      : input.version === 0
+        ? `holds no ${input.driver} schema ${show(input.schema)}`
+        : `holds schema ${show(input.schema)} at version ${input.version}, older than the ${input.required} this driver needs`;
   return new BerthError({
     code: 'DRIVER_NOT_MIGRATED',
     detail: `the ${input.driver} backend ${found}`,
@@ -196,7 +199,7 @@ export function driverNotMigrated(input: {
     meta: {
       driver: input.driver,
       schema: input.schema,
-      version: input.version,
+      ...(input.version === undefined ? {} : { version: input.version }),
       required: input.required,
     },
     ...(input.cause === undefined ? {} : { cause: input.cause }),

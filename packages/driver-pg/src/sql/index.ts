@@ -1,3 +1,4 @@
+import { checkSql } from './check.js';
 import { claimSql } from './claim.js';
 import { enqueueSql } from './enqueue.js';
 import { eventsSql } from './events.js';
@@ -18,6 +19,7 @@ export function statements(s: string) {
     steps: stepsSql(s),
     events: eventsSql(s),
     leases: leasesSql(s),
+    check: checkSql(s),
   };
 }
 

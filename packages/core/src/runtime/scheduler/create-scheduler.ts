@@ -198,7 +198,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   return {
     holderId,
-    start: loop.start,
+    async start() {
+      // An unmigrated or unreachable backend fails the start at once, not every tick after it.
+      await driver.check();
+      await loop.start();
+    },
     async stop() {
       await loop.stop();
       if (leading) {

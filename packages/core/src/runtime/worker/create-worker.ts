@@ -182,13 +182,18 @@ export function createWorker(options: WorkerOptions): Worker {
     workerId,
     async start() {
       if (state === 'running') return;
-      if (state !== 'idle')
+      if (state !== 'idle') {
         throw configInvalid({
           option: 'worker',
           reason: 'was stopped and cannot start again',
           allowed: 'starts once; to work again, create a new one',
           example: 'worker = createWorker({ driver, jobs, concurrency: 10 }); await worker.start()',
         });
+      }
+      // An unmigrated or unreachable backend fails the start at once, not every poll after it.
+      await driver.check();
+      // stop() (or another start) ran while the check was out.
+      if (state !== 'idle') return;
       state = 'running';
       if (driver.subscribe !== undefined) {
         try {
