@@ -52,13 +52,16 @@ function take(store: Store, row: Row, request: ScreenedClaim, now: number): Clai
 
 /**
  * One claim, one synchronous change: hands out up to `limit` claimable rows and, separately,
- * buries up to `limit` final-attempt lapsed leases, which are never handed out.
+ * buries up to `limit` final-attempt lapsed leases, which are never handed out; with `names`,
+ * rows of other names are left as they are.
  */
 export function claim(store: Store, request: ScreenedClaim): ClaimOutcome {
   const now = store.clock.now();
   const dropped = new Set(request.dropExhausted);
+  const names = request.names === undefined ? undefined : new Set(request.names);
   const candidates: Row[] = [];
   for (const row of liveRows(store, request.queues)) {
+    if (names !== undefined && !names.has(row.name)) continue;
     if (stateAt(row, now) === 'ready' || lapsed(row, now)) candidates.push(row);
   }
   candidates.sort(claimOrder);

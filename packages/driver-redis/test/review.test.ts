@@ -118,7 +118,7 @@ describe('redis driver review', () => {
     try {
       await driver.close();
       const refusal = await driver.subscribe?.(['q'], () => {}).catch((error: unknown) => error);
-      expect(isBerthError(refusal, 'DRIVER_UNAVAILABLE')).toBe(true);
+      expect(isBerthError(refusal, 'DRIVER_CLOSED')).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await admin.pubsub('NUMSUB', channel)).toEqual([channel, 0]);
     } finally {

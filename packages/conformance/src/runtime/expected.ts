@@ -178,4 +178,16 @@ export const runtimeExpected: Readonly<Record<string, Transcript>> = {
       answer: [0, 1, 2, 3].map((minute) => ({ key: SLOT(minute), state: 'completed' })),
     },
   ],
+  'unknown-name-stays-ready': [
+    { op: 'known settled', answer: { name: 'known', state: 'completed', attempts: 1 } },
+    {
+      op: 'newer job after the old worker ran',
+      answer: { name: 'newer', state: 'ready', attempts: 0, claim: 0 },
+    },
+    { op: 'stats', answer: { ready: 1, completed: 1 } },
+    {
+      op: 'newer settled by a worker that knows it',
+      answer: { name: 'newer', state: 'completed', attempts: 1 },
+    },
+  ],
 };

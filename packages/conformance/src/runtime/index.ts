@@ -1,5 +1,6 @@
 import type { GoldenScenario } from '../golden/transcript.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
+import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotsOnce } from './schedule.js';
 import {
   sleepSuspendsThenResumes,
@@ -21,4 +22,5 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   waitForEventPublishedBefore,
   waitForEventTimesOut,
   schedulerSlotsOnce,
+  unknownNameStaysReady,
 ];

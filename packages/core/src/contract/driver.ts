@@ -99,12 +99,14 @@ export interface ScreenedList {
   readonly before: ListPosition | undefined;
 }
 
-/** A screened `claim`: limit filled, `dropExhausted` a list. */
+/** A screened `claim`: limit filled, `dropExhausted` a list, `names` deduped. */
 export interface ScreenedClaim {
   readonly queues: readonly string[];
   readonly limit: number;
   readonly workerId: string;
   readonly visibilityTimeoutMs: number;
+  /** Valid, deduped, non-empty; `undefined` means every name. */
+  readonly names: readonly string[] | undefined;
   readonly dropExhausted: readonly string[];
 }
 
@@ -148,7 +150,9 @@ export interface DriverBackend {
    */
   enqueueMany(requests: readonly ScreenedEnqueue[]): Promise<readonly EnqueueResult[]>;
   /**
-   * In ONE atomic change, over rows of `queues`, in order priority desc, runAt asc, seq asc:
+   * In ONE atomic change, over rows of `queues` (and, when `names` is given, only rows of those
+   * job names: others are neither claimed nor buried), in order priority desc, runAt asc,
+   * seq asc:
    * - claimable = effectively `ready` with `runAt <= now`, or `running` with `visibleAt <= now`
    *   and `attempts < maxAttempts`: up to `limit` become `running`, `claim + 1`, `claimedBy`,
    *   `visibleAt = now + vt`, `attempts + 1` (not for a resumed `suspended` row: `resumed`

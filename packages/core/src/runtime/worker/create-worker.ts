@@ -52,6 +52,8 @@ export function createWorker(options: WorkerOptions): Worker {
   const registry = new Map<string, AnyJobDefinition>(options.jobs.map((job) => [job.name, job]));
   const queues = options.queues ?? [...new Set(options.jobs.map((job) => job.queue))];
   const dropExhausted = options.jobs.filter((job) => !job.retry.deadLetter).map((job) => job.name);
+  // The worker claims only jobs it has a handler for: others stay ready for workers that do.
+  const names = [...registry.keys()];
   const events = new WorkerEmitter(logger);
   const batcher = new SettleBatcher(driver, clock, settings.settleBatchMs);
   const running = new Map<string, Running>();
@@ -125,6 +127,7 @@ export function createWorker(options: WorkerOptions): Worker {
         limit: Math.min(limit, MAX_CLAIM_BATCH),
         workerId,
         visibilityTimeoutMs: settings.visibilityTimeoutMs,
+        names,
         dropExhausted,
         onExhausted: (buried) => announceBuried(deps, buried),
       });
