@@ -1,6 +1,7 @@
 import type { Driver, DriverBackend } from './contract/driver.js';
 import type { EventStore } from './contract/events.js';
 import type { LeaseStore } from './contract/leases.js';
+import type { MarkStore } from './contract/marks.js';
 import type { JobRecord } from './contract/records.js';
 import type { StepStore } from './contract/steps.js';
 import { guarded } from './internal/guard.js';
@@ -21,6 +22,7 @@ import {
 import {
   screenFind,
   screenLeaseName,
+  screenMarkValue,
   screenPublish,
   screenSlotLimit,
   screenStep,
@@ -134,6 +136,14 @@ export function createDriver(backend: DriverBackend): Driver {
       ),
   };
 
+  const marks: MarkStore = {
+    get: (name) => run('read a mark', () => backend.marks.get(screenLeaseName('mark name', name))),
+    advance: (name, value) =>
+      run('advance a mark', () =>
+        backend.marks.advance(screenLeaseName('mark name', name), screenMarkValue(value)),
+      ),
+  };
+
   const subscribe = backend.subscribe?.bind(backend);
 
   return {
@@ -187,6 +197,7 @@ export function createDriver(backend: DriverBackend): Driver {
     steps,
     events,
     leases,
+    marks,
     ...(subscribe === undefined
       ? {}
       : {

@@ -31,6 +31,7 @@ export {
   MAX_JOB_PAGE,
   MAX_NAME_LENGTH,
 } from './contract/limits.js';
+export type { MarkStore } from './contract/marks.js';
 export type {
   AckItem,
   AckOptions,

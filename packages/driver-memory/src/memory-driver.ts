@@ -15,6 +15,7 @@ import { enqueue, enqueueMany } from './enqueue.js';
 import { findEvent, listEvents, publish, purgeExpired } from './events.js';
 import { acquire, acquireSlot, release, releaseSlot, renew, renewSlot } from './leases.js';
 import { list, purge, stats } from './list.js';
+import { advanceMark, getMark } from './marks.js';
 import { cancel, get, promote, requeue } from './operator.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { getStep, listSteps, putStep } from './steps.js';
@@ -99,6 +100,10 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
       renewSlot: (key, holder, ttlMs) =>
         run('renew a slot', () => renewSlot(store, key, holder, ttlMs)),
       releaseSlot: (key, holder) => run('release a slot', () => releaseSlot(store, key, holder)),
+    },
+    marks: {
+      get: (name) => run('read a mark', () => getMark(store, name)),
+      advance: (name, value) => run('advance a mark', () => advanceMark(store, name, value)),
     },
     // Nothing to migrate and nothing to reach: an open store holds all it needs.
     check: () => run('check the backend', () => undefined),

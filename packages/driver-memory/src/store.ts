@@ -76,6 +76,8 @@ export interface Store {
   readonly leases: Map<string, Held>;
   /** Slot key → holder → expiry. */
   readonly slots: Map<string, Map<string, number>>;
+  /** Named monotonic marks: name -> value. */
+  readonly marks: Map<string, number>;
   readonly listeners: Set<WakeListener>;
   nextSeq(): number;
   closed: boolean;
@@ -93,6 +95,7 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     events: [],
     leases: new Map(),
     slots: new Map(),
+    marks: new Map(),
     listeners: new Set(),
     nextSeq: () => {
       seq += 1;

@@ -14,7 +14,7 @@ import { checkOps } from './ops/check.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { operatorOps } from './ops/operator.js';
 import { settleOps } from './ops/settle.js';
-import { eventStore, leaseStore, stepStore } from './ops/stores.js';
+import { eventStore, leaseStore, markStore, stepStore } from './ops/stores.js';
 import { statements } from './sql/index.js';
 import { DEFAULT_SCHEMA, quoteSchema, wakeChannel } from './sql/schema.js';
 import { createWakeListener } from './wake.js';
@@ -65,6 +65,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     steps: stepStore(context),
     events: eventStore(context),
     leases: leaseStore(context),
+    marks: markStore(context),
     ...checkOps(context),
     ...(wake === undefined
       ? {}

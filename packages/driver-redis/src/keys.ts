@@ -50,6 +50,8 @@ const SHAPES = {
   lease: 'lease:$',
   /** Zset per slot key: holder by expiresAt. */
   slot: 'slot:$',
+  /** Hash: mark name -> value (named monotonic marks). */
+  marks: 'marks',
   /** Pub/sub channel: NUL-joined queues that got work. */
   wake: 'wake',
 } as const;

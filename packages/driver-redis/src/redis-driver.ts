@@ -18,6 +18,7 @@ import { createEventStore } from './events.js';
 import { keysFor } from './keys.js';
 import { createLeaseStore } from './leases.js';
 import { list } from './list.js';
+import { createMarkStore } from './marks.js';
 import { cancel, get, promote, purge, requeue, stats } from './operator.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
@@ -124,6 +125,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   const steps = createStepStore(context);
   const events = createEventStore(context);
   const leases = createLeaseStore(context);
+  const marks = createMarkStore(context);
   let closed = false;
 
   const backend: DriverBackend = {
@@ -164,6 +166,10 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       acquireSlot: guard('acquire a slot', leases.acquireSlot),
       renewSlot: guard('renew a slot', leases.renewSlot),
       releaseSlot: guard('release a slot', leases.releaseSlot),
+    },
+    marks: {
+      get: guard('read a mark', marks.get),
+      advance: guard('advance a mark', marks.advance),
     },
     // Nothing to migrate: a reachable server holds all the driver needs.
     check: guard('check the backend', async () => {

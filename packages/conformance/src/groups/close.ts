@@ -20,13 +20,15 @@ const calls: readonly (readonly [string, (driver: Driver) => Promise<unknown>])[
   ['publish an event', (driver) => driver.events.publish('evt', { n: 1 })],
   ['acquire a lease', (driver) => driver.leases.acquire('leader', 'a', 1_000)],
   ['acquire a slot', (driver) => driver.leases.acquireSlot('k', 1, 'a', 1_000)],
+  ['read a mark', (driver) => driver.marks.get('m')],
+  ['advance a mark', (driver) => driver.marks.advance('m', 1)],
   ['check the backend', (driver) => driver.check()],
 ];
 
 const closeCases: readonly KitCase[] = [
   {
     title:
-      'after close, enqueue, claim, get, list, stats, steps, events, leases and check each answer DRIVER_CLOSED with one text on every driver',
+      'after close, enqueue, claim, get, list, stats, steps, events, leases, marks and check each answer DRIVER_CLOSED with one text on every driver',
     run: async ({ driver }) => {
       await driver.enqueue({ name: 'before-close' });
       await driver.close();

@@ -8,6 +8,7 @@ import { eventsGroup } from './events.js';
 import { goldenGroup } from './golden.js';
 import { leasesGroup } from './leases.js';
 import { listGroup } from './list.js';
+import { marksGroup } from './marks.js';
 import { operatorGroup } from './operator.js';
 import { requeueGroup } from './requeue.js';
 import { runtimeGroup } from './runtime.js';
@@ -34,6 +35,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     stepsGroup,
     eventsGroup,
     leasesGroup,
+    marksGroup,
     wakeGroup,
     checkGroup,
     closeGroup,

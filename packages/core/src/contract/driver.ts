@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { EventStore } from './events.js';
 import type { LeaseStore } from './leases.js';
+import type { MarkStore } from './marks.js';
 import type {
   AckItem,
   AckOptions,
@@ -56,6 +57,8 @@ export interface Driver {
   readonly steps: StepStore;
   readonly events: EventStore;
   readonly leases: LeaseStore;
+  /** Named monotonic marks (the scheduler's per-schedule high-water mark). Group `marks`. */
+  readonly marks: MarkStore;
   /**
    * Answers once the backend is reachable and holds everything this driver needs.
    * DRIVER_NOT_MIGRATED when its schema is missing or older than the driver's migrations (the
@@ -215,6 +218,12 @@ export interface DriverBackend {
   readonly steps: StepStore;
   readonly events: EventStore;
   readonly leases: LeaseStore;
+  /**
+   * Marks: `get` answers the stored value or undefined; `advance` raises it in ONE atomic
+   * change only when unset or lower (the highest of racing advances wins) and answers whether
+   * it moved. Names are screened like lease names, values are safe integers >= 0. Group `marks`.
+   */
+  readonly marks: MarkStore;
   /**
    * Resolves once the backend is reachable and holds everything this driver needs: one cheap
    * round trip (pg: the applied migration version against the driver's latest; redis: PING;

@@ -15,7 +15,7 @@ import type {
   SchedulerOptions,
   SchedulerTick,
 } from './schedule-types.js';
-import { slotInstant, slotJobId, slotKey } from './slot-id.js';
+import { slotInstant, slotJobId, slotKey, slotMarkName } from './slot-id.js';
 
 const DEFAULT_TICK_MS = 1_000;
 const DEFAULT_LEASE_TTL_MS = 30_000;
@@ -26,6 +26,8 @@ const MAX_SLOTS_PER_TICK = 1_000;
 
 interface PreparedSchedule {
   readonly name: string;
+  /** The schedule's high-water mark in `driver.marks`: the latest slot enqueued. */
+  readonly mark: string;
   readonly slots: CronSlots;
   readonly request: (slot: number) => EnqueueRequest;
 }
@@ -90,13 +92,15 @@ function prepare(schedule: ScheduleDefinition, index: number): PreparedSchedule 
     const field = error.meta.field === 'name' ? 'job' : error.meta.field;
     throw refuseSchedule(at, field, error.meta.reason, error.meta.reason);
   }
-  return { name: schedule.name, slots, request };
+  return { name: schedule.name, mark: slotMarkName(schedule.name), slots, request };
 }
 
 /**
  * Enqueues each slot of each cron schedule once. Schedulers sharing a lease name elect one
  * leader through `driver.leases`; only the leader enqueues. Every slot has a deterministic job
- * id and idempotency key, so two leaders (a failover, a stall) can never double-enqueue it.
+ * id and idempotency key, and each schedule a high-water mark in `driver.marks` raised after
+ * each enqueue: no tick (a catch-up after a failover included) enqueues a slot at or below it,
+ * so a slot is never enqueued twice, even once retention purged its job.
  */
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const { driver } = options;
@@ -146,17 +150,36 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     return leading;
   };
 
-  const runSchedule = async (schedule: PreparedSchedule, now: number, out: EnqueuedSlot[]) => {
+  /** The slots of `schedule` due now and above its mark: none is ever enqueued twice. */
+  const dueSlots = async (schedule: PreparedSchedule, now: number): Promise<number[]> => {
     const cursor = cursors.get(schedule.name);
-    // Without a cursor the lead is new: catch up on the latest slots (ids dedupe any repeat).
+    // Without a cursor the lead is new: catch up on the latest slots.
     const due =
       cursor === undefined
         ? schedule.slots.latest(now, maxSlots)
         : schedule.slots.between(cursor, now, MAX_SLOTS_PER_TICK);
-    let handled = cursor;
+    if (due.length === 0) return due;
+    // The mark outlives the slot's job (retention may have purged it, so its id would not
+    // dedupe) and sees what another leader enqueued.
+    const mark = await driver.marks.get(schedule.mark);
+    return mark === undefined ? due : due.filter((slot) => slot > mark);
+  };
+
+  const runSchedule = async (schedule: PreparedSchedule, now: number, out: EnqueuedSlot[]) => {
+    let handled = cursors.get(schedule.name);
+    let due: number[];
+    try {
+      due = await dueSlots(schedule, now);
+    } catch (error) {
+      logger.error('schedule mark could not be read', { schedule: schedule.name, error });
+      return;
+    }
     for (const slot of due) {
       try {
         const answer = await driver.enqueue(schedule.request(slot));
+        // Enqueue first, then raise the mark: a crash between the two leaves the job id to
+        // dedupe the next leader's retry.
+        await driver.marks.advance(schedule.mark, slot);
         out.push({ schedule: schedule.name, slot, jobId: answer.id, deduped: answer.deduped });
         handled = slot;
         if (!answer.deduped) {
