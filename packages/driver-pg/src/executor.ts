@@ -40,7 +40,23 @@ export interface Connections {
   readonly close: () => Promise<void>;
 }
 
+/** The URL schemes `pg` reads; a string without `://` (a socket path) is left to `pg`. */
+const SCHEMES = new Set(['postgres:', 'postgresql:']);
+
+/** Refuses, at construction, a URL of another scheme (a `mysql://` URL given by mistake). */
+function screenConnectionString(url: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined || SCHEMES.has(scheme)) return;
+  throw configInvalid({
+    option: 'connectionString',
+    reason: `has the scheme ${scheme}//, which is not PostgreSQL`,
+    allowed: 'must be a postgres:// (or postgresql://) URL',
+    example: "createPgDriver({ connectionString: 'postgres://postgres@127.0.0.1:5432/app' })",
+  });
+}
+
 export function openConnections(options: PgConnectionOptions): Connections {
+  if (options.connectionString !== undefined) screenConnectionString(options.connectionString);
   const given = [options.pool, options.connectionString, options.executor].filter(
     (source) => source !== undefined,
   );

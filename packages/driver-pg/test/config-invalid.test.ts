@@ -22,6 +22,7 @@ describe('pg driver options', () => {
         { schema: 'x'.repeat(49) },
         { pool, connectionString: 'postgres://127.0.0.1/db' },
         { pool, executor: pool },
+        { connectionString: 'mysql://root@127.0.0.1:3306/app' },
       ];
       for (const options of bad) {
         const error = refusal(options);

@@ -10,8 +10,9 @@ import {
   isBerthError,
   systemClock,
 } from '@berth/core';
-import { type Cluster, Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { claim } from './claim.js';
+import { explain, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
 import { createEventStore } from './events.js';
@@ -47,25 +48,6 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
 const DRIVER = 'redis';
 
-/**
- * A connection the driver owns. A call in flight when the server goes away fails at once
- * (maxRetriesPerRequest 0, no silent resend of a script that may have run), a call made while
- * it reconnects fails at the next failed attempt, and none waits past the command timeout; the
- * connection itself keeps reconnecting, so the driver recovers by itself.
- */
-function openConnection(url: string, commandTimeout: number): Redis {
-  const connection = new Redis(url, {
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    enableOfflineQueue: true,
-    commandTimeout,
-    retryStrategy: (times) => Math.min(times * 50, 1_000),
-  });
-  // Reconnects report through 'error'; the calls that fail carry it as DRIVER_UNAVAILABLE.
-  connection.on('error', () => {});
-  return connection;
-}
-
 function screenOptions(options: RedisDriverOptions) {
   if (options.redis !== undefined && options.url !== undefined) {
     throw configInvalid({
@@ -93,26 +75,32 @@ function screenOptions(options: RedisDriverOptions) {
       example: 'createRedisDriver({ url, commandTimeoutMs: 10_000 })',
     });
   }
-  return { limit, timeout, keys: keysFor(options.prefix ?? 'berth') };
+  const url = options.url === undefined ? undefined : screenUrl(options.url);
+  return { limit, timeout, url, keys: keysFor(options.prefix ?? 'berth') };
 }
-
-/** Runs a backend call so a Redis failure leaves it as DRIVER_UNAVAILABLE naming the operation. */
-const guard =
-  <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
-  async (...args: A): Promise<R> => {
-    try {
-      return await call(...args);
-    } catch (error) {
-      if (isBerthError(error)) throw error;
-      throw driverUnavailable({ driver: DRIVER, operation, cause: error });
-    }
-  };
 
 /** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
 export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
-  const { limit, timeout, keys } = screenOptions(options);
-  const owned = options.redis === undefined;
-  const redis = options.redis ?? openConnection(options.url ?? DEFAULT_REDIS_URL, timeout);
+  const { limit, timeout, url, keys } = screenOptions(options);
+  const connection =
+    options.redis === undefined ? openConnection(url ?? DEFAULT_REDIS_URL, timeout) : undefined;
+  const owned = connection !== undefined;
+  // One of the two is set: the app's connection, or the one opened from the URL.
+  const redis = connection?.redis ?? (options.redis as Redis | Cluster);
+
+  /** Runs a backend call so a Redis failure leaves it as DRIVER_UNAVAILABLE saying why. */
+  const guard =
+    <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (isBerthError(error)) throw error;
+        const cause = explain(error, connection?.lastError());
+        throw driverUnavailable({ driver: DRIVER, operation, cause });
+      }
+    };
+
   const context = createContext({
     redis,
     keys,

@@ -22,6 +22,7 @@ describe('redis driver options', () => {
       { redis, commandTimeoutMs: 1.5 },
       { redis, prefix: '' },
       { redis, prefix: 'a{b}' },
+      { url: 'postgres://postgres@127.0.0.1:5432/app' },
     ];
     for (const options of bad) {
       const error = refusal(options);

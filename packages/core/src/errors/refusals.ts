@@ -141,9 +141,7 @@ export function driverUnavailable(input: {
   detail?: string;
   fix?: string;
 }) {
-  const what =
-    input.detail ??
-    (input.cause instanceof Error ? input.cause.message : String(input.cause ?? 'no answer'));
+  const what = input.detail ?? describeFailure(input.cause);
   const errorCode = backendCode(input.cause);
   return new BerthError({
     code: 'DRIVER_UNAVAILABLE',
@@ -156,6 +154,18 @@ export function driverUnavailable(input: {
     },
     ...(input.cause === undefined ? {} : { cause: input.cause }),
   });
+}
+
+/**
+ * What a backend error says happened. A connection refused on every address of a host comes as
+ * an AggregateError with an empty message: its first error, or its code, says why.
+ */
+function describeFailure(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause ?? 'no answer');
+  if (cause.message !== '') return cause.message;
+  const first = cause instanceof AggregateError ? cause.errors[0] : undefined;
+  if (first instanceof Error && first.message !== '') return first.message;
+  return backendCode(cause) ?? cause.name;
 }
 
 /** A backend error's own code (`ECONNREFUSED`, a SQLSTATE), when it has a string one. */
