@@ -55,6 +55,7 @@ async function call(world: World, op: Op): Promise<unknown> {
         workerId: op.worker,
         visibilityTimeoutMs: op.vtMs,
         ...(op.drop === undefined ? {} : { dropExhausted: op.drop }),
+        ...(op.names === undefined ? {} : { names: op.names }),
         onExhausted: (rows) => buried.push(...rows),
       });
       learnFences(world, claimed);

@@ -97,6 +97,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
       worker: pick(WORKERS),
       vtMs: vt,
       drop: rarely(fc.subarray([...NAMES], { minLength: 1 })),
+      names: rarely(fc.subarray([...NAMES], { minLength: 1 })),
     }),
   ),
   weighted(3, 'ack', fc.record({ fence: index, result: sometimes(fc.nat({ max: 9 })) })),

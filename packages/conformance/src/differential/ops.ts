@@ -75,6 +75,8 @@ export type Op =
       readonly worker: string;
       readonly vtMs: number;
       readonly drop?: readonly string[] | undefined;
+      /** The claim's job-name filter. */
+      readonly names?: readonly string[] | undefined;
     }
   | (Fenced<'ack'> & { readonly result?: number | undefined })
   | (Fenced<'nack'> & {

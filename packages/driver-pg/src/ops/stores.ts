@@ -5,6 +5,7 @@ import {
   type Fence,
   type LeaseStore,
   leaseLost,
+  type MarkStore,
   type StepRecord,
   type StepStore,
   stepInvalid,
@@ -98,6 +99,18 @@ export function eventStore({ db, sql, clock, channel }: OpsContext): EventStore 
         [clock.now()],
       );
       return row === undefined ? 0 : int(row.removed);
+    },
+  };
+}
+
+export function markStore({ db, sql }: OpsContext): MarkStore {
+  return {
+    async get(name) {
+      const [row] = await db.rows<{ value: string }>('read a mark', sql.marks.get, [name]);
+      return row === undefined ? undefined : Number(row.value);
+    },
+    async advance(name, value) {
+      return (await db.rows('advance a mark', sql.marks.advance, [name, value])).length > 0;
     },
   };
 }
