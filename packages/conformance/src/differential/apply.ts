@@ -120,6 +120,8 @@ async function call(world: World, op: Op): Promise<unknown> {
       return driver.leases.renew(op.name, op.holder, op.ttlMs);
     case 'release':
       return driver.leases.release(op.name, op.holder);
+    case 'holder':
+      return driver.leases.holder(op.name);
     case 'acquireSlot':
       return driver.leases.acquireSlot(op.key, op.limit, op.holder, op.ttlMs);
     case 'renewSlot':

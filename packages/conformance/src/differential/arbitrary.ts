@@ -184,6 +184,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   weighted(1, 'acquire', fc.record({ name: pick(LEASES), holder: pick(HOLDERS), ttlMs: ttl })),
   weighted(1, 'renew', fc.record({ name: pick(LEASES), holder: pick(HOLDERS), ttlMs: ttl })),
   weighted(1, 'release', fc.record({ name: pick(LEASES), holder: pick(HOLDERS) })),
+  weighted(1, 'holder', fc.record({ name: pick(LEASES) })),
   weighted(
     1,
     'acquireSlot',

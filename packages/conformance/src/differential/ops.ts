@@ -123,6 +123,7 @@ export type Op =
   | LeaseCall<'acquire'>
   | LeaseCall<'renew'>
   | { readonly kind: 'release'; readonly name: string; readonly holder: string }
+  | { readonly kind: 'holder'; readonly name: string }
   | (SlotCall<'acquireSlot'> & { readonly limit: number })
   | SlotCall<'renewSlot'>
   | { readonly kind: 'releaseSlot'; readonly key: string; readonly holder: string }
