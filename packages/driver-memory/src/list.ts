@@ -79,7 +79,11 @@ export function stats(store: Store): readonly QueueStats[] {
 export function purge(store: Store, request: PurgeRequest): number {
   const states = new Set<JobState>(request.states);
   let removed = 0;
-  for (const row of [...store.rows.values()]) {
+  const candidates =
+    request.ids === undefined
+      ? [...store.rows.values()]
+      : request.ids.flatMap((id) => store.rows.get(id) ?? []);
+  for (const row of candidates) {
     if (!states.has(row.state) || row.finishedAt === undefined) continue;
     if (row.finishedAt >= request.olderThan) continue;
     removeRow(store, row);

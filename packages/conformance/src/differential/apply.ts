@@ -94,11 +94,15 @@ async function call(world: World, op: Op): Promise<unknown> {
       return list(world, op);
     case 'stats':
       return driver.stats();
-    case 'purge':
+    case 'purge': {
+      const ids = op.targets?.flatMap((target) => targetId(world, target) ?? []);
+      if (ids?.length === 0) return NOTHING_TO_NAME;
       return driver.purge({
         states: op.states,
         olderThan: Math.max(0, now + op.olderThanInMs),
+        ...(ids === undefined ? {} : { ids }),
       });
+    }
     case 'publish':
       return driver.events.publish(
         op.name,

@@ -153,6 +153,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     fc.record({
       states: fc.subarray([...TERMINAL], { minLength: 1 }),
       olderThanInMs: pick([-30_000, 0, 1]),
+      targets: sometimes(fc.array(requeueTarget, { minLength: 1, maxLength: 3 })),
     }),
   ),
   weighted(

@@ -104,7 +104,13 @@ export type Op =
       readonly follow?: 'next' | 'prev' | undefined;
     }
   | { readonly kind: 'stats' }
-  | { readonly kind: 'purge'; readonly states: readonly JobState[]; readonly olderThanInMs: number }
+  | {
+      readonly kind: 'purge';
+      readonly states: readonly JobState[];
+      readonly olderThanInMs: number;
+      /** Purge among these jobs only (`purge({ ids })`). */
+      readonly targets?: readonly Target[] | undefined;
+    }
   | {
       readonly kind: 'publish';
       readonly name: string;
