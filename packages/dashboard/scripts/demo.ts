@@ -1,8 +1,8 @@
+// A dashboard over a seeded memory driver, to try the page by hand: `pnpm --filter @berth/dashboard demo`.
 import { createMemoryDriver } from '@berth/driver-memory';
 import { serveDashboard } from '../src/index.js';
 import { seedEveryState } from '../test/support/seed.js';
 
-// A dashboard over a seeded memory driver, for trying the page by hand.
 const driver = createMemoryDriver();
 await seedEveryState(driver);
 const served = await serveDashboard({

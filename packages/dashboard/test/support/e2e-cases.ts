@@ -135,6 +135,22 @@ export function e2eCases(e2e: () => E2e): void {
     expect(await groups.count()).toBe(1);
   });
 
+  it('retry from a step: that step and the ones after it are dropped, the ones before kept', async () => {
+    const { page, full, driver, seeded } = e2e();
+    await visit(page, `${full.base}/jobs/${seeded.withSteps}`, /invoice\.charge/);
+    await page
+      .locator('[data-step="charge-card"]')
+      .getByRole('button', { name: 'Retry from here' })
+      .click();
+    await confirm(page, /Retry from step “charge-card”/, 'Retry');
+    await page.getByText('Done: the job is ready now.').waitFor();
+    const job = await mustGet(driver, seeded.withSteps);
+    expect(job.state).toBe('ready');
+    expect((await driver.steps.list(job.runId)).map((step) => step.name)).toEqual([
+      'fetch-customer',
+    ]);
+  });
+
   it('a payload holding <script> is shown as text and runs nothing', async () => {
     const { page, full, seeded } = e2e();
     await visit(page, `${full.base}/jobs/${seeded.hostile}`, /xss\.probe/);
