@@ -110,6 +110,8 @@ export function createDriver(backend: DriverBackend): Driver {
           screenLeaseName('holder', holder),
         ),
       ),
+    holder: (name) =>
+      run('read a lease', () => backend.leases.holder(screenLeaseName('lease name', name))),
     acquireSlot: (key, slots, holder, ttlMs) =>
       run('acquire a slot', () =>
         backend.leases.acquireSlot(

@@ -17,7 +17,7 @@ export type {
   FindEventOptions,
   PublishOptions,
 } from './contract/events.js';
-export type { LeaseStore } from './contract/leases.js';
+export type { LeaseHolder, LeaseStore } from './contract/leases.js';
 export {
   DEFAULT_EVENT_TTL_MS,
   DEFAULT_JOB_PAGE,

@@ -36,7 +36,15 @@ function rawFailingBackend(calls: string[]): DriverBackend {
     ]),
     steps: store(['get', 'put', 'list']),
     events: store(['publish', 'find', 'list', 'purgeExpired']),
-    leases: store(['acquire', 'renew', 'release', 'acquireSlot', 'renewSlot', 'releaseSlot']),
+    leases: store([
+      'acquire',
+      'renew',
+      'release',
+      'holder',
+      'acquireSlot',
+      'renewSlot',
+      'releaseSlot',
+    ]),
   };
 }
 

@@ -13,7 +13,15 @@ import {
 import { claim } from './claim.js';
 import { enqueue, enqueueMany } from './enqueue.js';
 import { findEvent, listEvents, publish, purgeExpired } from './events.js';
-import { acquire, acquireSlot, release, releaseSlot, renew, renewSlot } from './leases.js';
+import {
+  acquire,
+  acquireSlot,
+  readHolder,
+  release,
+  releaseSlot,
+  renew,
+  renewSlot,
+} from './leases.js';
 import { list, purge, stats } from './list.js';
 import { advanceMark, getMark } from './marks.js';
 import { registerMeter } from './meter.js';
@@ -96,6 +104,7 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
         run('acquire a lease', () => acquire(store, name, holder, ttlMs)),
       renew: (name, holder, ttlMs) => run('renew a lease', () => renew(store, name, holder, ttlMs)),
       release: (name, holder) => run('release a lease', () => release(store, name, holder)),
+      holder: (name) => run('read a lease', () => readHolder(store, name)),
       acquireSlot: (key, limit, holder, ttlMs) =>
         run('acquire a slot', () => acquireSlot(store, key, limit, holder, ttlMs)),
       renewSlot: (key, holder, ttlMs) =>

@@ -151,6 +151,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       acquire: guard('acquire a lease', leases.acquire),
       renew: guard('renew a lease', leases.renew),
       release: guard('release a lease', leases.release),
+      holder: guard('read a lease', leases.holder),
       acquireSlot: guard('acquire a slot', leases.acquireSlot),
       renewSlot: guard('renew a slot', leases.renewSlot),
       releaseSlot: guard('release a slot', leases.releaseSlot),

@@ -106,7 +106,13 @@ export type Op =
       readonly follow?: 'next' | 'prev' | undefined;
     }
   | { readonly kind: 'stats' }
-  | { readonly kind: 'purge'; readonly states: readonly JobState[]; readonly olderThanInMs: number }
+  | {
+      readonly kind: 'purge';
+      readonly states: readonly JobState[];
+      readonly olderThanInMs: number;
+      /** Purge among these jobs only (`purge({ ids })`). */
+      readonly targets?: readonly Target[] | undefined;
+    }
   | {
       readonly kind: 'publish';
       readonly name: string;
@@ -125,6 +131,7 @@ export type Op =
   | LeaseCall<'acquire'>
   | LeaseCall<'renew'>
   | { readonly kind: 'release'; readonly name: string; readonly holder: string }
+  | { readonly kind: 'holder'; readonly name: string }
   | (SlotCall<'acquireSlot'> & { readonly limit: number })
   | SlotCall<'renewSlot'>
   | { readonly kind: 'releaseSlot'; readonly key: string; readonly holder: string }

@@ -212,7 +212,10 @@ export interface DriverBackend {
   list(request: ScreenedList): Promise<readonly PositionedJob[]>;
   /** Per queue holding any row, sorted by queue name. Group `stats`. */
   stats(): Promise<readonly QueueStats[]>;
-  /** Removes TERMINAL rows of `states` with `finishedAt < olderThan`, and their steps. */
+  /**
+   * Removes TERMINAL rows of `states` with `finishedAt < olderThan`, and their steps; with `ids`,
+   * only rows among them (screened: 1..MAX_JOB_PAGE distinct uuids). Group `stats`.
+   */
   purge(request: PurgeRequest): Promise<number>;
 
   readonly steps: StepStore;

@@ -221,4 +221,9 @@ export interface PurgeRequest {
   readonly states: readonly JobState[];
   /** Rows with `finishedAt < olderThan` go. */
   readonly olderThan: number;
+  /**
+   * Only rows among these ids (1..MAX_JOB_PAGE uuids), the other filters still applying: an
+   * operator removing the dead letters they chose. Unknown ids are skipped, never refused.
+   */
+  readonly ids?: readonly string[];
 }

@@ -130,6 +130,14 @@ export function leaseStore({ db, sql, clock }: OpsContext): LeaseStore {
     release(name, holder) {
       return granted('release a lease', sql.leases.release, [name, holder, clock.now()]);
     },
+    async holder(name) {
+      const [row] = await db.rows<{ holder: string; expires_at: string }>(
+        'read a lease',
+        sql.leases.holder,
+        [name, clock.now()],
+      );
+      return row === undefined ? undefined : { holder: row.holder, expiresAt: int(row.expires_at) };
+    },
     acquireSlot(key, limit, holder, ttlMs) {
       const now = clock.now();
       return granted('acquire a slot', sql.leases.acquireSlot, [
