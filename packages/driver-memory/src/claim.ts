@@ -57,14 +57,15 @@ function firstExhausted(store: Store, lanes: readonly Lane[]): Row | undefined {
 
 /**
  * One claim, one synchronous change: hands out up to `limit` claimable rows and, separately,
- * buries up to `limit` final-attempt lapsed leases, which are never handed out. Each lane of the
+ * buries up to `limit` final-attempt lapsed leases, which are never handed out; with `names`,
+ * only lanes of those job names are read, so rows of other names are left as they are. Each lane of the
  * claimed queues keeps its claimable rows in claim order, so a claim reads the lanes' tops:
  * O(limit × lanes + limit × log n), plus each due row or lapsed lease moved once.
  */
 export function claim(store: Store, request: ScreenedClaim): ClaimOutcome {
   const now = store.clock.now();
   syncClock(store.placement, now);
-  const lanes = lanesOf(store.placement, request.queues);
+  const lanes = lanesOf(store.placement, request.queues, request.names);
   for (const lane of lanes) drain(lane, now);
   const claimed: ClaimedJob[] = [];
   while (claimed.length < request.limit) {

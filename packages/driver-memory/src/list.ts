@@ -62,6 +62,17 @@ export function stats(store: Store): readonly QueueStats[] {
 /** Removes rows of `states` finished before `olderThan`, with their steps: oldest first per state. */
 export function purge(store: Store, request: PurgeRequest): number {
   let removed = 0;
+  if (request.ids !== undefined) {
+    const states = new Set<JobState>(request.states);
+    for (const id of request.ids) {
+      const row = store.rows.get(id);
+      if (row === undefined || !states.has(row.state) || row.finishedAt === undefined) continue;
+      if (row.finishedAt >= request.olderThan) continue;
+      removeRow(store, row);
+      removed += 1;
+    }
+    return removed;
+  }
   for (const state of new Set<JobState>(request.states)) {
     const finished = store.placement.finished.get(state);
     for (let row = finished?.peek(); row?.finishedAt !== undefined; row = finished?.peek()) {

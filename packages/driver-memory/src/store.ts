@@ -104,6 +104,8 @@ export interface Store {
   readonly leases: Map<string, Held>;
   /** Slot key → holder → expiry. */
   readonly slots: Map<string, Map<string, number>>;
+  /** Named monotonic marks: name -> value. */
+  readonly marks: Map<string, number>;
   readonly listeners: Set<WakeListener>;
   readonly meter: Meter;
   nextSeq(): number;
@@ -125,6 +127,7 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     events: [],
     leases: new Map(),
     slots: new Map(),
+    marks: new Map(),
     listeners: new Set(),
     meter,
     nextSeq: () => {
