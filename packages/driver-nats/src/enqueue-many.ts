@@ -139,7 +139,7 @@ export async function enqueueMany(
   throw driverUnavailable({
     driver: DRIVER,
     operation: 'enqueue a batch',
-    cause: `the batch lost ${MAX_ROUNDS} races in a row to other writers of its ids or keys`,
+    detail: `the batch lost ${MAX_ROUNDS} races in a row to other writers of its ids or keys`,
     fix: 'retry the batch; if it keeps failing, look for writers enqueuing the same ids or keys in a loop',
   });
 }

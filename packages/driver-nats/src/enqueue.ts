@@ -51,7 +51,7 @@ const contended = (name: string) =>
   driverUnavailable({
     driver: DRIVER,
     operation: 'enqueue',
-    cause: `the insert of ${JSON.stringify(name)} lost ${MAX_ROUNDS} races in a row to other writers of its id or key`,
+    detail: `the insert of ${JSON.stringify(name)} lost ${MAX_ROUNDS} races in a row to other writers of its id or key`,
     fix: 'retry the enqueue; if it keeps failing, look for a writer enqueuing the same id or key in a loop',
   });
 

@@ -75,6 +75,13 @@ export function createLeaseStore(context: NatsContext): LeaseStore {
     Object.keys(holders).length === 0 ? null : { key, holders };
 
   return {
+    async holder(name) {
+      const entry = await aux.get(subjects.lease(name));
+      if (entry === null || entry.operation !== 'PUT') return undefined;
+      const current = decodeJson<LeaseDoc>(entry.value);
+      const live = current.name === name && current.expiresAt > context.clock.now();
+      return live ? { holder: current.holder, expiresAt: current.expiresAt } : undefined;
+    },
     acquire: (name, holder, ttlMs) =>
       change<LeaseDoc>(subjects.lease(name), (current, now) => {
         const live = current !== undefined && current.name === name && current.expiresAt > now;

@@ -10,6 +10,7 @@ import {
   type EventStore,
   isBerthError,
   type LeaseStore,
+  type MarkStore,
   type StepStore,
   systemClock,
 } from '@berth/core';
@@ -21,6 +22,7 @@ import { enqueueOne } from './enqueue.js';
 import { enqueueMany } from './enqueue-many.js';
 import { createEventStore } from './events.js';
 import { createLeaseStore } from './leases.js';
+import { createMarkStore } from './marks.js';
 import { cancel, get, list, promote, stats } from './operator.js';
 import { purge } from './purge.js';
 import { requeue } from './requeue.js';
@@ -59,29 +61,40 @@ export const DEFAULT_NATS_SERVERS = 'nats://127.0.0.1:4222';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MARKER_GRACE_MS = 3_600_000;
 
+/** An integer option in `[min, max]`, else CONFIG_INVALID showing a valid call. */
+function integer(option: string, value: number, min: number, max: number, example: string) {
+  if (Number.isInteger(value) && value >= min && value <= max) return value;
+  throw configInvalid({
+    option,
+    reason: `is ${String(value)}; it must be an integer from ${min} to ${max}`,
+    allowed: `must be an integer from ${min} to ${max}`,
+    example: `createNatsDriver({ servers, ${option}: ${example} })`,
+  });
+}
+
 function screenOptions(options: NatsDriverOptions) {
   if (options.connection !== undefined && options.servers !== undefined) {
-    throw configInvalid(
-      'connection',
-      'and servers were both given; pass one connection or servers',
-    );
+    throw configInvalid({
+      option: 'connection',
+      reason: 'and servers were both given',
+      allowed:
+        'is your own NatsConnection; pass it or servers (the driver connects itself), not both',
+      example: 'createNatsDriver({ connection: await connect({ servers: process.env.NATS_URL }) })',
+    });
   }
-  const limit = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw configInvalid('maxPayloadBytes', 'must be a positive integer');
-  }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw configInvalid('timeoutMs', 'must be a positive integer');
-  }
-  const replicas = options.replicas ?? 1;
-  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
-    throw configInvalid('replicas', 'must be an integer from 1 to 5');
-  }
-  const markerGraceMs = options.deleteMarkerGraceMs ?? DEFAULT_MARKER_GRACE_MS;
-  if (!Number.isInteger(markerGraceMs) || markerGraceMs < 0) {
-    throw configInvalid('deleteMarkerGraceMs', 'must be a non-negative integer');
-  }
+  const most = Number.MAX_SAFE_INTEGER;
+  const size = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  const limit = integer('maxPayloadBytes', size, 1, most, '1_048_576');
+  const timeoutMs = integer(
+    'timeoutMs',
+    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    1,
+    most,
+    '10_000',
+  );
+  const replicas = integer('replicas', options.replicas ?? 1, 1, 5, '3');
+  const grace = options.deleteMarkerGraceMs ?? DEFAULT_MARKER_GRACE_MS;
+  const markerGraceMs = integer('deleteMarkerGraceMs', grace, 0, most, '3_600_000');
   const subjects = subjectsFor(options.prefix ?? 'berth');
   return { limit, timeoutMs, replicas, markerGraceMs, subjects };
 }
@@ -89,7 +102,7 @@ function screenOptions(options: NatsDriverOptions) {
 /** The step, event and lease stores of a connected context, made once. */
 const stores = new WeakMap<
   NatsContext,
-  { steps: StepStore; events: EventStore; leases: LeaseStore }
+  { steps: StepStore; events: EventStore; leases: LeaseStore; marks: MarkStore }
 >();
 
 function storesOf(context: NatsContext) {
@@ -99,6 +112,7 @@ function storesOf(context: NatsContext) {
       steps: createStepStore(context),
       events: createEventStore(context),
       leases: createLeaseStore(context),
+      marks: createMarkStore(context),
     };
     stores.set(context, made);
   }
@@ -113,7 +127,7 @@ const guard =
       return await call(...args);
     } catch (error) {
       if (isBerthError(error)) throw error;
-      throw driverUnavailable({ driver: DRIVER, operation, error });
+      throw driverUnavailable({ driver: DRIVER, operation, cause: error });
     }
   };
 
@@ -211,7 +225,22 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       releaseSlot: on('release a slot', (context, key, holder) =>
         storesOf(context).leases.releaseSlot(key, holder),
       ),
+      holder: on('read a lease', (context, name: string) => storesOf(context).leases.holder(name)),
     },
+    marks: {
+      get: on('read a mark', (context, name: string) => storesOf(context).marks.get(name)),
+      advance: on('advance a mark', (context, name: string, value: number) =>
+        storesOf(context).marks.advance(name, value),
+      ),
+    },
+    // Nothing to migrate: the driver creates its buckets on first use. One round trip shows
+    // the server answers and both buckets are there.
+    check: on('check the backend', async (context) => {
+      await Promise.all([
+        context.jsm.streams.info(context.subjects.jobsStream),
+        context.jsm.streams.info(context.subjects.auxStream),
+      ]);
+    }),
     subscribe: on('subscribe', (context, queues, onWork) => context.wake.subscribe(queues, onWork)),
     async close() {
       if (closed) return;

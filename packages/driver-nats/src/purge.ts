@@ -78,8 +78,25 @@ async function tidyBatches(context: NatsContext): Promise<void> {
   );
 }
 
+/** The settled rows among `ids` that the request's states and instant select. */
+function chosen(context: NatsContext, request: PurgeRequest, ids: readonly string[]): Row[] {
+  const states = new Set(request.states);
+  return ids.flatMap((id) => {
+    const row = context.index.row(id);
+    const { state, finishedAt } = row?.job ?? {};
+    if (row === undefined || state === undefined || !states.has(state)) return [];
+    return finishedAt !== undefined && finishedAt < request.olderThan ? [row] : [];
+  });
+}
+
 /** Removes settled rows of `states` finished before `olderThan`, round by round; answers how many went. */
 export async function purge(context: NatsContext, request: PurgeRequest): Promise<number> {
+  if (request.ids !== undefined) {
+    await context.mirror.syncFull();
+    const rows = chosen(context, request, request.ids);
+    const removed = await Promise.all(rows.map((row) => remove(context, row)));
+    return removed.filter(Boolean).length;
+  }
   let total = 0;
   const tried = new Set<string>();
   for (;;) {

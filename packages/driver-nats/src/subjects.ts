@@ -9,7 +9,7 @@ import { configInvalid } from '@berth/core';
  *   through its watch: job records (`j.<id>`), batch decisions (`b.<batch>`) and events
  *   (`e.<id>`). Its stream sequence is the one clock of insertion order.
  * - The AUX bucket (`<prefix>_aux`) holds what is read by key and never watched: live idempotency
- *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slots (`s.<hash>`), step payloads
+ *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slots (`s.<hash>`), marks (`m.<hash>`), step payloads
  *   (`t.<runId>.<hash>.<generation>`) and the parts of content too large for its record
  *   (`x.<owner>.<field>.<generation>.<part>`).
  * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`.
@@ -38,6 +38,8 @@ export interface Subjects {
   /** Live idempotency holder of `(name, tenantId, key)`. */
   holder(name: string, tenantId: string | undefined, key: string): string;
   lease(name: string): string;
+  /** A named monotonic mark. */
+  mark(name: string): string;
   slot(key: string): string;
   /** One generation of one step's payload. */
   step(runId: string, name: string, generation: string): string;
@@ -71,11 +73,13 @@ export function jobsKeyKind(key: string): { kind: JobsKeyKind; id: string } | un
 }
 
 export function subjectsFor(prefix: string): Subjects {
-  if (!/^[A-Za-z0-9_-]+$/.test(prefix)) {
-    throw configInvalid('prefix', 'must be letters, digits, "-" or "_" (it names NATS streams)');
-  }
-  if (prefix.length > MAX_PREFIX) {
-    throw configInvalid('prefix', `must be at most ${MAX_PREFIX} characters`);
+  if (!/^[A-Za-z0-9_-]+$/.test(prefix) || prefix.length > MAX_PREFIX) {
+    throw configInvalid({
+      option: 'prefix',
+      reason: `is ${JSON.stringify(prefix)}; it names NATS streams and subjects`,
+      allowed: `must be 1 to ${MAX_PREFIX} letters, digits, "-" or "_"`,
+      example: "createNatsDriver({ servers, prefix: 'billing' })",
+    });
   }
   const jobsBucket = `${prefix}_jobs`;
   const auxBucket = `${prefix}_aux`;
@@ -92,6 +96,7 @@ export function subjectsFor(prefix: string): Subjects {
     holder: (name, tenantId, key) =>
       `k.${token(name, tenantId ?? '', tenantId === undefined ? 'n' : 't', key)}`,
     lease: (name) => `l.${token(name)}`,
+    mark: (name) => `m.${token(name)}`,
     slot: (key) => `s.${token(key)}`,
     step: (runId, name, generation) => `t.${runId}.${token(name)}.${generation}`,
     stepsOfRun: (runId) => `$KV.${auxBucket}.t.${runId}.>`,

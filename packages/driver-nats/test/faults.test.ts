@@ -99,8 +99,8 @@ describe('nats driver when its server restarts', () => {
           .catch((error: unknown) => error);
         expect(isBerthError(refused, 'DRIVER_UNAVAILABLE')).toBe(true);
         if (isBerthError(refused)) {
-          expect(refused.meta).toEqual({ driver: 'nats', operation: 'claim' });
-          expect(refused.original).toBeInstanceOf(Error);
+          expect(refused.meta).toMatchObject({ driver: 'nats', operation: 'claim' });
+          expect(refused.cause).toBeInstanceOf(Error);
         }
         await sleep(500);
         await server.start();

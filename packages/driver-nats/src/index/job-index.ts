@@ -252,18 +252,25 @@ export class JobIndex {
     now: number,
     limit: number,
     skip: ReadonlySet<string>,
+    names: readonly string[] | undefined,
   ): Row[] {
     this.checkLeases(now, queues);
     const found = queues.flatMap(
-      (name) => this.queues.get(name)?.claimable(now, limit, skip) ?? [],
+      (name) => this.queues.get(name)?.claimable(now, limit, skip, names) ?? [],
     );
     return queues.length === 1 ? found : found.sort(claimOrder).slice(0, limit);
   }
 
   /** Up to `limit` lapsed rows on their final attempt over `queues`, in claim order. */
-  spent(queues: readonly string[], now: number, limit: number, skip: ReadonlySet<string>): Row[] {
+  spent(
+    queues: readonly string[],
+    now: number,
+    limit: number,
+    skip: ReadonlySet<string>,
+    names: readonly string[] | undefined,
+  ): Row[] {
     this.checkLeases(now, queues);
-    const found = queues.flatMap((name) => this.queues.get(name)?.spent(limit, skip) ?? []);
+    const found = queues.flatMap((name) => this.queues.get(name)?.spent(limit, skip, names) ?? []);
     return queues.length === 1 ? found : found.sort(claimOrder).slice(0, limit);
   }
 

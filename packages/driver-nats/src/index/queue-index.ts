@@ -22,7 +22,8 @@ export class QueueIndex {
   readonly counts: Record<JobState, number> = Object.fromEntries(
     JOB_STATES.map((state) => [state, 0]),
   ) as Record<JobState, number>;
-  private readonly byPriority = new Map<number, SortedList<Row>>();
+  /** Waiting rows per priority and job name, each by (runAt, seq). */
+  private readonly byPriority = new Map<number, Map<string, SortedList<Row>>>();
   /** Priorities holding waiting rows, highest first. */
   private priorities: number[] = [];
   private readonly byRunAt: Record<Waiting, SortedList<Row>> = {
@@ -48,11 +49,16 @@ export class QueueIndex {
     this.list.insert(row);
     this.counts[state] += 1;
     if (isWaiting(state)) {
-      let rows = this.byPriority.get(priority);
+      let names = this.byPriority.get(priority);
+      if (names === undefined) {
+        names = new Map();
+        this.byPriority.set(priority, names);
+        this.priorities = [...this.byPriority.keys()].sort((a, b) => b - a);
+      }
+      let rows = names.get(row.job.name);
       if (rows === undefined) {
         rows = new SortedList(runAtOrder);
-        this.byPriority.set(priority, rows);
-        this.priorities = [...this.byPriority.keys()].sort((a, b) => b - a);
+        names.set(row.job.name, rows);
       }
       rows.insert(row);
       this.byRunAt[state].insert(row);
@@ -68,11 +74,15 @@ export class QueueIndex {
     this.list.delete(row);
     this.counts[state] -= 1;
     if (isWaiting(state)) {
-      const rows = this.byPriority.get(priority);
+      const names = this.byPriority.get(priority);
+      const rows = names?.get(row.job.name);
       rows?.delete(row);
-      if (rows !== undefined && rows.size === 0) {
-        this.byPriority.delete(priority);
-        this.priorities = this.priorities.filter((value) => value !== priority);
+      if (names !== undefined && rows !== undefined && rows.size === 0) {
+        names.delete(row.job.name);
+        if (names.size === 0) {
+          this.byPriority.delete(priority);
+          this.priorities = this.priorities.filter((value) => value !== priority);
+        }
       }
       this.byRunAt[state].delete(row);
     } else if (state === 'running') {
@@ -92,32 +102,45 @@ export class QueueIndex {
     return out;
   }
 
-  /** Up to `limit` claimable rows in claim order: due waiting rows and lapsed leases. */
-  claimable(now: number, limit: number, skip: ReadonlySet<string>): Row[] {
+  /**
+   * Up to `limit` claimable rows in claim order: due waiting rows and lapsed leases, of `names`
+   * only when given. Waiting rows are read from the lists of those names alone, so rows of other
+   * names cost nothing.
+   */
+  claimable(
+    now: number,
+    limit: number,
+    skip: ReadonlySet<string>,
+    names: readonly string[] | undefined,
+  ): Row[] {
     const waiting: Row[] = [];
     for (const priority of this.priorities) {
-      if (waiting.length >= limit) break;
-      for (const row of this.byPriority.get(priority)?.ascending() ?? []) {
-        if (row.runAt > now || waiting.length >= limit) break;
-        if (!skip.has(row.id)) waiting.push(row);
+      const want = limit - waiting.length;
+      if (want <= 0) break;
+      const byName = this.byPriority.get(priority);
+      const lists =
+        names === undefined
+          ? [...(byName?.values() ?? [])]
+          : names.map((name) => byName?.get(name));
+      const found: Row[] = [];
+      for (const list of lists) {
+        let taken = 0;
+        for (const row of list?.ascending() ?? []) {
+          if (row.runAt > now || taken >= want) break;
+          if (skip.has(row.id)) continue;
+          found.push(row);
+          taken += 1;
+        }
       }
+      waiting.push(...(lists.length === 1 ? found : found.sort(runAtOrder).slice(0, want)));
     }
-    const lapsed: Row[] = [];
-    for (const row of this.lapsedDue.ascending()) {
-      if (lapsed.length >= limit) break;
-      if (!skip.has(row.id)) lapsed.push(row);
-    }
+    const lapsed = pick(this.lapsedDue, limit, skip, names);
     return lapsed.length === 0 ? waiting : [...waiting, ...lapsed].sort(claimOrder).slice(0, limit);
   }
 
-  /** Up to `limit` lapsed rows on their final attempt, in claim order. */
-  spent(limit: number, skip: ReadonlySet<string>): Row[] {
-    const out: Row[] = [];
-    for (const row of this.lapsedSpent.ascending()) {
-      if (out.length >= limit) break;
-      if (!skip.has(row.id)) out.push(row);
-    }
-    return out;
+  /** Up to `limit` lapsed rows on their final attempt (of `names` when given), in claim order. */
+  spent(limit: number, skip: ReadonlySet<string>, names: readonly string[] | undefined): Row[] {
+    return pick(this.lapsedSpent, limit, skip, names);
   }
 
   /** Counts per effective state (a due delayed or suspended row reads ready) and the oldest ready age. */
@@ -144,4 +167,20 @@ export class QueueIndex {
       oldestReadyAgeMs: oldest === undefined ? null : now - oldest,
     };
   }
+}
+
+/** Up to `limit` rows of a claim-ordered list, leaving out `skip` and names not asked for. */
+function pick(
+  list: SortedList<Row>,
+  limit: number,
+  skip: ReadonlySet<string>,
+  names: readonly string[] | undefined,
+): Row[] {
+  const out: Row[] = [];
+  for (const row of list.ascending()) {
+    if (out.length >= limit) break;
+    if (skip.has(row.id) || (names !== undefined && !names.includes(row.job.name))) continue;
+    out.push(row);
+  }
+  return out;
 }
