@@ -1,7 +1,8 @@
 import { fork } from 'node:child_process';
 import { openMeter } from './cpu/meters.ts';
+import { applicationNameFor } from './naming.ts';
 import type { ChildMessage, ChildTask, PhaseReport } from './protocol.ts';
-import { applicationNameFor, cleanUp } from './servers.ts';
+import { cleanUp } from './servers.ts';
 import type { SystemDefinition } from './systems/types.ts';
 
 /** One phase as the report uses it: the child's figures plus the server's CPU over it. */

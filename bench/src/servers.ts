@@ -1,11 +1,10 @@
 import { serverUrl } from '@berth/test-servers';
 import { Redis } from 'ioredis';
-import { dropSchema, schemaFor } from './systems/pg-admin.ts';
-import { prefixFor } from './systems/redis-admin.ts';
+import { prefixFor, schemaFor } from './naming.ts';
+import type { ServerUrls } from './protocol.ts';
+import { dropNatsPrefix } from './systems/nats-admin.ts';
+import { dropSchema } from './systems/pg-admin.ts';
 import type { ServerKind } from './systems/types.ts';
-
-/** The pg application_name of a run's connections: how the meter finds its backends. */
-export const applicationNameFor = (tag: string): string => `berth-bench-${tag}`;
 
 /** The redis URL with the bench's db index: nothing the bench writes lands in db 0. */
 export function withDb(url: string, db: number): string {
@@ -39,12 +38,9 @@ async function deleteKeys(url: string, tag: string): Promise<void> {
   }
 }
 
-/** Removes what one run created: its pg schema, its redis keys. */
-export async function cleanUp(
-  server: ServerKind,
-  urls: { pg: string; redis: string },
-  tag: string,
-): Promise<void> {
+/** Removes what one run created: its pg schema, its redis keys, its NATS streams. */
+export async function cleanUp(server: ServerKind, urls: ServerUrls, tag: string): Promise<void> {
   if (server === 'pg') await dropSchema(urls.pg, schemaFor(tag));
   if (server === 'redis') await deleteKeys(urls.redis, tag);
+  if (server === 'nats') await dropNatsPrefix(urls.nats, tag);
 }

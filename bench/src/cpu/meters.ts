@@ -96,12 +96,14 @@ async function redisMeter(url: string): Promise<ServerCpuMeter> {
   };
 }
 
-/** nats-server: its process from /proc (the whole server). */
+/** nats-server: its process from /proc (the whole server); a new pid means it restarted. */
 function natsMeter(): ServerCpuMeter {
+  const started = pidsNamed('nats-server').join(',');
   return {
     async read() {
       const pids = pidsNamed('nats-server');
       if (pids.length === 0) return undefined;
+      if (pids.join(',') !== started) throw new Error('nats-server restarted during the run');
       let total = 0;
       for (const pid of pids) total += processCpuUs(pid, 'nats-server') ?? 0;
       return total;

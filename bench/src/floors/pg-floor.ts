@@ -1,4 +1,5 @@
-import { analyzeSchema, schemaFor, withPg } from '../systems/pg-admin.ts';
+import { schemaFor } from '../naming.ts';
+import { analyzeSchema, withPg } from '../systems/pg-admin.ts';
 import type { FloorRunner, SystemDefinition } from '../systems/types.ts';
 import {
   claimCompleteScript,

@@ -1,4 +1,4 @@
-import { prefixFor } from '../systems/redis-admin.ts';
+import { prefixFor } from '../naming.ts';
 import type { FloorRunner, SystemDefinition } from '../systems/types.ts';
 import { CLAIM, COMPLETE, ENQUEUE } from './redis-floor-lua.ts';
 

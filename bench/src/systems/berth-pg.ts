@@ -1,7 +1,8 @@
+import { schemaFor } from '../naming.ts';
 import type { ChildTask } from '../protocol.ts';
 import { berthDriverLoopRunner, DRIVER_LOOP_SETTINGS } from './berth-driver-loop.ts';
 import { BERTH_SETTINGS, berthRuntimeRunner } from './berth-runtime.ts';
-import { analyzeSchema, schemaFor } from './pg-admin.ts';
+import { analyzeSchema } from './pg-admin.ts';
 import type { SystemDefinition } from './types.ts';
 
 async function openDriver(task: ChildTask) {

@@ -1,7 +1,7 @@
+import { prefixFor } from '../naming.ts';
 import type { ChildTask } from '../protocol.ts';
 import { berthDriverLoopRunner, DRIVER_LOOP_SETTINGS } from './berth-driver-loop.ts';
 import { BERTH_SETTINGS, berthRuntimeRunner } from './berth-runtime.ts';
-import { prefixFor } from './redis-admin.ts';
 import type { SystemDefinition } from './types.ts';
 
 async function openDriver(task: ChildTask) {

@@ -1,5 +1,6 @@
 import { Counter } from '../countdown.ts';
-import { prefixFor, redisTarget } from './redis-admin.ts';
+import { prefixFor } from '../naming.ts';
+import { redisTarget } from './redis-admin.ts';
 import { type QueueRunner, type SystemDefinition, seqOf } from './types.ts';
 
 /**

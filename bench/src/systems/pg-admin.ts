@@ -1,8 +1,5 @@
 import pg from 'pg';
 
-/** The pg schema a run keeps everything in; the parent drops it when the run ends. */
-export const schemaFor = (tag: string): string => `bench_${tag}`;
-
 /** Runs `work` on one short-lived connection. */
 export async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

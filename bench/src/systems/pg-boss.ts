@@ -1,5 +1,6 @@
 import { Counter, pollUntil } from '../countdown.ts';
-import { analyzeSchema, schemaFor } from './pg-admin.ts';
+import { schemaFor } from '../naming.ts';
+import { analyzeSchema } from './pg-admin.ts';
 import { type QueueRunner, type SystemDefinition, seqOf } from './types.ts';
 
 /**

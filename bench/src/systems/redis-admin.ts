@@ -1,6 +1,3 @@
-/** The redis key prefix a run keeps everything under; the parent deletes it when the run ends. */
-export const prefixFor = (tag: string): string => `bench-${tag}`;
-
 /** `host`, `port` and `db` of a redis URL, for clients that take options (BullMQ). */
 export function redisTarget(url: string): { host: string; port: number; db: number } {
   const parsed = new URL(url);

@@ -1,15 +1,15 @@
-import { isBerthError } from '@berth/core';
+import { type BerthError, type BerthErrorCode, isBerthError } from '@berth/core';
 import { expect } from 'vitest';
 
 /**
  * Awaits `promise` and asserts it rejected with a BerthError of `code` whose `meta` holds every
  * entry of `meta` (deep-equal). Answers the error for further checks.
  */
-export async function expectRefusal(
+export async function expectRefusal<C extends BerthErrorCode>(
   promise: Promise<unknown>,
-  code: string,
+  code: C,
   meta?: Readonly<Record<string, unknown>>,
-) {
+): Promise<BerthError<C>> {
   let settled: { ok: true; value: unknown } | { ok: false; error: unknown };
   try {
     settled = { ok: true, value: await promise };
@@ -29,5 +29,5 @@ export async function expectRefusal(
   if (meta !== undefined) expect(error.meta).toMatchObject(meta);
   expect(typeof error.fix).toBe('string');
   expect(error.fix.length).toBeGreaterThan(0);
-  return error;
+  return error as BerthError<C>;
 }

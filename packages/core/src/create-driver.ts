@@ -1,6 +1,7 @@
 import type { Driver, DriverBackend } from './contract/driver.js';
 import type { EventStore } from './contract/events.js';
 import type { LeaseStore } from './contract/leases.js';
+import type { MarkStore } from './contract/marks.js';
 import type { JobRecord } from './contract/records.js';
 import type { StepStore } from './contract/steps.js';
 import { guarded } from './internal/guard.js';
@@ -21,6 +22,7 @@ import {
 import {
   screenFind,
   screenLeaseName,
+  screenMarkValue,
   screenPublish,
   screenSlotLimit,
   screenStep,
@@ -43,11 +45,16 @@ function reportBuried(
 /**
  * Makes the app-facing {@link Driver} from a backend: every input is screened here, once, so
  * every driver refuses bad input alike, and every raw backend error becomes DRIVER_UNAVAILABLE.
+ * After `close()` (and for a call racing it) every call answers DRIVER_CLOSED with one text on
+ * every driver; `close()` itself is idempotent.
  * Screening is synchronous and happens before the backend is called: a refused call sends nothing.
  */
 export function createDriver(backend: DriverBackend): Driver {
+  // Set by the first close(): from then on every call answers DRIVER_CLOSED.
+  let closing: Promise<void> | undefined;
+  const isClosed = () => closing !== undefined;
   const run = <T>(operation: string, call: () => Promise<T>): Promise<T> =>
-    guarded(backend.name, operation, call);
+    guarded(backend.name, operation, call, isClosed);
   // Screens throw synchronously; inside `run` they reject like every other refusal.
   const limit = backend.maxPayloadBytes;
 
@@ -103,6 +110,8 @@ export function createDriver(backend: DriverBackend): Driver {
           screenLeaseName('holder', holder),
         ),
       ),
+    holder: (name) =>
+      run('read a lease', () => backend.leases.holder(screenLeaseName('lease name', name))),
     acquireSlot: (key, slots, holder, ttlMs) =>
       run('acquire a slot', () =>
         backend.leases.acquireSlot(
@@ -126,6 +135,14 @@ export function createDriver(backend: DriverBackend): Driver {
           screenLeaseName('slot key', key),
           screenLeaseName('holder', holder),
         ),
+      ),
+  };
+
+  const marks: MarkStore = {
+    get: (name) => run('read a mark', () => backend.marks.get(screenLeaseName('mark name', name))),
+    advance: (name, value) =>
+      run('advance a mark', () =>
+        backend.marks.advance(screenLeaseName('mark name', name), screenMarkValue(value)),
       ),
   };
 
@@ -178,9 +195,11 @@ export function createDriver(backend: DriverBackend): Driver {
       }),
     stats: () => run('read stats', () => backend.stats()),
     purge: (request) => run('purge jobs', () => backend.purge(screenPurge(request))),
+    check: () => run('check the backend', () => backend.check()),
     steps,
     events,
     leases,
+    marks,
     ...(subscribe === undefined
       ? {}
       : {
@@ -192,6 +211,9 @@ export function createDriver(backend: DriverBackend): Driver {
               ),
             ),
         }),
-    close: () => run('close', () => backend.close()),
+    close() {
+      closing ??= guarded(backend.name, 'close', () => backend.close());
+      return closing;
+    },
   };
 }

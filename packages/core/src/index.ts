@@ -17,7 +17,7 @@ export type {
   FindEventOptions,
   PublishOptions,
 } from './contract/events.js';
-export type { LeaseStore } from './contract/leases.js';
+export type { LeaseHolder, LeaseStore } from './contract/leases.js';
 export {
   DEFAULT_EVENT_TTL_MS,
   DEFAULT_JOB_PAGE,
@@ -31,6 +31,7 @@ export {
   MAX_JOB_PAGE,
   MAX_NAME_LENGTH,
 } from './contract/limits.js';
+export type { MarkStore } from './contract/marks.js';
 export type {
   AckItem,
   AckOptions,
@@ -65,12 +66,20 @@ export {
 } from './contract/states.js';
 export type { StepRecord, StepStatus, StepStore } from './contract/steps.js';
 export { createDriver } from './create-driver.js';
-export type { BerthErrorInput, BerthErrorJSON, ErrorMeta } from './errors/berth-error.js';
+export type {
+  BerthErrorCauseJSON,
+  BerthErrorInput,
+  BerthErrorJSON,
+} from './errors/berth-error.js';
 export { BerthError, isBerthError } from './errors/berth-error.js';
 export type { CoreErrorCode } from './errors/codes.js';
 export { CORE_ERROR_CODES } from './errors/codes.js';
+export type { BerthErrorCode, BerthErrorMetas, MetaJson } from './errors/metas.js';
+export type { ConfigInvalidInput } from './errors/refusals.js';
 export {
   configInvalid,
+  driverClosed,
+  driverNotMigrated,
   driverUnavailable,
   enqueueIndexDisagrees,
   jobDuplicate,

@@ -36,7 +36,15 @@ function rawFailingBackend(calls: string[]): DriverBackend {
     ]),
     steps: store(['get', 'put', 'list']),
     events: store(['publish', 'find', 'list', 'purgeExpired']),
-    leases: store(['acquire', 'renew', 'release', 'acquireSlot', 'renewSlot', 'releaseSlot']),
+    leases: store([
+      'acquire',
+      'renew',
+      'release',
+      'holder',
+      'acquireSlot',
+      'renewSlot',
+      'releaseSlot',
+    ]),
   };
 }
 
@@ -50,7 +58,7 @@ const codeOf = async (promise: Promise<unknown>): Promise<string> => {
 };
 
 describe('createDriver', () => {
-  it('turns a raw backend error into DRIVER_UNAVAILABLE with the original kept', async () => {
+  it('turns a raw backend error into DRIVER_UNAVAILABLE with it as the cause', async () => {
     const driver = createDriver(rawFailingBackend([]));
     try {
       await driver.stats();
@@ -58,7 +66,7 @@ describe('createDriver', () => {
     } catch (error) {
       expect(isBerthError(error, 'DRIVER_UNAVAILABLE')).toBe(true);
       if (isBerthError(error)) {
-        expect(error.original).toBeInstanceOf(Error);
+        expect(error.cause).toBeInstanceOf(Error);
         expect(error.meta).toEqual({ driver: 'raw', operation: 'read stats' });
       }
     }

@@ -44,7 +44,7 @@ describe('client.enqueue', () => {
     const client = createClient({ driver });
     const error = await refusal(client.enqueue(signup, { email: 'not-an-email', plan: 'free' }));
     expect(isBerthError(error, 'JOB_INVALID')).toBe(true);
-    if (!isBerthError(error)) return;
+    if (!isBerthError(error, 'JOB_INVALID')) return;
     expect(error.meta).toMatchObject({ field: 'payload', job: 'signup' });
     expect(error.meta.issues).toEqual([expect.objectContaining({ path: ['email'] })]);
     expect((await driver.list()).jobs).toEqual([]);

@@ -96,7 +96,11 @@ describe('retryability', () => {
   });
 
   it("stores a thrown error's code, message and stack as the job error", () => {
-    const error = new BerthError({ code: 'JOB_TIMEOUT', cause: 'too slow' });
+    const error = new BerthError({
+      code: 'JOB_TIMEOUT',
+      detail: 'too slow',
+      meta: { jobId: '7f0c6b2e-8a47-4a83-9b3c-0f1b2a3c4d5e', timeoutMs: 10 },
+    });
     expect(toJobError(error)).toMatchObject({
       code: 'JOB_TIMEOUT',
       message: 'JOB_TIMEOUT: too slow',

@@ -192,7 +192,7 @@ describe('worker: completing and retrying', () => {
     });
   });
 
-  it('fails, with retries, a claimed job it has no handler for', async () => {
+  it('leaves a job it has no handler for ready, with no attempt spent, and runs the ones it knows', async () => {
     const known = defineJob({ name: 'known', run: () => undefined });
     const stranger = defineJob({
       name: 'stranger',
@@ -202,7 +202,10 @@ describe('worker: completing and retrying', () => {
     const { driver, clock, worker, client } = setup([known]);
     await worker.start();
     const { id } = await client.enqueue(stranger, null);
-    const record = await driveToState(driver, clock, id, 'dead');
-    expect(record.lastError?.message).toContain('no handler for job "stranger"');
+    const mine = await client.enqueue(known, null);
+    await driveToState(driver, clock, mine.id, 'completed');
+    await clock.advance(60_000);
+    expect(await driver.get(id)).toMatchObject({ state: 'ready', attempts: 0, claim: 0 });
+    expect((await driver.stats())[0]?.counts).toMatchObject({ ready: 1, completed: 1 });
   });
 });

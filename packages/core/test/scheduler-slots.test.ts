@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScheduler, isBerthError, slotJobId, slotKey } from '../src/index.js';
+import { createScheduler, isBerthError, slotJobId, slotKey, slotMarkName } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -34,9 +34,9 @@ describe('scheduler slots', () => {
     const second = await b.tick();
 
     expect(first.enqueued.map((slot) => slot.deduped)).toEqual([false]);
-    expect(second.enqueued).toEqual([
-      { schedule: 'sync', slot: T0 + MINUTE, jobId: slotJobId('sync', T0 + MINUTE), deduped: true },
-    ]);
+    // The schedule's mark already holds the slot: the second leader does not enqueue it again.
+    expect(second.enqueued).toEqual([]);
+    expect(await driver.marks.get(slotMarkName('sync'))).toBe(T0 + MINUTE);
     expect((await driver.list({ name: 'sync' })).jobs).toHaveLength(1);
     expect(job).toMatchObject({
       id: slotJobId('sync', T0 + MINUTE),
@@ -66,7 +66,7 @@ describe('scheduler slots', () => {
     expect((await driver.list({ name: 'sync' })).jobs).toHaveLength(6);
   });
 
-  it('answers deduped for caught-up slots an earlier leader already enqueued', async () => {
+  it('a new leader enqueues none of the caught-up slots an earlier leader already enqueued', async () => {
     const { driver, clock } = memoryOnManualClock();
     await clock.set(T0 + 2 * MINUTE);
     await createScheduler({ driver, schedules: [everyMinute], catchUp: { maxSlots: 2 } }).tick();
@@ -77,7 +77,35 @@ describe('scheduler slots', () => {
       leaseName: 'another-fleet',
     }).tick();
 
-    expect(tick.enqueued.map((slot) => slot.deduped)).toEqual([true, true]);
+    expect(tick.enqueued).toEqual([]);
+    expect((await driver.list({ name: 'sync' })).jobs).toHaveLength(2);
+  });
+
+  it('never enqueues a slot again after retention purged its job, when a new leader catches up', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const options = { driver, schedules: [everyMinute], catchUp: { maxSlots: 1 } };
+    await clock.set(T0 + MINUTE + 30_000);
+    const first = createScheduler({ ...options, holderId: 'first' });
+    expect((await first.tick()).enqueued.map((slot) => slot.slot)).toEqual([T0 + MINUTE]);
+    await first.stop();
+    const [job] = await driver.claim({
+      queues: ['cron'],
+      workerId: 'w',
+      visibilityTimeoutMs: 1_000,
+    });
+    if (job === undefined) throw new Error('expected the slot job');
+    await driver.ack({ jobId: job.id, workerId: 'w', claim: job.claim });
+    expect(await driver.purge({ states: ['completed'], olderThan: clock.now() + 1 })).toBe(1);
+
+    const second = createScheduler({ ...options, holderId: 'second' });
+    const takeover = await second.tick();
+    expect(takeover.leader).toBe(true);
+    expect(takeover.enqueued).toEqual([]);
+    expect((await driver.list({ name: 'sync' })).jobs).toEqual([]);
+    await clock.set(T0 + 2 * MINUTE + 30_000);
+    expect((await second.tick()).enqueued.map((slot) => [slot.slot, slot.deduped])).toEqual([
+      [T0 + 2 * MINUTE, false],
+    ]);
   });
 
   it('enqueues only slots after the lead was taken with catchUp.maxSlots 0', async () => {
@@ -153,7 +181,7 @@ describe('scheduler slots', () => {
       createScheduler({ driver, schedules: [], catchUp: { maxSlots: -1 } }),
     );
 
-    expect(isBerthError(badJob, 'CONFIG_INVALID') && badJob.meta.option).toBe('schedules[0].name');
+    expect(isBerthError(badJob, 'CONFIG_INVALID') && badJob.meta.option).toBe('schedules[0].job');
     expect(isBerthError(badLease, 'CONFIG_INVALID') && badLease.meta.option).toBe('leaseTtlMs');
     expect(isBerthError(badCatchUp, 'CONFIG_INVALID') && badCatchUp.meta.option).toBe(
       'catchUp.maxSlots',

@@ -1,13 +1,8 @@
 import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core';
-import {
-  clearLease,
-  liveRows,
-  type Row,
-  type Store,
-  setState,
-  stateAt,
-  toRecord,
-} from './store.js';
+import type { RowHeap } from './heap.js';
+import { claimsBefore, drain, type Lane, lanesOf, syncClock } from './placement.js';
+import { toClaimed, toRecord } from './record.js';
+import { clearLease, type Row, type Store, setState } from './store.js';
 
 /** What a claim writes into a row whose lease lapsed on its final attempt. */
 const LEASE_LAPSED = {
@@ -15,19 +10,12 @@ const LEASE_LAPSED = {
   message: 'the lease lapsed on the final attempt and no attempts remain',
 } as const;
 
-const lapsed = (row: Row, now: number): boolean =>
-  row.state === 'running' && row.visibleAt !== undefined && row.visibleAt <= now;
-
-/** Claim order: priority desc, then runAt asc, then insertion order. */
-const claimOrder = (a: Row, b: Row): number =>
-  b.priority - a.priority || a.runAt - b.runAt || a.seq - b.seq;
-
 function bury(store: Store, row: Row, failed: boolean, now: number): JobRecord {
-  setState(store, row, failed ? 'failed' : 'dead');
   clearLease(row);
   row.finishedAt = now;
   row.updatedAt = now;
   row.lastError = { ...LEASE_LAPSED };
+  setState(store, row, failed ? 'failed' : 'dead');
   return toRecord(row, now);
 }
 
@@ -35,42 +23,61 @@ function take(store: Store, row: Row, request: ScreenedClaim, now: number): Clai
   // A suspended row coming back is a resume of the same attempt, not a new one.
   const resumed = row.state === 'suspended';
   if (!resumed) row.attempts += 1;
-  setState(store, row, 'running');
   row.claim += 1;
   row.claimedBy = request.workerId;
   row.visibleAt = now + request.visibilityTimeoutMs;
   row.updatedAt = now;
-  delete row.waitFor;
-  return {
-    ...toRecord(row, now),
-    state: 'running',
-    claimedBy: request.workerId,
-    visibleAt: row.visibleAt,
-    resumed,
-  };
+  row.waitFor = undefined;
+  setState(store, row, 'running');
+  return toClaimed(row, now, resumed);
+}
+
+/** Claim order between the top of `heap` and the best so far. */
+function better(store: Store, heap: RowHeap, best: Row | undefined): Row | undefined {
+  const top = heap.peek();
+  if (top === undefined) return best;
+  if (best === undefined) return top;
+  store.meter.visits += 1;
+  return claimsBefore(top, best) ? top : best;
+}
+
+/** The first claimable row of `lanes`: a ready row or a lapsed lease with attempts left. */
+function firstClaimable(store: Store, lanes: readonly Lane[]): Row | undefined {
+  let best: Row | undefined;
+  for (const lane of lanes) best = better(store, lane.lapsed, better(store, lane.ready, best));
+  return best;
+}
+
+/** The first lapsed lease of `lanes` with no attempts left. */
+function firstExhausted(store: Store, lanes: readonly Lane[]): Row | undefined {
+  let best: Row | undefined;
+  for (const lane of lanes) best = better(store, lane.exhausted, best);
+  return best;
 }
 
 /**
  * One claim, one synchronous change: hands out up to `limit` claimable rows and, separately,
- * buries up to `limit` final-attempt lapsed leases, which are never handed out.
+ * buries up to `limit` final-attempt lapsed leases, which are never handed out; with `names`,
+ * only lanes of those job names are read, so rows of other names are left as they are. Each lane of the
+ * claimed queues keeps its claimable rows in claim order, so a claim reads the lanes' tops:
+ * O(limit × lanes + limit × log n), plus each due row or lapsed lease moved once.
  */
 export function claim(store: Store, request: ScreenedClaim): ClaimOutcome {
   const now = store.clock.now();
-  const dropped = new Set(request.dropExhausted);
-  const candidates: Row[] = [];
-  for (const row of liveRows(store, request.queues)) {
-    if (stateAt(row, now) === 'ready' || lapsed(row, now)) candidates.push(row);
-  }
-  candidates.sort(claimOrder);
+  syncClock(store.placement, now);
+  const lanes = lanesOf(store.placement, request.queues, request.names);
+  for (const lane of lanes) drain(lane, now);
   const claimed: ClaimedJob[] = [];
+  while (claimed.length < request.limit) {
+    const row = firstClaimable(store, lanes);
+    if (row === undefined) break;
+    claimed.push(take(store, row, request, now));
+  }
   const buried: JobRecord[] = [];
-  for (const row of candidates) {
-    if (claimed.length >= request.limit && buried.length >= request.limit) break;
-    if (lapsed(row, now) && row.attempts >= row.maxAttempts) {
-      if (buried.length < request.limit) buried.push(bury(store, row, dropped.has(row.name), now));
-    } else if (claimed.length < request.limit) {
-      claimed.push(take(store, row, request, now));
-    }
+  while (buried.length < request.limit) {
+    const row = firstExhausted(store, lanes);
+    if (row === undefined) break;
+    buried.push(bury(store, row, request.dropExhausted.includes(row.name), now));
   }
   return { claimed, buried };
 }

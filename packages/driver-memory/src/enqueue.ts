@@ -42,13 +42,26 @@ function newRow(store: Store, request: ScreenedEnqueue, now: number): Row {
     runAt,
     createdAt: now,
     updatedAt: now,
+    finishedAt: undefined,
+    claimedBy: undefined,
     claim: 0,
+    visibleAt: undefined,
+    lastError: undefined,
+    result: undefined,
+    progress: undefined,
+    idempotencyKey: request.idempotencyKey,
+    concurrencyKey: request.concurrencyKey,
+    tenantId: request.tenantId,
+    traceparent: request.traceparent,
+    enqueuedBy: request.enqueuedBy,
+    waitFor: undefined,
+    home: undefined,
+    at: -1,
+    ageAt: -1,
+    counted: undefined,
+    lane: undefined,
+    waiting: undefined,
   };
-  if (request.idempotencyKey !== undefined) row.idempotencyKey = request.idempotencyKey;
-  if (request.concurrencyKey !== undefined) row.concurrencyKey = request.concurrencyKey;
-  if (request.tenantId !== undefined) row.tenantId = request.tenantId;
-  if (request.traceparent !== undefined) row.traceparent = request.traceparent;
-  if (request.enqueuedBy !== undefined) row.enqueuedBy = request.enqueuedBy;
   return row;
 }
 

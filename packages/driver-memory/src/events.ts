@@ -7,7 +7,8 @@ import {
   matchesEvent,
   type PublishOptions,
 } from '@berth/core';
-import { copyJson, liveRows, type Store } from './store.js';
+import { copyJson } from './record.js';
+import { type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
 const copyEvent = (event: EventRecord): EventRecord => ({
@@ -35,10 +36,12 @@ export function publish(
   };
   store.events.push({ record, seq: store.nextSeq() });
   const woke = new Set<string>();
-  for (const row of liveRows(store)) {
-    if (row.state !== 'suspended' || row.waitFor !== name) continue;
+  // Re-placing a waiter keeps it in this set (same state, same event), so the walk is safe.
+  for (const row of store.waiters.get(name) ?? []) {
+    store.meter.visits += 1;
     row.runAt = now;
     row.updatedAt = now;
+    setState(store, row, 'suspended');
     woke.add(row.queue);
   }
   notify(store, woke);

@@ -1,3 +1,4 @@
+import type { LeaseHolder } from '@berth/core';
 import type { Store } from './store.js';
 
 /** Named leases and counted slots; expired means `expiresAt <= now` on the driver's clock. */
@@ -25,6 +26,12 @@ export function release(store: Store, name: string, holder: string): boolean {
   if (lease === undefined || lease.holder !== holder || lease.expiresAt <= now) return false;
   store.leases.delete(name);
   return true;
+}
+
+export function readHolder(store: Store, name: string): LeaseHolder | undefined {
+  const lease = store.leases.get(name);
+  if (lease === undefined || lease.expiresAt <= store.clock.now()) return undefined;
+  return { holder: lease.holder, expiresAt: lease.expiresAt };
 }
 
 /** The unexpired slots of `key`, with expired ones dropped. */

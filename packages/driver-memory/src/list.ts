@@ -1,17 +1,7 @@
-import {
-  JOB_STATES,
-  type JobState,
-  type ListPosition,
-  type PositionedJob,
-  type PurgeRequest,
-  type QueueStats,
-  type ScreenedList,
-} from '@berth/core';
-import { positionOf, type Row, removeRow, type Store, stateAt, toRecord } from './store.js';
-
-/** Negative when `a` comes first in LIST order: newest first, then later insertion first. */
-const listOrder = (a: ListPosition, b: ListPosition): number =>
-  b.createdAt - a.createdAt || b.seq - a.seq;
+import type { JobState, PositionedJob, PurgeRequest, QueueStats, ScreenedList } from '@berth/core';
+import { drain, syncClock } from './placement.js';
+import { positionOf, stateAt, toRecord } from './record.js';
+import { type Row, removeRow, type Store } from './store.js';
 
 function matches(row: Row, request: ScreenedList, now: number): boolean {
   return (
@@ -24,66 +14,72 @@ function matches(row: Row, request: ScreenedList, now: number): boolean {
 
 /**
  * Walks up to `limit + 1` rows from the cursor, keyset style: `after` → rows strictly after it in
- * list order; `before` → rows strictly before it, nearest first; neither → from the newest.
+ * list order; `before` → rows strictly before it, nearest first; neither → from the newest. The
+ * cursor is found by binary search; a filter is checked row by row on the walk, so a filter that
+ * matches few rows walks past the ones it does not match.
  */
 export function list(store: Store, request: ScreenedList): readonly PositionedJob[] {
   const now = store.clock.now();
-  const { after, before } = request;
-  const walked: Row[] = [];
-  for (const row of store.rows.values()) {
-    if (!matches(row, request, now)) continue;
-    const position = positionOf(row);
-    if (after !== undefined && listOrder(position, after) <= 0) continue;
-    if (before !== undefined && listOrder(position, before) >= 0) continue;
-    walked.push(row);
-  }
-  walked.sort((a, b) =>
-    before === undefined
-      ? listOrder(positionOf(a), positionOf(b))
-      : listOrder(positionOf(b), positionOf(a)),
-  );
-  return walked
-    .slice(0, request.limit + 1)
-    .map((row) => ({ job: toRecord(row, now), position: positionOf(row) }));
+  const page: PositionedJob[] = [];
+  store.listing.walk(request, (row) => {
+    if (matches(row, request, now)) {
+      page.push({ job: toRecord(row, now), position: positionOf(row) });
+    }
+    return page.length <= request.limit;
+  });
+  return page;
 }
 
-const zeroCounts = (): Record<JobState, number> =>
-  Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as Record<JobState, number>;
-
-/** Per queue holding any row, in code-unit order of the queue name. */
+/**
+ * Per queue holding any row, in code-unit order of the queue name. Due timers are drained first,
+ * so the counts kept per queue are the effective ones; the oldest ready row tops each lane's age
+ * heap. O(queues × lanes), plus each due row moved once.
+ */
 export function stats(store: Store): readonly QueueStats[] {
   const now = store.clock.now();
-  const queues = new Map<string, { counts: Record<JobState, number>; oldestReady?: number }>();
-  for (const row of store.rows.values()) {
-    let entry = queues.get(row.queue);
-    if (entry === undefined) {
-      entry = { counts: zeroCounts() };
-      queues.set(row.queue, entry);
+  const { placement } = store;
+  syncClock(placement, now);
+  const names = [...placement.queues.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return names.map((name) => {
+    const queue = placement.queues.get(name);
+    if (queue === undefined) throw new Error(`stats: queue ${name} vanished`);
+    let oldestReady: number | undefined;
+    for (const lane of queue.lanes.values()) {
+      drain(lane, now);
+      const oldest = lane.age.peek()?.runAt;
+      if (oldest !== undefined && (oldestReady === undefined || oldest < oldestReady)) {
+        oldestReady = oldest;
+      }
     }
-    const state = stateAt(row, now);
-    entry.counts[state] += 1;
-    if (state === 'ready' && (entry.oldestReady === undefined || row.runAt < entry.oldestReady)) {
-      entry.oldestReady = row.runAt;
-    }
-  }
-  return [...queues.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([queue, entry]) => ({
-      queue,
-      counts: entry.counts,
-      oldestReadyAgeMs: entry.oldestReady === undefined ? null : now - entry.oldestReady,
-    }));
+    return {
+      queue: name,
+      counts: { ...queue.counts },
+      oldestReadyAgeMs: oldestReady === undefined ? null : now - oldestReady,
+    };
+  });
 }
 
-/** Removes rows of `states` finished before `olderThan`, with their steps. */
+/** Removes rows of `states` finished before `olderThan`, with their steps: oldest first per state. */
 export function purge(store: Store, request: PurgeRequest): number {
-  const states = new Set<JobState>(request.states);
   let removed = 0;
-  for (const row of [...store.rows.values()]) {
-    if (!states.has(row.state) || row.finishedAt === undefined) continue;
-    if (row.finishedAt >= request.olderThan) continue;
-    removeRow(store, row);
-    removed += 1;
+  if (request.ids !== undefined) {
+    const states = new Set<JobState>(request.states);
+    for (const id of request.ids) {
+      const row = store.rows.get(id);
+      if (row === undefined || !states.has(row.state) || row.finishedAt === undefined) continue;
+      if (row.finishedAt >= request.olderThan) continue;
+      removeRow(store, row);
+      removed += 1;
+    }
+    return removed;
+  }
+  for (const state of new Set<JobState>(request.states)) {
+    const finished = store.placement.finished.get(state);
+    for (let row = finished?.peek(); row?.finishedAt !== undefined; row = finished?.peek()) {
+      if (row.finishedAt >= request.olderThan) break;
+      removeRow(store, row);
+      removed += 1;
+    }
   }
   return removed;
 }

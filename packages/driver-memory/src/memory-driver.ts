@@ -5,6 +5,7 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  driverClosed,
   driverUnavailable,
   isBerthError,
   systemClock,
@@ -12,8 +13,18 @@ import {
 import { claim } from './claim.js';
 import { enqueue, enqueueMany } from './enqueue.js';
 import { findEvent, listEvents, publish, purgeExpired } from './events.js';
-import { acquire, acquireSlot, release, releaseSlot, renew, renewSlot } from './leases.js';
+import {
+  acquire,
+  acquireSlot,
+  readHolder,
+  release,
+  releaseSlot,
+  renew,
+  renewSlot,
+} from './leases.js';
 import { list, purge, stats } from './list.js';
+import { advanceMark, getMark } from './marks.js';
+import { registerMeter } from './meter.js';
 import { cancel, get, promote, requeue } from './operator.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { getStep, listSteps, putStep } from './steps.js';
@@ -30,17 +41,17 @@ export interface MemoryDriverOptions {
 }
 
 /**
- * Runs one backend call: refused once the driver is closed, and any non-Berth error (a bug, a
- * throwing hook) becomes DRIVER_UNAVAILABLE naming the operation.
+ * Runs one backend call: refused DRIVER_CLOSED once the store is closed, and any non-Berth error
+ * (a bug, a throwing hook) becomes DRIVER_UNAVAILABLE naming the operation.
  */
 function operate<T>(store: Store, operation: string, call: () => T | Promise<T>): Promise<T> {
   const fail = (error: unknown): never => {
     if (isBerthError(error)) throw error;
-    throw driverUnavailable({ driver: DRIVER_NAME, operation, error });
+    throw driverUnavailable({ driver: DRIVER_NAME, operation, cause: error });
   };
   try {
     if (store.closed) {
-      throw driverUnavailable({ driver: DRIVER_NAME, operation, cause: 'the driver was closed' });
+      throw driverClosed({ driver: DRIVER_NAME, operation });
     }
     return Promise.resolve(call()).catch(fail);
   } catch (error) {
@@ -93,18 +104,27 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
         run('acquire a lease', () => acquire(store, name, holder, ttlMs)),
       renew: (name, holder, ttlMs) => run('renew a lease', () => renew(store, name, holder, ttlMs)),
       release: (name, holder) => run('release a lease', () => release(store, name, holder)),
+      holder: (name) => run('read a lease', () => readHolder(store, name)),
       acquireSlot: (key, limit, holder, ttlMs) =>
         run('acquire a slot', () => acquireSlot(store, key, limit, holder, ttlMs)),
       renewSlot: (key, holder, ttlMs) =>
         run('renew a slot', () => renewSlot(store, key, holder, ttlMs)),
       releaseSlot: (key, holder) => run('release a slot', () => releaseSlot(store, key, holder)),
     },
+    marks: {
+      get: (name) => run('read a mark', () => getMark(store, name)),
+      advance: (name, value) => run('advance a mark', () => advanceMark(store, name, value)),
+    },
+    // Nothing to migrate and nothing to reach: an open store holds all it needs.
+    check: () => run('check the backend', () => undefined),
     subscribe: (queues, onWork) => run('subscribe', () => subscribe(store, queues, onWork)),
     close: async () => {
-      // Nothing to release but the wake listeners; later calls are refused like a closed pool's.
+      // Nothing to release but the wake listeners; createDriver refuses every later call.
       store.closed = true;
       store.listeners.clear();
     },
   };
-  return createDriver(backend);
+  const driver = createDriver(backend);
+  registerMeter(driver, store.meter);
+  return driver;
 }

@@ -11,16 +11,8 @@ import {
   type RequeueOptions,
   stepInvalid,
 } from '@berth/core';
-import {
-  clearLease,
-  findRow,
-  namespaceKey,
-  type Row,
-  type Store,
-  setState,
-  stateAt,
-  toRecord,
-} from './store.js';
+import { stateAt, toRecord } from './record.js';
+import { clearLease, findRow, namespaceKey, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
 function mustFind(store: Store, id: string, options: ByIdOptions): Row {
@@ -38,11 +30,11 @@ export function cancel(store: Store, id: string, options: ByIdOptions): JobRecor
   const row = mustFind(store, id, options);
   const now = store.clock.now();
   if (!LIVE_STATES.has(row.state)) throw jobNotCancellable(id, stateAt(row, now));
-  setState(store, row, 'cancelled');
   clearLease(row);
-  delete row.waitFor;
+  row.waitFor = undefined;
   row.finishedAt = now;
   row.updatedAt = now;
+  setState(store, row, 'cancelled');
   return toRecord(row, now);
 }
 
@@ -51,9 +43,9 @@ export function promote(store: Store, id: string, options: ByIdOptions): JobReco
   const now = store.clock.now();
   const state = stateAt(row, now);
   if (state !== 'delayed') throw jobNotPromotable(id, state);
-  setState(store, row, 'ready');
   row.runAt = now;
   row.updatedAt = now;
+  setState(store, row, 'ready');
   notify(store, [row.queue]);
   return toRecord(row, now);
 }
@@ -106,14 +98,14 @@ export async function requeue(
   // The key may have been taken during the seam; two live holders must never exist.
   refuseTakenKey(store, row);
   const now = store.clock.now();
-  setState(store, row, 'ready');
   row.runAt = now;
   row.attempts = 0;
   row.updatedAt = now;
-  delete row.finishedAt;
-  delete row.result;
-  delete row.waitFor;
+  row.finishedAt = undefined;
+  row.result = undefined;
+  row.waitFor = undefined;
   clearLease(row);
+  setState(store, row, 'ready');
   if (fromStep !== undefined) dropStepsFrom(store, row.runId, fromStep);
   notify(store, [row.queue]);
   return toRecord(row, now);

@@ -6,7 +6,8 @@ import type {
   NackOptions,
   SuspendOptions,
 } from '@berth/core';
-import { clearLease, copyError, copyJson, type Row, type Store, setState } from './store.js';
+import { copyError, copyJson } from './record.js';
+import { clearLease, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
 /**
@@ -22,11 +23,11 @@ export function fenced(store: Store, fence: Fence): Row | undefined {
 function ackRow(store: Store, fence: Fence, options: AckOptions, now: number): boolean {
   const row = fenced(store, fence);
   if (row === undefined) return false;
-  setState(store, row, 'completed');
   clearLease(row);
   row.finishedAt = now;
   row.updatedAt = now;
   if (options.result !== undefined) row.result = copyJson(options.result);
+  setState(store, row, 'completed');
   return true;
 }
 
@@ -45,17 +46,17 @@ function nackRow(
   row.updatedAt = now;
   if (options.final !== true && row.attempts < row.maxAttempts) {
     if (options.retryAt !== undefined && options.retryAt > now) {
-      setState(store, row, 'delayed');
       row.runAt = options.retryAt;
+      setState(store, row, 'delayed');
     } else {
-      setState(store, row, 'ready');
       row.runAt = now;
+      setState(store, row, 'ready');
     }
     woke.add(row.queue);
     return true;
   }
-  setState(store, row, options.deadLetter === false ? 'failed' : 'dead');
   row.finishedAt = now;
+  setState(store, row, options.deadLetter === false ? 'failed' : 'dead');
   return true;
 }
 
@@ -99,12 +100,12 @@ export function suspend(store: Store, fence: Fence, options: SuspendOptions): bo
   const row = fenced(store, fence);
   if (row === undefined) return false;
   const now = store.clock.now();
-  setState(store, row, 'suspended');
   clearLease(row);
   row.runAt = eventAlreadyPublished(store, options, now) ? now : options.until;
   row.updatedAt = now;
-  if (options.waitFor === undefined) delete row.waitFor;
+  if (options.waitFor === undefined) row.waitFor = undefined;
   else row.waitFor = options.waitFor;
+  setState(store, row, 'suspended');
   if (row.runAt <= now) notify(store, [row.queue]);
   return true;
 }
@@ -115,5 +116,7 @@ export function extend(store: Store, fence: Fence, visibilityTimeoutMs: number):
   const now = store.clock.now();
   row.visibleAt = now + visibilityTimeoutMs;
   row.updatedAt = now;
+  // A lapsed lease found by a drain goes back among the live ones.
+  setState(store, row, 'running');
   return true;
 }

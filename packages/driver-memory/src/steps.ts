@@ -1,6 +1,7 @@
 import { type Fence, leaseLost, type StepRecord, stepInvalid } from '@berth/core';
+import { copyError, copyJson } from './record.js';
 import { fenced } from './settle.js';
-import { copyError, copyJson, type Store } from './store.js';
+import type { Store } from './store.js';
 
 /** A fresh copy of a step, optional fields absent when unset. */
 function copyStep(step: StepRecord): StepRecord {

@@ -2,18 +2,31 @@ import {
   type Clock,
   type DriverHooks,
   type EventRecord,
-  effectiveState,
   type JobError,
-  type JobRecord,
   type JobState,
   type Json,
   LIVE_STATES,
   type StepRecord,
 } from '@berth/core';
+import type { RowHeap } from './heap.js';
+import { ListIndex } from './list-index.js';
+import type { Meter } from './meter.js';
+import {
+  countIn,
+  countOut,
+  createPlacement,
+  type Lane,
+  type Placement,
+  replace,
+  unplace,
+} from './placement.js';
 
 export const DRIVER_NAME = 'memory';
 
-/** A stored job: the record's fields with the STORED state, plus the insertion sequence. */
+/**
+ * A stored job: the record's fields with the STORED state, plus the insertion sequence. Every
+ * field is always present (undefined when unset) so rows keep one shape.
+ */
 export interface Row {
   id: string;
   runId: string;
@@ -28,19 +41,30 @@ export interface Row {
   runAt: number;
   createdAt: number;
   updatedAt: number;
-  finishedAt?: number;
-  claimedBy?: string;
+  finishedAt: number | undefined;
+  claimedBy: string | undefined;
   claim: number;
-  visibleAt?: number;
-  lastError?: JobError;
-  result?: Json;
-  progress?: Json;
-  idempotencyKey?: string;
-  concurrencyKey?: string;
-  tenantId?: string;
-  traceparent?: string;
-  enqueuedBy?: string;
-  waitFor?: string;
+  visibleAt: number | undefined;
+  lastError: JobError | undefined;
+  result: Json | undefined;
+  progress: Json | undefined;
+  idempotencyKey: string | undefined;
+  concurrencyKey: string | undefined;
+  tenantId: string | undefined;
+  traceparent: string | undefined;
+  enqueuedBy: string | undefined;
+  waitFor: string | undefined;
+  // Index bookkeeping, kept by placement.ts and the waiters map; never part of a record.
+  /** The heap the row sits in (ready, timers, leases, lapsed, exhausted or finished). */
+  home: RowHeap | undefined;
+  at: number;
+  /** Index in its lane's age heap, -1 when not ready. */
+  ageAt: number;
+  /** The state the row's queue counts it under (a drained due row counts `ready`). */
+  counted: JobState | undefined;
+  lane: Lane | undefined;
+  /** The event name the waiters map holds this row under. */
+  waiting: string | undefined;
 }
 
 export interface StoredEvent {
@@ -66,8 +90,12 @@ export interface Store {
   readonly clock: Clock;
   readonly hooks: DriverHooks;
   readonly rows: Map<string, Row>;
-  /** Queue → its rows in a LIVE stored state: what claims and publishes scan, not every row. */
-  readonly liveByQueue: Map<string, Set<Row>>;
+  /** Where each row waits, per queue and job name: what claims and stats read, never a scan. */
+  readonly placement: Placement;
+  /** Every row in list order, for keyset pages. */
+  readonly listing: ListIndex;
+  /** Event name → the `suspended` rows waiting for it: all a publish touches. */
+  readonly waiters: Map<string, Set<Row>>;
   /** Idempotency namespace key → id of the LIVE row holding it. */
   readonly liveKeys: Map<string, string>;
   /** runId → step name → step; a Map keeps first-insertion order, which is write order. */
@@ -76,24 +104,32 @@ export interface Store {
   readonly leases: Map<string, Held>;
   /** Slot key → holder → expiry. */
   readonly slots: Map<string, Map<string, number>>;
+  /** Named monotonic marks: name -> value. */
+  readonly marks: Map<string, number>;
   readonly listeners: Set<WakeListener>;
+  readonly meter: Meter;
   nextSeq(): number;
   closed: boolean;
 }
 
 export function createStore(clock: Clock, hooks: DriverHooks): Store {
   let seq = 0;
+  const meter: Meter = { visits: 0 };
   return {
     clock,
     hooks,
     rows: new Map(),
-    liveByQueue: new Map(),
+    placement: createPlacement(meter),
+    listing: new ListIndex(meter),
+    waiters: new Map(),
     liveKeys: new Map(),
     steps: new Map(),
     events: [],
     leases: new Map(),
     slots: new Map(),
+    marks: new Map(),
     listeners: new Set(),
+    meter,
     nextSeq: () => {
       seq += 1;
       return seq;
@@ -111,54 +147,62 @@ const rowKey = (row: Row): string | undefined =>
     ? undefined
     : namespaceKey(row.name, row.tenantId, row.idempotencyKey);
 
-function indexLive(store: Store, row: Row, live: boolean): void {
-  let rows = store.liveByQueue.get(row.queue);
-  if (live) {
-    if (rows === undefined) {
-      rows = new Set();
-      store.liveByQueue.set(row.queue, rows);
-    }
-    rows.add(row);
-  } else if (rows !== undefined) {
-    rows.delete(row);
-    if (rows.size === 0) store.liveByQueue.delete(row.queue);
+/** Keeps the waiters map in step: a `suspended` row with `waitFor` waits for that event. */
+function indexWaiter(store: Store, row: Row, present: boolean): void {
+  const wanted = present && row.state === 'suspended' ? row.waitFor : undefined;
+  if (row.waiting === wanted) return;
+  if (row.waiting !== undefined) {
+    const waiting = store.waiters.get(row.waiting);
+    waiting?.delete(row);
+    if (waiting?.size === 0) store.waiters.delete(row.waiting);
   }
+  row.waiting = wanted;
+  if (wanted === undefined) return;
+  let waiting = store.waiters.get(wanted);
+  if (waiting === undefined) {
+    waiting = new Set();
+    store.waiters.set(wanted, waiting);
+  }
+  waiting.add(row);
+}
+
+/** Keeps the live-key index in step: a LIVE row holds its key, a settled one frees it. */
+function indexKey(store: Store, row: Row, present: boolean): void {
+  const key = rowKey(row);
+  if (key === undefined) return;
+  if (present && LIVE_STATES.has(row.state)) store.liveKeys.set(key, row.id);
+  else if (store.liveKeys.get(key) === row.id) store.liveKeys.delete(key);
 }
 
 /**
- * The one way a row's stored state changes: it keeps the indexes in step, so a row that leaves
- * LIVE frees its idempotency key and a row that re-enters LIVE (requeue) takes it again.
+ * The one way a row's stored state changes, called AFTER its other fields (runAt, visibleAt,
+ * finishedAt, waitFor) took their new values: it re-places the row, so every index agrees with
+ * the fields. A row that leaves LIVE frees its key; one that re-enters LIVE (requeue) takes it.
  */
 export function setState(store: Store, row: Row, state: JobState): void {
   row.state = state;
-  const live = LIVE_STATES.has(state);
-  indexLive(store, row, live);
-  const key = rowKey(row);
-  if (key === undefined) return;
-  if (live) store.liveKeys.set(key, row.id);
-  else if (store.liveKeys.get(key) === row.id) store.liveKeys.delete(key);
+  replace(store.placement, row);
+  indexWaiter(store, row, true);
+  indexKey(store, row, true);
 }
 
 /** Adds a new row and, when it is live and holds a key, takes that key. */
 export function insertRow(store: Store, row: Row): void {
   store.rows.set(row.id, row);
+  store.listing.add(row);
+  countIn(store.placement, row);
   setState(store, row, row.state);
 }
 
 /** Removes a row for good (purge), with its steps and anything it held in the indexes. */
 export function removeRow(store: Store, row: Row): void {
-  indexLive(store, row, false);
-  const key = rowKey(row);
-  if (key !== undefined && store.liveKeys.get(key) === row.id) store.liveKeys.delete(key);
+  unplace(store.placement, row);
+  countOut(store.placement, row);
+  indexWaiter(store, row, false);
+  indexKey(store, row, false);
+  store.listing.delete(row);
   store.rows.delete(row.id);
   store.steps.delete(row.runId);
-}
-
-/** Every LIVE row of `queues` (all queues when omitted). */
-export function* liveRows(store: Store, queues?: Iterable<string>): Generator<Row> {
-  for (const queue of queues ?? store.liveByQueue.keys()) {
-    yield* store.liveByQueue.get(queue) ?? [];
-  }
 }
 
 /** A row by id, seen through the tenancy rule: another tenant's row is as absent. */
@@ -169,58 +213,8 @@ export function findRow(store: Store, id: string, tenantId: string | undefined):
   return row;
 }
 
-/** The state a read reports for the row at `now`. */
-export const stateAt = (row: Row, now: number): JobState =>
-  effectiveState(row.state, row.runAt, now);
-
-/** A deep copy: nothing handed out may alias the store, nothing taken in may alias the caller. */
-export const copyJson = <T extends Json>(value: T): T => structuredClone(value);
-
-/** The one place a row's insertion order and list position come from. */
-export const positionOf = (row: Row): { createdAt: number; seq: number } => ({
-  createdAt: row.createdAt,
-  seq: row.seq,
-});
-
-export const copyError = (error: JobError): JobError => ({
-  ...(error.code === undefined ? {} : { code: error.code }),
-  message: error.message,
-  ...(error.stack === undefined ? {} : { stack: error.stack }),
-});
-
-/** The record a read reports: a fresh object, effective state, optional fields absent when unset. */
-export function toRecord(row: Row, now: number): JobRecord {
-  return {
-    id: row.id,
-    runId: row.runId,
-    name: row.name,
-    queue: row.queue,
-    payload: copyJson(row.payload),
-    state: stateAt(row, now),
-    priority: row.priority,
-    attempts: row.attempts,
-    maxAttempts: row.maxAttempts,
-    runAt: row.runAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    ...(row.finishedAt === undefined ? {} : { finishedAt: row.finishedAt }),
-    ...(row.claimedBy === undefined ? {} : { claimedBy: row.claimedBy }),
-    claim: row.claim,
-    ...(row.visibleAt === undefined ? {} : { visibleAt: row.visibleAt }),
-    ...(row.lastError === undefined ? {} : { lastError: copyError(row.lastError) }),
-    ...(row.result === undefined ? {} : { result: copyJson(row.result) }),
-    ...(row.progress === undefined ? {} : { progress: copyJson(row.progress) }),
-    ...(row.idempotencyKey === undefined ? {} : { idempotencyKey: row.idempotencyKey }),
-    ...(row.concurrencyKey === undefined ? {} : { concurrencyKey: row.concurrencyKey }),
-    ...(row.tenantId === undefined ? {} : { tenantId: row.tenantId }),
-    ...(row.traceparent === undefined ? {} : { traceparent: row.traceparent }),
-    ...(row.enqueuedBy === undefined ? {} : { enqueuedBy: row.enqueuedBy }),
-    ...(row.waitFor === undefined ? {} : { waitFor: row.waitFor }),
-  };
-}
-
 /** Drops the lease fields a settle clears. */
 export function clearLease(row: Row): void {
-  delete row.claimedBy;
-  delete row.visibleAt;
+  row.claimedBy = undefined;
+  row.visibleAt = undefined;
 }

@@ -31,7 +31,7 @@ const requeueUnavailable = broken((real) => ({
       return await real.requeue(id, options);
     } catch (error) {
       if (!isBerthError(error, 'JOB_NOT_FOUND')) throw error;
-      throw driverUnavailable({ driver: real.name, operation: 'requeue a job', cause: 'no row' });
+      throw driverUnavailable({ driver: real.name, operation: 'requeue a job', detail: 'no row' });
     }
   },
 }));

@@ -111,7 +111,7 @@ describe('memory enqueue', () => {
     expect(await mustGet(driver, landed.id)).toMatchObject({ state: 'ready', payload: 2 });
   });
 
-  it('two misses: holders settled in both seams throw DRIVER_UNAVAILABLE naming berth migrate', async () => {
+  it('two misses: holders settled in both seams throw DRIVER_UNAVAILABLE naming driver.migrate()', async () => {
     const { driver, hooks } = setup();
     const holder = await driver.enqueue({ name: 'sync', idempotencyKey: 'k' });
     let second: string | undefined;
@@ -133,7 +133,7 @@ describe('memory enqueue', () => {
         operation: 'enqueue',
       },
     );
-    expect(error.fix).toContain('berth migrate');
+    expect(error.fix).toContain('driver.migrate()');
     expect(calls).toBe(2);
     const rows = (await driver.list({ name: 'sync' })).jobs;
     expect(rows.map((job) => job.state)).toEqual(['cancelled', 'cancelled']);

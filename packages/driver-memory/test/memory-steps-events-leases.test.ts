@@ -133,10 +133,10 @@ describe('memory wake and close', () => {
     expect(calls).toEqual(['q1']);
   });
 
-  it('refuses calls after close with DRIVER_UNAVAILABLE', async () => {
+  it('refuses calls after close with DRIVER_CLOSED', async () => {
     const { driver } = setup();
     await driver.close();
-    await refusal(driver.enqueue({ name: 'x' }), 'DRIVER_UNAVAILABLE', {
+    await refusal(driver.enqueue({ name: 'x' }), 'DRIVER_CLOSED', {
       driver: 'memory',
       operation: 'enqueue',
     });

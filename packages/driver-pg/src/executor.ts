@@ -1,5 +1,9 @@
-import { configInvalid, driverUnavailable, isBerthError } from '@berth/core';
+import { configInvalid, driverNotMigrated, driverUnavailable, isBerthError } from '@berth/core';
 import pg from 'pg';
+import { LATEST_VERSION } from './sql/migrations/index.js';
+
+/** undefined_table, invalid_schema_name: the schema was never migrated (or only partly). */
+const NOT_MIGRATED_STATES = new Set(['42P01', '3F000']);
 
 /** One answer of a statement: pg's `QueryResult` fits it. */
 export interface PgResult {
@@ -36,12 +40,35 @@ export interface Connections {
   readonly close: () => Promise<void>;
 }
 
+/** The URL schemes `pg` reads; a string without `://` (a socket path) is left to `pg`. */
+const SCHEMES = new Set(['postgres:', 'postgresql:']);
+
+/** Refuses, at construction, a URL of another scheme (a `mysql://` URL given by mistake). */
+function screenConnectionString(url: string): void {
+  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined || SCHEMES.has(scheme)) return;
+  throw configInvalid({
+    option: 'connectionString',
+    reason: `has the scheme ${scheme}//, which is not PostgreSQL`,
+    allowed: 'must be a postgres:// (or postgresql://) URL',
+    example: "createPgDriver({ connectionString: 'postgres://postgres@127.0.0.1:5432/app' })",
+  });
+}
+
 export function openConnections(options: PgConnectionOptions): Connections {
+  if (options.connectionString !== undefined) screenConnectionString(options.connectionString);
   const given = [options.pool, options.connectionString, options.executor].filter(
     (source) => source !== undefined,
   );
   if (given.length > 1) {
-    throw configInvalid('pool', 'pool, connectionString and executor exclude each other');
+    throw configInvalid({
+      option: 'pool',
+      reason: 'was given with connectionString or executor; they exclude each other',
+      allowed:
+        'names where connections come from: pass exactly one of pool (your pg.Pool), connectionString (the driver opens its own pool) or executor (your client or transaction)',
+      example:
+        'createPgDriver({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) })',
+    });
   }
   if (options.executor !== undefined) {
     return {
@@ -78,28 +105,53 @@ export function openConnections(options: PgConnectionOptions): Connections {
   };
 }
 
-/** Sends statements for one driver, so that every failure leaves as DRIVER_UNAVAILABLE. */
+/**
+ * Sends statements for one driver, so that every failure leaves as a BerthError: a missing table
+ * or schema as DRIVER_NOT_MIGRATED, anything else as DRIVER_UNAVAILABLE.
+ */
 export interface Db {
   rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]>;
+  /**
+   * Fails every statement still waiting, with `error`. A pool that was ended never hands a
+   * connection to the statements queued for one, so close calls this once the pool has ended.
+   */
+  abandon(error: Error): void;
 }
 
-export function createDb(executor: PgExecutor): Db {
+/** `schema` is the plain schema name, named by DRIVER_NOT_MIGRATED. */
+export function createDb(executor: PgExecutor, schema: string): Db {
+  const waiting = new Set<(error: Error) => void>();
+  const send = (text: string, values: unknown[]) =>
+    new Promise<PgResult>((resolve, reject) => {
+      waiting.add(reject);
+      executor
+        .query(text, values)
+        .then(resolve, reject)
+        .finally(() => waiting.delete(reject));
+    });
   return {
     async rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]> {
       try {
-        const result = await executor.query(text, values);
+        const result = await send(text, values);
         return result.rows as R[];
       } catch (error) {
         if (isBerthError(error)) throw error;
-        throw driverUnavailable({ driver: 'pg', operation, error });
+        if (NOT_MIGRATED_STATES.has(sqlState(error) ?? '')) {
+          throw driverNotMigrated({ driver: 'pg', schema, required: LATEST_VERSION, cause: error });
+        }
+        throw driverUnavailable({ driver: 'pg', operation, cause: error });
       }
+    },
+    abandon(error) {
+      for (const reject of waiting) reject(error);
+      waiting.clear();
     },
   };
 }
 
 /** The SQLSTATE of a pg error, when it is one. */
 export function sqlState(error: unknown): string | undefined {
-  const original = isBerthError(error) ? error.original : error;
+  const original = isBerthError(error) ? error.cause : error;
   if (original === null || typeof original !== 'object' || !('code' in original)) return undefined;
   return typeof original.code === 'string' ? original.code : undefined;
 }

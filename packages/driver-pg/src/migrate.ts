@@ -62,7 +62,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   } catch (error) {
     failure = error;
     if (isBerthError(error)) throw error;
-    throw driverUnavailable({ driver: 'pg', operation: 'migrate', error });
+    throw driverUnavailable({ driver: 'pg', operation: 'migrate', cause: error });
   } finally {
     // A connection that failed mid-run is dropped: that also frees its session lock.
     leased?.release(failure instanceof Error ? failure : undefined);
@@ -73,6 +73,6 @@ async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
   try {
     return await pool.connect();
   } catch (error) {
-    throw driverUnavailable({ driver: 'pg', operation: 'migrate', error });
+    throw driverUnavailable({ driver: 'pg', operation: 'migrate', cause: error });
   }
 }

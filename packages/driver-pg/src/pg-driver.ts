@@ -5,14 +5,16 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  driverClosed,
   systemClock,
 } from '@berth/core';
 import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
 import { type MigrateResult, migrate } from './migrate.js';
+import { checkOps } from './ops/check.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { operatorOps } from './ops/operator.js';
 import { settleOps } from './ops/settle.js';
-import { eventStore, leaseStore, stepStore } from './ops/stores.js';
+import { eventStore, leaseStore, markStore, stepStore } from './ops/stores.js';
 import { statements } from './sql/index.js';
 import { DEFAULT_SCHEMA, quoteSchema, wakeChannel } from './sql/schema.js';
 import { createWakeListener } from './wake.js';
@@ -40,11 +42,12 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
   const s = quoteSchema(schema);
   const connections = openConnections(options);
   const context = {
-    db: createDb(connections.executor),
+    db: createDb(connections.executor, schema),
     sql: statements(s),
     clock: options.clock ?? systemClock,
     hooks: options.hooks ?? {},
     channel: wakeChannel(schema),
+    schema,
   };
   const wake =
     connections.listenConfig === undefined
@@ -62,6 +65,8 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     steps: stepStore(context),
     events: eventStore(context),
     leases: leaseStore(context),
+    marks: markStore(context),
+    ...checkOps(context),
     ...(wake === undefined
       ? {}
       : { subscribe: (queues, onWork) => wake.subscribe(queues, onWork) }),
@@ -69,6 +74,9 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
       closing ??= (async () => {
         await wake?.close();
         await connections.close();
+        context.db.abandon(
+          new Error('the pool was ended while this statement waited for a connection'),
+        );
       })();
       return closing;
     },
@@ -77,10 +85,9 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
   const driver = createDriver(backend);
   return {
     ...driver,
-    migrate: () =>
-      migrate({
-        executor: connections.pool ?? connections.executor,
-        schema,
-      }),
+    async migrate() {
+      if (closing !== undefined) throw driverClosed({ driver: 'pg', operation: 'migrate' });
+      return migrate({ executor: connections.pool ?? connections.executor, schema });
+    },
   };
 }

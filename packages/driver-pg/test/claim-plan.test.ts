@@ -22,7 +22,16 @@ it('a claim walks jobs_claim_idx in claim order and reads lapsed leases from job
     }
     await (await adminPool()).query(`ANALYZE "${schema}".jobs`);
     const sql = statements(`"${schema}"`);
-    const shown = await plan(sql.claim.claim, [['q0', 'q1'], Date.now(), 10, 'w', 1_000, [], '{}']);
+    const shown = await plan(sql.claim.claim, [
+      ['q0', 'q1'],
+      Date.now(),
+      10,
+      'w',
+      1_000,
+      [],
+      '{}',
+      null,
+    ]);
     expect(shown).toContain('jobs_claim_idx');
     expect(shown).toContain('jobs_lease_idx');
     expect(shown).not.toContain('Seq Scan');

@@ -22,7 +22,8 @@ describe('pg under concurrency', () => {
     // Every process may migrate at boot: all eight at once reach the same version.
     const results = await Promise.all(drivers.map((driver) => driver.migrate()));
     expect(new Set(results.map((result) => result.version)).size).toBe(1);
-    expect(results.flatMap((result) => result.applied)).toEqual([1]);
+    // Each version is applied by exactly one of them.
+    expect(results.flatMap((result) => result.applied).sort()).toEqual([1, 2]);
   });
 
   afterAll(async () => {

@@ -87,8 +87,8 @@ async function record(driver: Driver, input: Input): Promise<unknown[]> {
     const answers = await driver.enqueueMany(input.batch.map((item) => toRequest(item, n++)));
     seen.push(answers.map((answer) => [label(answer.id), answer.deduped]));
   } catch (error) {
-    if (!isBerthError(error)) throw error;
-    seen.push(['refused', error.code, label(String(error.meta.existingId))]);
+    if (!isBerthError(error, 'JOB_DUPLICATE')) throw error;
+    seen.push(['refused', error.code, label(error.meta.existingId)]);
   }
   const rows = (await driver.list({ limit: 500 })).jobs;
   seen.push(rows.map((job) => [label(job.id), job.name, job.state, job.payload]));

@@ -82,8 +82,8 @@ describe('pg when the server drops its connections', () => {
       const error = await inFlight;
       expect(isBerthError(error, 'DRIVER_UNAVAILABLE')).toBe(true);
       if (!isBerthError(error)) return;
-      expect(error.meta).toEqual({ driver: 'pg', operation: 'cancel a job' });
-      expect(error.original).toBeInstanceOf(Error);
+      expect(error.meta).toMatchObject({ driver: 'pg', operation: 'cancel a job' });
+      expect(error.cause).toBeInstanceOf(Error);
     } finally {
       await blocker.query('ROLLBACK');
       blocker.release();

@@ -25,7 +25,7 @@ describe('pg migrations and connections', () => {
   it('migrate applies every version once and says which; a second run applies none', async () => {
     const driver = createPgDriver({ connectionString: url, schema: schema() });
     try {
-      expect(await driver.migrate()).toEqual({ version: LATEST_VERSION, applied: [1] });
+      expect(await driver.migrate()).toEqual({ version: LATEST_VERSION, applied: [1, 2] });
       expect(await driver.migrate()).toEqual({ version: LATEST_VERSION, applied: [] });
     } finally {
       await driver.close();
@@ -40,15 +40,17 @@ describe('pg migrations and connections', () => {
       const onPool = schema();
       const onClient = schema();
       expect(await migrate({ executor: pool, schema: onPool })).toEqual({
-        version: 1,
-        applied: [1],
+        version: 2,
+        applied: [1, 2],
       });
       expect(await migrate({ executor: client, schema: onClient })).toEqual({
-        version: 1,
-        applied: [1],
+        version: 2,
+        applied: [1, 2],
       });
-      const { rows } = await client.query(`SELECT version FROM "${onClient}".migrations`);
-      expect(rows).toEqual([{ version: 1 }]);
+      const { rows } = await client.query(
+        `SELECT version FROM "${onClient}".migrations ORDER BY version`,
+      );
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await client.end();
       await pool.end();
@@ -115,14 +117,14 @@ describe('pg migrations and connections', () => {
     }
   });
 
-  it('an unreachable server answers DRIVER_UNAVAILABLE with the pg error as original', async () => {
+  it('an unreachable server answers DRIVER_UNAVAILABLE with the pg error as its cause', async () => {
     const driver = createPgDriver({ connectionString: 'postgres://postgres@127.0.0.1:1/none' });
     try {
       const error = await driver.enqueue({ name: 'x' }).catch((thrown: unknown) => thrown);
       expect(isBerthError(error, 'DRIVER_UNAVAILABLE')).toBe(true);
       if (!isBerthError(error)) return;
-      expect(error.meta).toEqual({ driver: 'pg', operation: 'enqueue' });
-      expect(error.original).toBeInstanceOf(Error);
+      expect(error.meta).toMatchObject({ driver: 'pg', operation: 'enqueue' });
+      expect(error.cause).toBeInstanceOf(Error);
       await expect(driver.migrate()).rejects.toMatchObject({ code: 'DRIVER_UNAVAILABLE' });
     } finally {
       await driver.close();

@@ -62,7 +62,7 @@ describe('pg enqueueMany racing a concurrent holder of a key', () => {
     expect('error' in answered).toBe(true);
     if (!('error' in answered)) return;
     expect(isBerthError(answered.error, 'JOB_DUPLICATE')).toBe(true);
-    if (!isBerthError(answered.error)) return;
+    if (!isBerthError(answered.error, 'JOB_DUPLICATE')) return;
     expect(answered.error.meta.existingId).toBe(holder.id);
     expect(rows).toEqual(['n']);
   });

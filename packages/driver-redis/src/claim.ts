@@ -23,6 +23,8 @@ export async function claim(context: RedisContext, request: ScreenedClaim): Prom
     ...request.queues,
     request.dropExhausted.length,
     ...request.dropExhausted,
+    request.names?.length ?? 0,
+    ...(request.names ?? []),
   ]);
   const [claimedRows, buriedRows] = asArray(reply, 'claim');
   const claimed = asArray(claimedRows, 'claim').map((row): ClaimedJob => {

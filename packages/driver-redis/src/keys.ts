@@ -50,6 +50,8 @@ const SHAPES = {
   lease: 'lease:$',
   /** Zset per slot key: holder by expiresAt. */
   slot: 'slot:$',
+  /** Hash: mark name -> value (named monotonic marks). */
+  marks: 'marks',
   /** Pub/sub channel: NUL-joined queues that got work. */
   wake: 'wake',
 } as const;
@@ -67,9 +69,19 @@ export interface Keys extends KeyBuilders {
 }
 
 export function keysFor(prefix: string): Keys {
-  if (prefix.length === 0) throw configInvalid('prefix', 'must not be empty');
+  const allowed =
+    'must be a non-empty name without { } * ? [ ] or \\ (it becomes the cluster hash tag {prefix})';
+  const example = "createRedisDriver({ url, prefix: 'berth_jobs' })";
+  if (prefix.length === 0) {
+    throw configInvalid({ option: 'prefix', reason: 'is empty', allowed, example });
+  }
   if (/[{}*?[\]\\]/.test(prefix)) {
-    throw configInvalid('prefix', 'must not hold { } * ? [ ] or \\ (it is the cluster hash tag)');
+    throw configInvalid({
+      option: 'prefix',
+      reason: `is ${JSON.stringify(prefix)}, which holds a character it must not`,
+      allowed,
+      example,
+    });
   }
   const base = `{${prefix}}:`;
   const builders = Object.fromEntries(

@@ -17,7 +17,7 @@ import {
 import type { RedisContext } from './context.js';
 import { asArray, asString, decodeJob, jobOf, ReplyShapeError } from './decode.js';
 import { OPERATOR_LUA, REQUEUE_CHECK_LUA, REQUEUE_LUA, STATS_LUA } from './lua/operator.js';
-import { PURGE_LUA } from './lua/purge.js';
+import { PURGE_IDS_LUA, PURGE_LUA } from './lua/purge.js';
 import { defineScript } from './scripts.js';
 
 const OPERATOR = defineScript('operator', OPERATOR_LUA);
@@ -25,6 +25,7 @@ const REQUEUE_CHECK = defineScript('requeue-check', REQUEUE_CHECK_LUA);
 const REQUEUE = defineScript('requeue', REQUEUE_LUA);
 const STATS = defineScript('stats', STATS_LUA);
 const PURGE = defineScript('purge', PURGE_LUA);
+const PURGE_IDS = defineScript('purge-ids', PURGE_IDS_LUA);
 
 /** Rows one purge call removes at most; purge repeats until a call removes fewer. */
 const PURGE_CAP = 500;
@@ -134,6 +135,10 @@ export async function stats(context: RedisContext): Promise<readonly QueueStats[
 
 export async function purge(context: RedisContext, request: PurgeRequest): Promise<number> {
   const now = context.clock.now();
+  if (request.ids !== undefined) {
+    const args = [request.olderThan, request.states.length, ...request.states, ...request.ids];
+    return Number(await context.run(PURGE_IDS, now, args));
+  }
   let total = 0;
   for (;;) {
     const removed = Number(

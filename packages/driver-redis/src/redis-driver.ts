@@ -10,14 +10,16 @@ import {
   isBerthError,
   systemClock,
 } from '@berth/core';
-import { type Cluster, Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { claim } from './claim.js';
+import { explain, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
 import { createEventStore } from './events.js';
 import { keysFor } from './keys.js';
 import { createLeaseStore } from './leases.js';
 import { list } from './list.js';
+import { createMarkStore } from './marks.js';
 import { cancel, get, promote, purge, requeue, stats } from './operator.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
@@ -46,57 +48,59 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 const DEFAULT_COMMAND_TIMEOUT_MS = 10_000;
 const DRIVER = 'redis';
 
-/**
- * A connection the driver owns. A call in flight when the server goes away fails at once
- * (maxRetriesPerRequest 0, no silent resend of a script that may have run), a call made while
- * it reconnects fails at the next failed attempt, and none waits past the command timeout; the
- * connection itself keeps reconnecting, so the driver recovers by itself.
- */
-function openConnection(url: string, commandTimeout: number): Redis {
-  const connection = new Redis(url, {
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    enableOfflineQueue: true,
-    commandTimeout,
-    retryStrategy: (times) => Math.min(times * 50, 1_000),
-  });
-  // Reconnects report through 'error'; the calls that fail carry it as DRIVER_UNAVAILABLE.
-  connection.on('error', () => {});
-  return connection;
-}
-
 function screenOptions(options: RedisDriverOptions) {
   if (options.redis !== undefined && options.url !== undefined) {
-    throw configInvalid('redis', 'and url were both given; pass one connection or one URL');
+    throw configInvalid({
+      option: 'redis',
+      reason: 'and url were both given',
+      allowed: 'is your own connection; pass it or url (the driver opens its own), not both',
+      example: 'createRedisDriver({ redis: new Redis(process.env.REDIS_URL) })',
+    });
   }
   const limit = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
   if (!Number.isInteger(limit) || limit < 1) {
-    throw configInvalid('maxPayloadBytes', 'must be a positive integer');
+    throw configInvalid({
+      option: 'maxPayloadBytes',
+      reason: `is ${String(limit)}; it must be a positive integer of bytes`,
+      allowed: 'must be a positive integer of bytes (default 1 MiB)',
+      example: 'createRedisDriver({ url, maxPayloadBytes: 1_048_576 })',
+    });
   }
   const timeout = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   if (!Number.isInteger(timeout) || timeout < 1) {
-    throw configInvalid('commandTimeoutMs', 'must be a positive integer');
+    throw configInvalid({
+      option: 'commandTimeoutMs',
+      reason: `is ${String(timeout)}; it must be a positive integer of ms`,
+      allowed: 'must be a positive integer of ms (default 10 000)',
+      example: 'createRedisDriver({ url, commandTimeoutMs: 10_000 })',
+    });
   }
-  return { limit, timeout, keys: keysFor(options.prefix ?? 'berth') };
+  const url = options.url === undefined ? undefined : screenUrl(options.url);
+  return { limit, timeout, url, keys: keysFor(options.prefix ?? 'berth') };
 }
-
-/** Runs a backend call so a Redis failure leaves it as DRIVER_UNAVAILABLE naming the operation. */
-const guard =
-  <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
-  async (...args: A): Promise<R> => {
-    try {
-      return await call(...args);
-    } catch (error) {
-      if (isBerthError(error)) throw error;
-      throw driverUnavailable({ driver: DRIVER, operation, error });
-    }
-  };
 
 /** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
 export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
-  const { limit, timeout, keys } = screenOptions(options);
-  const owned = options.redis === undefined;
-  const redis = options.redis ?? openConnection(options.url ?? DEFAULT_REDIS_URL, timeout);
+  const { limit, timeout, url, keys } = screenOptions(options);
+  const connection =
+    options.redis === undefined ? openConnection(url ?? DEFAULT_REDIS_URL, timeout) : undefined;
+  const owned = connection !== undefined;
+  // One of the two is set: the app's connection, or the one opened from the URL.
+  const redis = connection?.redis ?? (options.redis as Redis | Cluster);
+
+  /** Runs a backend call so a Redis failure leaves it as DRIVER_UNAVAILABLE saying why. */
+  const guard =
+    <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (isBerthError(error)) throw error;
+        const cause = explain(error, connection?.lastError());
+        throw driverUnavailable({ driver: DRIVER, operation, cause });
+      }
+    };
+
   const context = createContext({
     redis,
     keys,
@@ -109,6 +113,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   const steps = createStepStore(context);
   const events = createEventStore(context);
   const leases = createLeaseStore(context);
+  const marks = createMarkStore(context);
   let closed = false;
 
   const backend: DriverBackend = {
@@ -146,10 +151,19 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       acquire: guard('acquire a lease', leases.acquire),
       renew: guard('renew a lease', leases.renew),
       release: guard('release a lease', leases.release),
+      holder: guard('read a lease', leases.holder),
       acquireSlot: guard('acquire a slot', leases.acquireSlot),
       renewSlot: guard('renew a slot', leases.renewSlot),
       releaseSlot: guard('release a slot', leases.releaseSlot),
     },
+    marks: {
+      get: guard('read a mark', marks.get),
+      advance: guard('advance a mark', marks.advance),
+    },
+    // Nothing to migrate: a reachable server holds all the driver needs.
+    check: guard('check the backend', async () => {
+      await redis.ping();
+    }),
     subscribe: guard('subscribe', wake.subscribe),
     async close() {
       if (closed) return;

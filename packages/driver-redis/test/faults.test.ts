@@ -70,8 +70,8 @@ describe('redis driver when the server restarts', () => {
 
       expect(isBerthError(refused, 'DRIVER_UNAVAILABLE')).toBe(true);
       if (isBerthError(refused)) {
-        expect(refused.meta).toEqual({ driver: 'redis', operation: 'claim' });
-        expect(refused.original).toBeInstanceOf(Error);
+        expect(refused.meta).toMatchObject({ driver: 'redis', operation: 'claim' });
+        expect(refused.cause).toBeInstanceOf(Error);
       }
       const failures = outcomes.filter((outcome) => outcome instanceof Error);
       expect(failures.length).toBeGreaterThan(0);

@@ -50,7 +50,8 @@ describe('redis driver review', () => {
         };
         const refusal = await driver.requeue(dead.id).catch((error: unknown) => error);
         expect(isBerthError(refusal, 'JOB_DUPLICATE'), driver.name).toBe(true);
-        if (isBerthError(refusal)) expect(refusal.meta.existingId, driver.name).toBe(taker);
+        if (isBerthError(refusal, 'JOB_DUPLICATE'))
+          expect(refusal.meta.existingId, driver.name).toBe(taker);
         // The refused requeue changed nothing, and the key still names the row that took it.
         expect((await driver.get(dead.id))?.state, driver.name).toBe('dead');
         const again = await driver.enqueue({ name: 'keyed', idempotencyKey: 'k', queue: 'q' });
@@ -117,7 +118,7 @@ describe('redis driver review', () => {
     try {
       await driver.close();
       const refusal = await driver.subscribe?.(['q'], () => {}).catch((error: unknown) => error);
-      expect(isBerthError(refusal, 'DRIVER_UNAVAILABLE')).toBe(true);
+      expect(isBerthError(refusal, 'DRIVER_CLOSED')).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await admin.pubsub('NUMSUB', channel)).toEqual([channel, 0]);
     } finally {

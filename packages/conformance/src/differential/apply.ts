@@ -55,6 +55,7 @@ async function call(world: World, op: Op): Promise<unknown> {
         workerId: op.worker,
         visibilityTimeoutMs: op.vtMs,
         ...(op.drop === undefined ? {} : { dropExhausted: op.drop }),
+        ...(op.names === undefined ? {} : { names: op.names }),
         onExhausted: (rows) => buried.push(...rows),
       });
       learnFences(world, claimed);
@@ -94,11 +95,15 @@ async function call(world: World, op: Op): Promise<unknown> {
       return list(world, op);
     case 'stats':
       return driver.stats();
-    case 'purge':
+    case 'purge': {
+      const ids = op.targets?.flatMap((target) => targetId(world, target) ?? []);
+      if (ids?.length === 0) return NOTHING_TO_NAME;
       return driver.purge({
         states: op.states,
         olderThan: Math.max(0, now + op.olderThanInMs),
+        ...(ids === undefined ? {} : { ids }),
       });
+    }
     case 'publish':
       return driver.events.publish(
         op.name,
@@ -120,6 +125,8 @@ async function call(world: World, op: Op): Promise<unknown> {
       return driver.leases.renew(op.name, op.holder, op.ttlMs);
     case 'release':
       return driver.leases.release(op.name, op.holder);
+    case 'holder':
+      return driver.leases.holder(op.name);
     case 'acquireSlot':
       return driver.leases.acquireSlot(op.key, op.limit, op.holder, op.ttlMs);
     case 'renewSlot':

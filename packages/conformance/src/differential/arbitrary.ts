@@ -97,6 +97,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
       worker: pick(WORKERS),
       vtMs: vt,
       drop: rarely(fc.subarray([...NAMES], { minLength: 1 })),
+      names: rarely(fc.subarray([...NAMES], { minLength: 1 })),
     }),
   ),
   weighted(3, 'ack', fc.record({ fence: index, result: sometimes(fc.nat({ max: 9 })) })),
@@ -153,6 +154,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     fc.record({
       states: fc.subarray([...TERMINAL], { minLength: 1 }),
       olderThanInMs: pick([-30_000, 0, 1]),
+      targets: sometimes(fc.array(requeueTarget, { minLength: 1, maxLength: 3 })),
     }),
   ),
   weighted(
@@ -184,6 +186,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   weighted(1, 'acquire', fc.record({ name: pick(LEASES), holder: pick(HOLDERS), ttlMs: ttl })),
   weighted(1, 'renew', fc.record({ name: pick(LEASES), holder: pick(HOLDERS), ttlMs: ttl })),
   weighted(1, 'release', fc.record({ name: pick(LEASES), holder: pick(HOLDERS) })),
+  weighted(1, 'holder', fc.record({ name: pick(LEASES) })),
   weighted(
     1,
     'acquireSlot',

@@ -75,6 +75,8 @@ export type Op =
       readonly worker: string;
       readonly vtMs: number;
       readonly drop?: readonly string[] | undefined;
+      /** The claim's job-name filter. */
+      readonly names?: readonly string[] | undefined;
     }
   | (Fenced<'ack'> & { readonly result?: number | undefined })
   | (Fenced<'nack'> & {
@@ -104,7 +106,13 @@ export type Op =
       readonly follow?: 'next' | 'prev' | undefined;
     }
   | { readonly kind: 'stats' }
-  | { readonly kind: 'purge'; readonly states: readonly JobState[]; readonly olderThanInMs: number }
+  | {
+      readonly kind: 'purge';
+      readonly states: readonly JobState[];
+      readonly olderThanInMs: number;
+      /** Purge among these jobs only (`purge({ ids })`). */
+      readonly targets?: readonly Target[] | undefined;
+    }
   | {
       readonly kind: 'publish';
       readonly name: string;
@@ -123,6 +131,7 @@ export type Op =
   | LeaseCall<'acquire'>
   | LeaseCall<'renew'>
   | { readonly kind: 'release'; readonly name: string; readonly holder: string }
+  | { readonly kind: 'holder'; readonly name: string }
   | (SlotCall<'acquireSlot'> & { readonly limit: number })
   | SlotCall<'renewSlot'>
   | { readonly kind: 'releaseSlot'; readonly key: string; readonly holder: string }

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { claimLapseCases } from './claim-lapse.js';
+import { claimNamesCases } from './claim-names.js';
 import { claimResumeCases } from './claim-resume.js';
 import {
   claimExactly,
@@ -196,5 +197,5 @@ const basics: readonly KitCase[] = [
 
 export const claimGroup: KitGroup = {
   name: 'claim',
-  cases: [...basics, ...claimResumeCases, ...claimLapseCases],
+  cases: [...basics, ...claimResumeCases, ...claimLapseCases, ...claimNamesCases],
 };

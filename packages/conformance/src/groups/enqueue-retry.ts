@@ -68,7 +68,7 @@ export const enqueueRetryCases: readonly KitCase[] = [
   },
   {
     title:
-      'two misses: a conflict whose lookup finds no live holder twice throws DRIVER_UNAVAILABLE whose fix names berth migrate',
+      'two misses: a conflict whose lookup finds no live holder twice throws DRIVER_UNAVAILABLE whose fix names driver.migrate()',
     run: async ({ driver, hooks }) => {
       const holder = await driver.enqueue(request);
       let second: EnqueueResult | undefined;
@@ -89,7 +89,7 @@ export const enqueueRetryCases: readonly KitCase[] = [
         'DRIVER_UNAVAILABLE',
         { driver: driver.name, operation: 'enqueue' },
       );
-      expect(error.fix).toContain('berth migrate');
+      expect(error.fix).toContain('driver.migrate()');
       expect(calls).toBe(2);
       const rows = await listAll(driver);
       expect(rows).toHaveLength(2);

@@ -1,11 +1,14 @@
 import type { KitGroup, KitOptions } from '../kit.js';
+import { checkGroup } from './check.js';
 import { claimGroup } from './claim.js';
+import { closeGroup } from './close.js';
 import { differentialGroup } from './differential.js';
 import { enqueueGroup } from './enqueue.js';
 import { eventsGroup } from './events.js';
 import { goldenGroup } from './golden.js';
 import { leasesGroup } from './leases.js';
 import { listGroup } from './list.js';
+import { marksGroup } from './marks.js';
 import { operatorGroup } from './operator.js';
 import { requeueGroup } from './requeue.js';
 import { runtimeGroup } from './runtime.js';
@@ -32,7 +35,10 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     stepsGroup,
     eventsGroup,
     leasesGroup,
+    marksGroup,
     wakeGroup,
+    checkGroup,
+    closeGroup,
     goldenGroup,
     differentialGroup(options),
     runtimeGroup,

@@ -72,6 +72,28 @@ const leaseCases: readonly KitCase[] = [
     },
   },
   {
+    title:
+      'holder answers the unexpired lease’s holder and expiry, and undefined for a lease never taken, released or expired',
+    run: async ({ driver, clock }) => {
+      const { leases } = driver;
+      const t0 = clock.now();
+      expect(await leases.holder('leader')).toBeUndefined();
+      expect(await leases.acquire('leader', 'a', 1_000)).toBe(true);
+      expect(await leases.holder('leader')).toEqual({ holder: 'a', expiresAt: t0 + 1_000 });
+      await clock.advance(400);
+      expect(await leases.renew('leader', 'a', 1_000)).toBe(true);
+      expect(await leases.holder('leader')).toEqual({ holder: 'a', expiresAt: t0 + 1_400 });
+      expect(await leases.holder('other')).toBeUndefined();
+      await clock.advance(1_000);
+      expect(await leases.holder('leader')).toBeUndefined();
+      expect(await leases.acquire('leader', 'b', 1_000)).toBe(true);
+      expect(await leases.holder('leader')).toEqual({ holder: 'b', expiresAt: t0 + 2_400 });
+      expect(await leases.release('leader', 'b')).toBe(true);
+      expect(await leases.holder('leader')).toBeUndefined();
+      await expectRefusal(leases.holder(''), 'JOB_INVALID', { field: 'lease name' });
+    },
+  },
+  {
     title: 'leases of different names are independent',
     run: async ({ driver }) => {
       const { leases } = driver;

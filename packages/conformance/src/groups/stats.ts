@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { enqueueJob, jobIn, LATER, stepNames } from './fixtures-b.js';
+import { purgeIdCases } from './purge-ids.js';
 
 const counts = (given: Partial<Record<JobState, number>>): StateCounts => ({
   ready: 0,
@@ -209,4 +210,7 @@ const purgeCases: readonly KitCase[] = [
   },
 ];
 
-export const statsGroup: KitGroup = { name: 'stats', cases: [...statsCases, ...purgeCases] };
+export const statsGroup: KitGroup = {
+  name: 'stats',
+  cases: [...statsCases, ...purgeCases, ...purgeIdCases],
+};

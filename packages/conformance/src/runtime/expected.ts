@@ -162,20 +162,31 @@ export const runtimeExpected: Readonly<Record<string, Transcript>> = {
       op: 'tick at minute 3',
       answer: { a: { leader: true, slots: [180_000] }, b: { leader: false, slots: [] } },
     },
-    {
-      op: 'b ticks once a stopped',
-      answer: {
-        leader: true,
-        slots: [
-          [120_000, true],
-          [180_000, true],
-        ],
-      },
-    },
+    // The schedule's mark holds minute 3: b's catch-up enqueues nothing again.
+    { op: 'b ticks once a stopped', answer: { leader: true, slots: [] } },
     { op: 'slots the worker ran', answer: [SLOT(0), SLOT(1), SLOT(2), SLOT(3)] },
     {
       op: 'report jobs',
       answer: [0, 1, 2, 3].map((minute) => ({ key: SLOT(minute), state: 'completed' })),
     },
+  ],
+  'unknown-name-stays-ready': [
+    { op: 'known settled', answer: { name: 'known', state: 'completed', attempts: 1 } },
+    {
+      op: 'newer job after the old worker ran',
+      answer: { name: 'newer', state: 'ready', attempts: 0, claim: 0 },
+    },
+    { op: 'stats', answer: { ready: 1, completed: 1 } },
+    {
+      op: 'newer settled by a worker that knows it',
+      answer: { name: 'newer', state: 'completed', attempts: 1 },
+    },
+  ],
+  'scheduler-slot-after-purge': [
+    { op: 'a ticks at minute 1', answer: { leader: true, slots: [60_000] } },
+    { op: 'slot job purged', answer: { purged: 1, left: 0 } },
+    { op: 'b takes the lead and catches up', answer: { leader: true, slots: [] } },
+    { op: 'report jobs after the catch-up', answer: 0 },
+    { op: 'b ticks at minute 2', answer: { leader: true, slots: [[120_000, false]] } },
   ],
 };

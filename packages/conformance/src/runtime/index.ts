@@ -1,6 +1,7 @@
 import type { GoldenScenario } from '../golden/transcript.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
-import { schedulerSlotsOnce } from './schedule.js';
+import { unknownNameStaysReady } from './rolling-deploy.js';
+import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
 import {
   sleepSuspendsThenResumes,
   stepMemoizedAcrossRetry,
@@ -21,4 +22,6 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   waitForEventPublishedBefore,
   waitForEventTimesOut,
   schedulerSlotsOnce,
+  schedulerSlotAfterPurge,
+  unknownNameStaysReady,
 ];

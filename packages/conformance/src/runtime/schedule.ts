@@ -52,3 +52,45 @@ export const schedulerSlotsOnce: GoldenScenario = {
     );
   },
 };
+
+export const schedulerSlotAfterPurge: GoldenScenario = {
+  name: 'scheduler-slot-after-purge',
+  asserts:
+    'a slot once enqueued is never enqueued again, even after retention purged its job and a new leader catches up',
+  async play(context) {
+    const { driver, clock, t0, note } = context;
+    const report = defineJob({ name: 'report', async run() {} });
+    const schedules = [{ name: 'minutely', cron: '* * * * *', job: report }];
+    const options = { driver, schedules, leaseTtlMs: 5 * MINUTE, catchUp: { maxSlots: 1 } };
+    const a = createScheduler({ ...options, holderId: 'scheduler-a' });
+    await clock.set(t0 + MINUTE + 30_000);
+    const first = await a.tick();
+    note('a ticks at minute 1', {
+      leader: first.leader,
+      slots: first.enqueued.map((slot) => slot.slot - t0),
+    });
+    await a.stop();
+    await withWorker(context, [report], async () => {
+      await driveUntil(clock, 'the slot job completed', async () => {
+        const { jobs } = await driver.list({ name: 'report', state: 'completed' });
+        return jobs.length === 1;
+      });
+    });
+    const purged = await driver.purge({ states: ['completed'], olderThan: clock.now() + 1 });
+    note('slot job purged', { purged, left: (await driver.list({ name: 'report' })).jobs.length });
+    const b = createScheduler({ ...options, holderId: 'scheduler-b' });
+    const takeover = await b.tick();
+    note('b takes the lead and catches up', {
+      leader: takeover.leader,
+      slots: takeover.enqueued.map((slot) => slot.slot - t0),
+    });
+    note('report jobs after the catch-up', (await driver.list({ name: 'report' })).jobs.length);
+    await clock.set(t0 + 2 * MINUTE + 30_000);
+    const next = await b.tick();
+    note('b ticks at minute 2', {
+      leader: next.leader,
+      slots: next.enqueued.map((slot) => [slot.slot - t0, slot.deduped]),
+    });
+    await b.stop();
+  },
+};

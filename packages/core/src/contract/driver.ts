@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { EventStore } from './events.js';
 import type { LeaseStore } from './leases.js';
+import type { MarkStore } from './marks.js';
 import type {
   AckItem,
   AckOptions,
@@ -56,11 +57,25 @@ export interface Driver {
   readonly steps: StepStore;
   readonly events: EventStore;
   readonly leases: LeaseStore;
+  /** Named monotonic marks (the scheduler's per-schedule high-water mark). Group `marks`. */
+  readonly marks: MarkStore;
+  /**
+   * Answers once the backend is reachable and holds everything this driver needs.
+   * DRIVER_NOT_MIGRATED when its schema is missing or older than the driver's migrations (the
+   * fix names the migrate call); DRIVER_UNAVAILABLE when it cannot be reached. `worker.start()`
+   * and `scheduler.start()` call it first. Group `check`.
+   */
+  check(): Promise<void>;
   /** Present when the backend can push wake-ups; otherwise the worker polls. */
   readonly subscribe?: (
     queues: readonly string[],
     onWork: (queue: string) => void,
   ) => Promise<Unsubscribe>;
+  /**
+   * Releases what the driver opened. Idempotent (a second close resolves). From the first call
+   * on, every other call — steps, events, leases and subscribe too, and a call in flight that
+   * the close made fail — rejects DRIVER_CLOSED, with one text on every driver. Group `close`.
+   */
   close(): Promise<void>;
 }
 
@@ -87,12 +102,14 @@ export interface ScreenedList {
   readonly before: ListPosition | undefined;
 }
 
-/** A screened `claim`: limit filled, `dropExhausted` a list. */
+/** A screened `claim`: limit filled, `dropExhausted` a list, `names` deduped. */
 export interface ScreenedClaim {
   readonly queues: readonly string[];
   readonly limit: number;
   readonly workerId: string;
   readonly visibilityTimeoutMs: number;
+  /** Valid, deduped, non-empty; `undefined` means every name. */
+  readonly names: readonly string[] | undefined;
   readonly dropExhausted: readonly string[];
 }
 
@@ -136,7 +153,9 @@ export interface DriverBackend {
    */
   enqueueMany(requests: readonly ScreenedEnqueue[]): Promise<readonly EnqueueResult[]>;
   /**
-   * In ONE atomic change, over rows of `queues`, in order priority desc, runAt asc, seq asc:
+   * In ONE atomic change, over rows of `queues` (and, when `names` is given, only rows of those
+   * job names: others are neither claimed nor buried), in order priority desc, runAt asc,
+   * seq asc:
    * - claimable = effectively `ready` with `runAt <= now`, or `running` with `visibleAt <= now`
    *   and `attempts < maxAttempts`: up to `limit` become `running`, `claim + 1`, `claimedBy`,
    *   `visibleAt = now + vt`, `attempts + 1` (not for a resumed `suspended` row: `resumed`
@@ -193,15 +212,36 @@ export interface DriverBackend {
   list(request: ScreenedList): Promise<readonly PositionedJob[]>;
   /** Per queue holding any row, sorted by queue name. Group `stats`. */
   stats(): Promise<readonly QueueStats[]>;
-  /** Removes TERMINAL rows of `states` with `finishedAt < olderThan`, and their steps. */
+  /**
+   * Removes TERMINAL rows of `states` with `finishedAt < olderThan`, and their steps; with `ids`,
+   * only rows among them (screened: 1..MAX_JOB_PAGE distinct uuids). Group `stats`.
+   */
   purge(request: PurgeRequest): Promise<number>;
 
   readonly steps: StepStore;
   readonly events: EventStore;
   readonly leases: LeaseStore;
+  /**
+   * Marks: `get` answers the stored value or undefined; `advance` raises it in ONE atomic
+   * change only when unset or lower (the highest of racing advances wins) and answers whether
+   * it moved. Names are screened like lease names, values are safe integers >= 0. Group `marks`.
+   */
+  readonly marks: MarkStore;
+  /**
+   * Resolves once the backend is reachable and holds everything this driver needs: one cheap
+   * round trip (pg: the applied migration version against the driver's latest; redis: PING;
+   * memory: nothing). DRIVER_NOT_MIGRATED (via `driverNotMigrated`) when the schema is missing
+   * or older; any raw failure becomes DRIVER_UNAVAILABLE. A backend also answers
+   * DRIVER_NOT_MIGRATED, never DRIVER_UNAVAILABLE, for any statement that fails because its
+   * schema or tables do not exist. Group `check`.
+   */
+  check(): Promise<void>;
   /** Optional wake: `onWork(queue)` once per change that made work claimable in a queue. */
   subscribe?(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
-  /** Releases what the driver opened; never a connection the app passed in. */
+  /**
+   * Releases what the driver opened; never a connection the app passed in. Called once:
+   * `createDriver` makes close idempotent and refuses every later call DRIVER_CLOSED.
+   */
   close(): Promise<void>;
 }
 

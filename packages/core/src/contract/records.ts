@@ -110,6 +110,12 @@ export interface ClaimRequest {
   readonly workerId: string;
   /** Lease length: `visibleAt = now + visibilityTimeoutMs`. */
   readonly visibilityTimeoutMs: number;
+  /**
+   * Only rows of these job names are claimed, and only these are buried on a final-attempt
+   * lapse: a worker claims only what it can run, so a rolling deploy never dead-letters a job
+   * type the old workers do not know. Omitted: every name. `[]` is JOB_INVALID.
+   */
+  readonly names?: readonly string[];
   /** Job names whose lease burial settles `failed` instead of `dead`. */
   readonly dropExhausted?: readonly string[];
   /** Told, once per call and after the change landed, the rows this claim buried. */
@@ -215,4 +221,9 @@ export interface PurgeRequest {
   readonly states: readonly JobState[];
   /** Rows with `finishedAt < olderThan` go. */
   readonly olderThan: number;
+  /**
+   * Only rows among these ids (1..MAX_JOB_PAGE uuids), the other filters still applying: an
+   * operator removing the dead letters they chose. Unknown ids are skipped, never refused.
+   */
+  readonly ids?: readonly string[];
 }

@@ -1,70 +1,113 @@
+import { toJsonMeta } from './json-meta.js';
+import type { BerthErrorCode, BerthErrorMetas } from './metas.js';
 import { errorCodeEntry } from './registry.js';
 
-/** JSON-safe detail attached to an error: ids, states, limits. */
-export type ErrorMeta = Readonly<Record<string, unknown>>;
+/** `meta` is required when the code's meta has a required field, optional otherwise. */
+type MetaInput<C extends BerthErrorCode> = object extends BerthErrorMetas[C]
+  ? { readonly meta?: BerthErrorMetas[C] }
+  : { readonly meta: BerthErrorMetas[C] };
 
-export interface BerthErrorInput {
-  readonly code: string;
-  /** What happened, in a sentence. */
-  readonly cause: string;
+export type BerthErrorInput<C extends BerthErrorCode = BerthErrorCode> = {
+  readonly code: C;
+  /** What happened, in one sentence. */
+  readonly detail: string;
   /** What to run or change. Defaults to the code's registered fix. */
   readonly fix?: string;
-  readonly meta?: ErrorMeta;
-  /** The underlying error (a backend's own), kept for logs and `error.cause`. */
-  readonly error?: unknown;
+  /** The underlying error (a backend's own), kept as the standard `error.cause`. */
+  readonly cause?: unknown;
+} & MetaInput<C>;
+
+/** What `toJSON()` shows of an error's `cause`: strings only, always serialisable. */
+export interface BerthErrorCauseJSON {
+  readonly name: string;
+  readonly message: string;
+  readonly code?: string;
 }
 
 /** The serialised shape of a {@link BerthError}. */
-export interface BerthErrorJSON {
+export interface BerthErrorJSON<C extends BerthErrorCode = BerthErrorCode> {
   readonly name: 'BerthError';
-  readonly code: string;
+  readonly code: C;
   readonly message: string;
-  readonly cause: string;
+  readonly detail: string;
   readonly fix: string;
-  readonly meta: ErrorMeta;
+  readonly meta: BerthErrorMetas[C];
+  readonly cause?: BerthErrorCauseJSON;
+}
+
+const text = (value: unknown): string | undefined => {
+  try {
+    return typeof value === 'string' ? value : value === undefined ? undefined : String(value);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Reads a cause's name, message and code without trusting it to behave. */
+function describeCause(cause: unknown): BerthErrorCauseJSON {
+  if (cause === null || typeof cause !== 'object') {
+    return { name: typeof cause, message: text(cause) ?? '' };
+  }
+  try {
+    const { name, message, code } = cause as { name?: unknown; message?: unknown; code?: unknown };
+    const codeText = typeof code === 'string' || typeof code === 'number' ? String(code) : '';
+    return {
+      name: text(name) ?? 'Error',
+      message: text(message) ?? '',
+      ...(codeText === '' ? {} : { code: codeText }),
+    };
+  } catch {
+    return { name: 'Error', message: '[unreadable]' };
+  }
 }
 
 /**
  * The one error class Berth throws. `code` is stable and registered; `message` may change.
- * A backend's error never reaches the app unwrapped: it rides in `error` (and the standard
- * `Error.cause`), described in words by `cause`.
+ * `detail` says what happened, `fix` what to do, `meta` holds JSON detail (always JSON: the
+ * constructor copies it), and `cause` (ES2022) the underlying error when there is one — a
+ * backend's own error never reaches the app unwrapped.
  */
-export class BerthError extends Error {
+export class BerthError<C extends BerthErrorCode = BerthErrorCode> extends Error {
   override readonly name = 'BerthError';
-  readonly code: string;
-  /** What happened, in a sentence. Shadows `Error.cause`; the original error is `original`. */
-  override readonly cause: string;
+  readonly code: C;
+  /** What happened, in one sentence. */
+  readonly detail: string;
+  /** What to run or change: only commands and options that exist. */
   readonly fix: string;
-  readonly meta: ErrorMeta;
-  /** The underlying error, when a backend or a handler raised one. */
-  readonly original: unknown;
+  readonly meta: BerthErrorMetas[C];
 
-  constructor(input: BerthErrorInput) {
+  constructor(input: BerthErrorInput<C>) {
     const entry = errorCodeEntry(input.code);
     if (entry === undefined) {
       throw new Error(`BerthError code ${input.code} is not registered (registerErrorCode first)`);
     }
-    super(`${input.code}: ${input.cause}`);
+    const message = `${input.code}: ${input.detail}`;
+    super(message, input.cause === undefined ? undefined : { cause: input.cause });
     this.code = input.code;
-    this.cause = input.cause;
+    this.detail = input.detail;
     this.fix = input.fix ?? entry.fix;
-    this.meta = Object.freeze({ ...(input.meta ?? {}) });
-    this.original = input.error;
+    this.meta = toJsonMeta(input.meta) as BerthErrorMetas[C];
   }
 
-  toJSON(): BerthErrorJSON {
+  toJSON(): BerthErrorJSON<C> {
     return {
       name: 'BerthError',
       code: this.code,
       message: this.message,
-      cause: this.cause,
+      detail: this.detail,
       fix: this.fix,
       meta: this.meta,
+      ...(this.cause === undefined ? {} : { cause: describeCause(this.cause) }),
     };
   }
 }
 
-/** True when `error` is a {@link BerthError}, and of `code` when one is given. */
-export function isBerthError(error: unknown, code?: string): error is BerthError {
+/** True when `error` is a {@link BerthError}; with `code`, one of that code (narrowing `meta`). */
+export function isBerthError(error: unknown): error is BerthError;
+export function isBerthError<C extends BerthErrorCode>(
+  error: unknown,
+  code: C,
+): error is BerthError<C>;
+export function isBerthError(error: unknown, code?: BerthErrorCode): boolean {
   return error instanceof BerthError && (code === undefined || error.code === code);
 }

@@ -18,7 +18,7 @@ export const CORE_ERROR_CODES = {
   /** A by-id call named an id this driver does not hold (or another tenant holds). */
   JOB_NOT_FOUND: {
     title: 'the queue holds no job with this id',
-    fix: 'check the id (berth jobs ls --json lists what the queue holds) and the tenantId it was asked with',
+    fix: 'check the id (driver.list({ limit: 50 }) shows what the queue holds) and the tenantId it was asked with',
   },
   /** `requeue` of a job that is not failed, dead or cancelled; `meta.state` says what it is. */
   JOB_NOT_REQUEUEABLE: {
@@ -50,10 +50,20 @@ export const CORE_ERROR_CODES = {
     title: 'the lease lapsed on the final attempt',
     fix: 'find why the worker stopped renewing (crash, event-loop stall) and requeue the job',
   },
-  /** The backend failed or answered what the contract cannot explain; the backend error is attached. */
+  /** The backend failed or answered what the contract cannot explain; its error is the `cause`. */
   DRIVER_UNAVAILABLE: {
     title: 'the queue backend could not answer',
-    fix: 'check the backend is running and reachable, then run berth migrate',
+    fix: 'check the backend is running and reachable at the address the driver was given (detail and cause say what failed); the driver recovers by itself once it answers',
+  },
+  /** The backend is reachable but lacks the driver's schema, or holds an older one. */
+  DRIVER_NOT_MIGRATED: {
+    title: "the backend does not hold this driver's schema yet",
+    fix: 'run await driver.migrate() once (at deploy or boot) before starting workers or schedulers',
+  },
+  /** A call on a driver after (or racing) its `close()`. */
+  DRIVER_CLOSED: {
+    title: 'the driver was closed',
+    fix: 'stop workers, schedulers and retention before await driver.close(); a closed driver never reopens, so create a new one to go on',
   },
   /** An attempt ran past its job's `timeout`. */
   JOB_TIMEOUT: {
@@ -78,13 +88,14 @@ export const CORE_ERROR_CODES = {
   /** An option given to a driver, worker or scheduler constructor is out of range. */
   CONFIG_INVALID: {
     title: 'an option is out of range',
-    fix: 'correct the option named in meta.option',
+    fix: 'correct the option named in meta.option; meta.reason says what it takes',
   },
 } as const satisfies Record<string, { title: string; fix: string }>;
 
 export type CoreErrorCode = keyof typeof CORE_ERROR_CODES;
 
 // One unconditional registration at import: a second package claiming a core code throws here.
+// The cast also proves every core code has its meta shape in BerthErrorMetas.
 for (const [code, entry] of Object.entries(CORE_ERROR_CODES)) {
-  registerErrorCode({ code, ...entry });
+  registerErrorCode({ code: code as CoreErrorCode, ...entry });
 }

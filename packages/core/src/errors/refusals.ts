@@ -1,6 +1,7 @@
 import type { JobState } from '../contract/states.js';
 import { BerthError } from './berth-error.js';
 import './codes.js';
+import type { BerthErrorMetas, MetaJson } from './metas.js';
 
 /**
  * The refusals every driver raises, built here so that each driver gives the same code and the
@@ -12,10 +13,12 @@ const show = (value: unknown): string => {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 };
 
-export function jobInvalid(field: string, reason: string, extra: Record<string, unknown> = {}) {
+type JobInvalidExtra = Omit<BerthErrorMetas['JOB_INVALID'], 'field' | 'reason'>;
+
+export function jobInvalid(field: string, reason: string, extra: JobInvalidExtra = {}) {
   return new BerthError({
     code: 'JOB_INVALID',
-    cause: `${field} ${reason}`,
+    detail: `${field} ${reason}`,
     fix: `correct ${field} and send the request again`,
     meta: { field, reason, ...extra },
   });
@@ -32,7 +35,7 @@ export function jobDuplicate(
   const idempotencyKey = wanted.idempotencyKey ?? '';
   return new BerthError({
     code: 'JOB_DUPLICATE',
-    cause: `a live ${show(wanted.name)} job (${existingId}) already holds idempotency key ${show(idempotencyKey)}`,
+    detail: `a live ${show(wanted.name)} job (${existingId}) already holds idempotency key ${show(idempotencyKey)}`,
     meta: {
       name: wanted.name,
       idempotencyKey,
@@ -45,7 +48,7 @@ export function jobDuplicate(
 export function jobNotFound(id: string) {
   return new BerthError({
     code: 'JOB_NOT_FOUND',
-    cause: `the queue holds no job with id ${show(id)}`,
+    detail: `the queue holds no job with id ${show(id)}`,
     meta: { jobId: id },
   });
 }
@@ -54,7 +57,7 @@ export function jobNotFound(id: string) {
 export function jobNotRequeueable(id: string, state: JobState | 'live') {
   return new BerthError({
     code: 'JOB_NOT_REQUEUEABLE',
-    cause:
+    detail:
       state === 'live'
         ? `job ${id} was requeued by another caller between this requeue's check and its change`
         : `job ${id} is ${state}; only failed, dead or cancelled jobs can be requeued`,
@@ -65,7 +68,7 @@ export function jobNotRequeueable(id: string, state: JobState | 'live') {
 export function jobNotCancellable(id: string, state: JobState) {
   return new BerthError({
     code: 'JOB_NOT_CANCELLABLE',
-    cause: `job ${id} is ${state}; only live jobs can be cancelled`,
+    detail: `job ${id} is ${state}; only live jobs can be cancelled`,
     meta: { jobId: id, state },
   });
 }
@@ -73,13 +76,13 @@ export function jobNotCancellable(id: string, state: JobState) {
 export function jobNotPromotable(id: string, state: JobState) {
   return new BerthError({
     code: 'JOB_NOT_PROMOTABLE',
-    cause: `job ${id} is ${state}; only a delayed job whose run time has not come can be promoted`,
+    detail: `job ${id} is ${state}; only a delayed job whose run time has not come can be promoted`,
     meta: { jobId: id, state },
   });
 }
 
 export function jobPageInvalid(reason: 'cursor' | 'limit' | 'both-cursors', value?: unknown) {
-  const cause =
+  const detail =
     reason === 'cursor'
       ? `the cursor ${show(value)} was not produced by a page of this queue`
       : reason === 'limit'
@@ -87,61 +90,141 @@ export function jobPageInvalid(reason: 'cursor' | 'limit' | 'both-cursors', valu
         : 'after and before were both given; a page walks one way';
   return new BerthError({
     code: 'JOB_PAGE_INVALID',
-    cause,
-    meta: reason === 'limit' ? { reason, limit: value, maxPage: 500 } : { reason },
+    detail,
+    // The limit as given, copied into JSON by the constructor whatever it was.
+    meta: reason === 'limit' ? { reason, limit: value as MetaJson, maxPage: 500 } : { reason },
   });
 }
 
 export function leaseLost(input: { jobId: string; workerId: string; claim: number }) {
   return new BerthError({
     code: 'LEASE_LOST',
-    cause: `worker ${show(input.workerId)} no longer holds claim ${input.claim} of job ${input.jobId}`,
+    detail: `worker ${show(input.workerId)} no longer holds claim ${input.claim} of job ${input.jobId}`,
     meta: { jobId: input.jobId, workerId: input.workerId, claim: input.claim },
   });
 }
 
-export function stepInvalid(cause: string, meta: Record<string, unknown>) {
-  return new BerthError({ code: 'STEP_INVALID', cause, meta });
+export function stepInvalid(detail: string, meta: BerthErrorMetas['STEP_INVALID']) {
+  return new BerthError({ code: 'STEP_INVALID', detail, meta });
 }
 
-export function configInvalid(option: string, reason: string) {
+export interface ConfigInvalidInput {
+  /** The option's path as the caller wrote it: `concurrency`, `schedules[0].cron`. */
+  readonly option: string;
+  /** What is wrong with the value given, completing "<option> ...". */
+  readonly reason: string;
+  /** What values the option takes, completing "<option> ..."; default the reason. */
+  readonly allowed?: string;
+  /** A valid call showing the option with a value: `createWorker({ ..., concurrency: 10 })`. */
+  readonly example: string;
+}
+
+/** An option out of range: the fix says what the option takes and shows a valid call. */
+export function configInvalid(input: ConfigInvalidInput) {
+  const { option, reason, allowed = reason, example } = input;
   return new BerthError({
     code: 'CONFIG_INVALID',
-    cause: `${option} ${reason}`,
-    fix: `correct ${option}`,
+    detail: `${option} ${reason}`,
+    fix: `${option} ${allowed}; e.g. ${example}`,
     meta: { option, reason },
   });
 }
 
 /**
- * A backend failure. `error` is the backend's own error; it is kept as `original` and never
- * rethrown raw. `driver` names the driver for the message.
+ * A backend failure. `cause` is the backend's own error: it becomes the error's standard
+ * `cause` and is never rethrown raw. `detail` overrides the sentence made from it.
  */
 export function driverUnavailable(input: {
   driver: string;
   operation: string;
-  error?: unknown;
-  cause?: string;
+  cause?: unknown;
+  detail?: string;
   fix?: string;
 }) {
-  const detail =
-    input.cause ??
-    (input.error instanceof Error ? input.error.message : String(input.error ?? 'no answer'));
+  const what = input.detail ?? describeFailure(input.cause);
+  const errorCode = backendCode(input.cause);
   return new BerthError({
     code: 'DRIVER_UNAVAILABLE',
-    cause: `the ${input.driver} driver could not ${input.operation}: ${detail}`,
+    detail: `the ${input.driver} driver could not ${input.operation}: ${what}`,
     ...(input.fix === undefined ? {} : { fix: input.fix }),
-    meta: { driver: input.driver, operation: input.operation },
-    error: input.error,
+    meta: {
+      driver: input.driver,
+      operation: input.operation,
+      ...(errorCode === undefined ? {} : { errorCode }),
+    },
+    ...(input.cause === undefined ? {} : { cause: input.cause }),
   });
 }
 
-/** The enqueue-retry loop's second miss: the fix names the migrate command, as the spec asks. */
+/**
+ * What a backend error says happened. A connection refused on every address of a host comes as
+ * an AggregateError with an empty message: its first error, or its code, says why.
+ */
+function describeFailure(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause ?? 'no answer');
+  if (cause.message !== '') return cause.message;
+  const first = cause instanceof AggregateError ? cause.errors[0] : undefined;
+  if (first instanceof Error && first.message !== '') return first.message;
+  return backendCode(cause) ?? cause.name;
+}
+
+/** A backend error's own code (`ECONNREFUSED`, a SQLSTATE), when it has a string one. */
+function backendCode(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object' || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** The enqueue-retry loop's second miss: the fix names the migrate call, as the spec asks. */
 export function enqueueIndexDisagrees(driver: string, name: string) {
   return driverUnavailable({
     driver,
     operation: 'enqueue',
-    cause: `the insert of ${show(name)} met an idempotency conflict twice and no live holder was found either time; the live-key index and the lookup disagree`,
-    fix: 'berth migrate   # re-applies the live idempotency index the lookup reads',
+    detail: `the insert of ${show(name)} met an idempotency conflict twice and no live holder was found either time; the live-key index and the lookup disagree`,
+    fix: 'await driver.migrate() re-applies the live idempotency index the lookup reads (a driver with no migrate() has a bug here: report it)',
+  });
+}
+
+/**
+ * The backend is reachable but does not hold this driver's schema (`version` 0), holds an older
+ * one, or (`version` absent) a statement met a table or schema that does not exist — `cause` is
+ * then the backend's error.
+ */
+export function driverNotMigrated(input: {
+  driver: string;
+  schema: string;
+  version?: number;
+  required: number;
+  cause?: unknown;
+}) {
+  const found =
+    input.version === undefined
+      ? `lacks part of schema ${show(input.schema)} this driver needs (${input.cause instanceof Error ? input.cause.message : 'a table is missing'})`
+      : input.version === 0
+        ? `holds no ${input.driver} schema ${show(input.schema)}`
+        : `holds schema ${show(input.schema)} at version ${input.version}, older than the ${input.required} this driver needs`;
+  return new BerthError({
+    code: 'DRIVER_NOT_MIGRATED',
+    detail: `the ${input.driver} backend ${found}`,
+    fix: `run await driver.migrate() once (at deploy or boot) before starting workers or schedulers; it brings schema ${show(input.schema)} to version ${input.required}`,
+    meta: {
+      driver: input.driver,
+      schema: input.schema,
+      ...(input.version === undefined ? {} : { version: input.version }),
+      required: input.required,
+    },
+    ...(input.cause === undefined ? {} : { cause: input.cause }),
+  });
+}
+
+/**
+ * Every call on a closed driver (and one racing its close) answers this, with one text on every
+ * driver. `cause` is the backend's error when a call in flight failed because of the close.
+ */
+export function driverClosed(input: { driver: string; operation: string; cause?: unknown }) {
+  return new BerthError({
+    code: 'DRIVER_CLOSED',
+    detail: `the driver was closed, so it cannot ${input.operation}`,
+    meta: { driver: input.driver, operation: input.operation },
+    ...(input.cause === undefined ? {} : { cause: input.cause }),
   });
 }

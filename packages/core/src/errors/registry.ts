@@ -1,7 +1,10 @@
+import type { BerthErrorCode } from './metas.js';
+
 /** What the registry knows of one error code: a title, and the fix used when a throw names none. */
 export interface ErrorCodeEntry {
-  readonly code: string;
-  /** One line: what the code means, for docs and `berth` output. */
+  /** Declared first in `BerthErrorMetas` (declaration merging for a driver's or app's own). */
+  readonly code: BerthErrorCode;
+  /** One line: what the code means, for docs and tools. */
   readonly title: string;
   /** What to run or change; a throw may give a more specific one. */
   readonly fix: string;

@@ -44,7 +44,7 @@ export type {
   SchedulerOptions,
   SchedulerTick,
 } from './scheduler/index.js';
-export { createScheduler, slotJobId, slotKey } from './scheduler/index.js';
+export { createScheduler, slotJobId, slotKey, slotMarkName } from './scheduler/index.js';
 export type {
   CreateStepApiInput,
   StepApi,

@@ -87,7 +87,7 @@ export function screenEnqueueMany(
       if (isBerthError(error, 'JOB_INVALID')) {
         throw new BerthError({
           code: 'JOB_INVALID',
-          cause: `request ${index}: ${error.cause}`,
+          detail: `request ${index}: ${error.detail}`,
           fix: error.fix,
           meta: { ...error.meta, index },
         });

@@ -1,3 +1,4 @@
+import { MAX_JOB_PAGE } from '../contract/limits.js';
 import type { ByIdOptions, PurgeRequest, RequeueOptions } from '../contract/records.js';
 import { isJobState, TERMINAL_STATES } from '../contract/states.js';
 import { jobInvalid } from '../errors/refusals.js';
@@ -34,8 +35,18 @@ export function screenPurge(request: PurgeRequest): PurgeRequest {
       throw jobInvalid('states', `holds ${JSON.stringify(state)}, which is not a terminal state`);
     }
   }
+  const ids = input.ids === undefined ? undefined : screenPurgeIds(input.ids);
   return {
     states: [...new Set(input.states)],
     olderThan: screenInstant('olderThan', input.olderThan),
+    ...(ids === undefined ? {} : { ids }),
   };
+}
+
+/** An empty list is refused rather than read as "no id filter": it would purge everything. */
+function screenPurgeIds(ids: unknown): string[] {
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_JOB_PAGE) {
+    throw jobInvalid('ids', `must be an array of 1 to ${MAX_JOB_PAGE} job ids`);
+  }
+  return [...new Set(ids.map((id) => screenUuid('ids', id)))];
 }

@@ -80,6 +80,9 @@ export function screenFind(
 }
 
 export const screenLeaseName = (field: string, value: unknown): string => screenName(field, value);
+/** A mark's value: a safe integer >= 0 (an instant, a counter). */
+export const screenMarkValue = (value: unknown): number =>
+  screenInteger('value', value, 0, Number.MAX_SAFE_INTEGER);
 export const screenTtl = (value: unknown): number => screenDuration('ttlMs', value);
 export const screenSlotLimit = (value: unknown): number =>
   screenInteger('limit', value, 1, 1_000_000);

@@ -10,4 +10,6 @@ export interface OpsContext {
   readonly hooks: DriverHooks;
   /** The NOTIFY channel of this schema, bound into every statement that makes work. */
   readonly channel: string;
+  /** The schema's plain name, for DRIVER_NOT_MIGRATED. */
+  readonly schema: string;
 }

@@ -174,6 +174,14 @@ export function operatorOps(context: OpsContext) {
   }
 
   async function purge(request: PurgeRequest): Promise<number> {
+    if (request.ids !== undefined) {
+      const [row] = await db.rows<{ removed: string }>('purge jobs', sql.list.purgeIds, [
+        request.states,
+        request.olderThan,
+        request.ids,
+      ]);
+      return row === undefined ? 0 : int(row.removed);
+    }
     let removed = 0;
     for (;;) {
       const [row] = await db.rows<{ removed: string }>('purge jobs', sql.list.purgeBatch, [

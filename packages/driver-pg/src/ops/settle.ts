@@ -38,6 +38,7 @@ export function settleOps(context: OpsContext) {
       request.visibilityTimeoutMs,
       request.dropExhausted,
       LEASE_LAPSED,
+      request.names ?? null,
     ]);
     const claimed: ClaimedJob[] = [];
     const buried: JobRecord[] = [];

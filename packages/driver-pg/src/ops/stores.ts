@@ -5,6 +5,7 @@ import {
   type Fence,
   type LeaseStore,
   leaseLost,
+  type MarkStore,
   type StepRecord,
   type StepStore,
   stepInvalid,
@@ -102,6 +103,18 @@ export function eventStore({ db, sql, clock, channel }: OpsContext): EventStore 
   };
 }
 
+export function markStore({ db, sql }: OpsContext): MarkStore {
+  return {
+    async get(name) {
+      const [row] = await db.rows<{ value: string }>('read a mark', sql.marks.get, [name]);
+      return row === undefined ? undefined : Number(row.value);
+    },
+    async advance(name, value) {
+      return (await db.rows('advance a mark', sql.marks.advance, [name, value])).length > 0;
+    },
+  };
+}
+
 export function leaseStore({ db, sql, clock }: OpsContext): LeaseStore {
   const granted = async (operation: string, text: string, values: unknown[]) =>
     (await db.rows(operation, text, values)).length > 0;
@@ -116,6 +129,14 @@ export function leaseStore({ db, sql, clock }: OpsContext): LeaseStore {
     },
     release(name, holder) {
       return granted('release a lease', sql.leases.release, [name, holder, clock.now()]);
+    },
+    async holder(name) {
+      const [row] = await db.rows<{ holder: string; expires_at: string }>(
+        'read a lease',
+        sql.leases.holder,
+        [name, clock.now()],
+      );
+      return row === undefined ? undefined : { holder: row.holder, expiresAt: int(row.expires_at) };
     },
     acquireSlot(key, limit, holder, ttlMs) {
       const now = clock.now();

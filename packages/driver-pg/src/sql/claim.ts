@@ -1,6 +1,8 @@
 import { JOB_COLUMN_NAMES, jobColumns } from './columns.js';
 
 const ORDER = 'ORDER BY priority DESC, run_at, seq';
+/** The claim's `names` filter: $8 is null for every name. */
+const NAMED = '($8::text[] IS NULL OR j.name = ANY($8::text[]))';
 
 /**
  * The claim: ONE statement that hands out up to $3 claimable rows and, separately, buries up
@@ -9,13 +11,14 @@ const ORDER = 'ORDER BY priority DESC, run_at, seq';
  * lapsed leases come from `jobs_lease_idx`. Each source locks at most $3 rows, SKIP LOCKED,
  * and the best $3 of them are claimed.
  * $1 queues, $2 now, $3 limit, $4 worker, $5 visibility ms, $6 dropExhausted names,
- * $7 the LEASE_LAPSED error (JSON).
+ * $7 the LEASE_LAPSED error (JSON), $8 the job names to claim (null: every name); rows of
+ * other names are neither claimed nor buried.
  */
 export function claimSql(s: string) {
   const lapsed = (attempts: string) => `
     SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
     WHERE j.queue = ANY($1::text[]) AND j.state = 'running' AND j.visible_at <= $2::bigint
-      AND ${attempts}
+      AND ${attempts} AND ${NAMED}
     ${ORDER}
     LIMIT $3
     FOR UPDATE SKIP LOCKED`;
@@ -26,7 +29,7 @@ export function claimSql(s: string) {
         CROSS JOIN LATERAL (
           SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
           WHERE j.queue = q.queue AND j.state IN ('ready', 'delayed', 'suspended')
-            AND (j.state = 'ready' OR j.run_at <= $2::bigint)
+            AND (j.state = 'ready' OR j.run_at <= $2::bigint) AND ${NAMED}
           ${ORDER}
           LIMIT $3
           FOR UPDATE SKIP LOCKED

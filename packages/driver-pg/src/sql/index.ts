@@ -1,8 +1,10 @@
+import { checkSql } from './check.js';
 import { claimSql } from './claim.js';
 import { enqueueSql } from './enqueue.js';
 import { eventsSql } from './events.js';
 import { leasesSql } from './leases.js';
 import { listSql } from './list.js';
+import { marksSql } from './marks.js';
 import { operatorSql } from './operator.js';
 import { settleSql } from './settle.js';
 import { stepsSql } from './steps.js';
@@ -18,6 +20,8 @@ export function statements(s: string) {
     steps: stepsSql(s),
     events: eventsSql(s),
     leases: leasesSql(s),
+    marks: marksSql(s),
+    check: checkSql(s),
   };
 }
 

@@ -23,6 +23,10 @@ export function leasesSql(s: string) {
       DELETE FROM ${s}.leases WHERE name = $1 AND holder = $2 AND expires_at > $3::bigint
       RETURNING 1 AS granted`,
 
+    /** The unexpired holder, read only. $1 name, $2 now. */
+    holder: `
+      SELECT holder, expires_at FROM ${s}.leases WHERE name = $1 AND expires_at > $2::bigint`,
+
     /**
      * Renews the holder's unexpired slot, or adds one while fewer than $2 are unexpired; expired
      * entries are dropped on the way. $1 key, $2 limit, $3 holder, $4 now, $5 expires_at.

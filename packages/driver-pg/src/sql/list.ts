@@ -59,5 +59,21 @@ export function listSql(s: string) {
         DELETE FROM ${s}.steps st WHERE st.run_id IN (SELECT run_id FROM gone) RETURNING 1
       )
       SELECT (SELECT count(*) FROM gone) AS removed, (SELECT count(*) FROM steps_gone) AS steps`,
+
+    /**
+     * Purge among chosen ids (at most MAX_JOB_PAGE, so one statement), with their steps.
+     * $1 states, $2 olderThan, $3 ids.
+     */
+    purgeIds: `
+      WITH doomed AS (
+        SELECT seq FROM ${s}.jobs
+        WHERE id = ANY($3::uuid[]) AND state = ANY($1::text[]) AND finished_at < $2::bigint
+        FOR UPDATE
+      ), gone AS (
+        DELETE FROM ${s}.jobs j USING doomed d WHERE j.seq = d.seq RETURNING j.run_id
+      ), steps_gone AS (
+        DELETE FROM ${s}.steps st WHERE st.run_id IN (SELECT run_id FROM gone) RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM gone) AS removed, (SELECT count(*) FROM steps_gone) AS steps`,
   };
 }

@@ -12,10 +12,13 @@ export const DEFAULT_SCHEMA = 'berth';
  */
 export function quoteSchema(schema: string): string {
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
-    throw configInvalid(
-      'schema',
-      'must be a plain identifier: a letter or _, then letters, digits or _, at most 48 characters',
-    );
+    throw configInvalid({
+      option: 'schema',
+      reason: `is ${JSON.stringify(schema)}, not a plain identifier`,
+      allowed:
+        'must be a plain identifier: a letter or _, then letters, digits or _, at most 48 characters',
+      example: "createPgDriver({ connectionString, schema: 'berth_jobs' })",
+    });
   }
   return `"${schema}"`;
 }

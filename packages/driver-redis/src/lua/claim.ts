@@ -1,11 +1,13 @@
 /**
  * One claim, atomically. ARGV: now, limit, workerId, visibilityTimeoutMs, lapsed-error JSON,
- * queue count, queues..., drop count, dropExhausted names...
+ * queue count, queues..., drop count, dropExhausted names..., names count (0: every name),
+ * names...
  * First each queue's due timers (delayed/suspended rows whose runAt came) move into its due
  * set, and each lapsed lease (visibleAt <= now) moves there too, or, on its final attempt, into
  * the spent set. Each row moves once, so the work is bounded by what became due.
  * Then the first `limit` due rows over all queues (priority desc, runAt, seq) are claimed and
- * the first `limit` spent rows are buried. Answers {{job, resumed}...}, {job...}.
+ * the first `limit` spent rows are buried; with names, rows of other names are skipped (they
+ * stay in their due or spent set). Answers {{job, resumed}...}, {job...}.
  */
 export const CLAIM_LUA = `
 local now = n(ARGV[1])
@@ -17,7 +19,14 @@ local queueCount = n(ARGV[6])
 local queues = {}
 for i = 1, queueCount do queues[i] = ARGV[6 + i] end
 local drop = {}
-for i = 1, n(ARGV[7 + queueCount]) do drop[ARGV[7 + queueCount + i]] = true end
+local dropCount = n(ARGV[7 + queueCount])
+for i = 1, dropCount do drop[ARGV[7 + queueCount + i]] = true end
+local namesAt = 8 + queueCount + dropCount
+local named = nil
+if n(ARGV[namesAt]) > 0 then
+  named = {}
+  for i = 1, n(ARGV[namesAt]) do named[ARGV[namesAt + i]] = true end
+end
 
 for _, q in ipairs(queues) do
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', k_timers(q), '-inf', ARGV[1])) do
@@ -50,10 +59,29 @@ local function before(a, b)
   return a < b
 end
 
+-- The first limit members of one queue's set whose job is of a wanted name, in set order.
+-- Without names that is the set's head; with names, members of other names are stepped over.
+local function headOf(key)
+  if not named then return redis.call('ZRANGE', key, 0, limit - 1) end
+  local picked, start = {}, 0
+  while #picked < limit do
+    local page = redis.call('ZRANGE', key, start, start + limit * 4 - 1)
+    if #page == 0 then break end
+    for _, member in ipairs(page) do
+      if named[redis.call('HGET', k_job(string.sub(member, 43)), 'name')] then
+        picked[#picked + 1] = member
+        if #picked == limit then break end
+      end
+    end
+    start = start + #page
+  end
+  return picked
+end
+
 local function firstOf(keyOf)
   local all = {}
   for _, q in ipairs(queues) do
-    for _, member in ipairs(redis.call('ZRANGE', keyOf(q), 0, limit - 1)) do all[#all + 1] = member end
+    for _, member in ipairs(headOf(keyOf(q))) do all[#all + 1] = member end
   end
   table.sort(all, before)
   local jobs = {}

@@ -1,18 +1,23 @@
 /**
  * Named leases (a hash: holder, expiresAt) and counted slots (a zset: holder by expiresAt).
  * Expired means expiresAt <= now, on the driver's clock. ARGV: now, op, name or slot key,
- * holder, ttlMs, slot limit. Answers 1 (granted / done) or 0.
+ * holder, ttlMs, slot limit. Answers 1 (granted / done) or 0; `holder` answers
+ * { holder, expiresAt } of the unexpired lease, or false.
  */
 export const LEASES_LUA = `
 local now = n(ARGV[1])
 local op, name, holder, ttl = ARGV[2], ARGV[3], ARGV[4], n(ARGV[5])
 local expires = fmt(now + (ttl or 0))
 
-if op == 'acquire' or op == 'renew' or op == 'release' then
+if op == 'acquire' or op == 'renew' or op == 'release' or op == 'holder' then
   local key = k_lease(name)
   local current = redis.call('HMGET', key, 'holder', 'expiresAt')
   local live = current[1] ~= false and n(current[2]) > now
   local own = live and current[1] == holder
+  if op == 'holder' then
+    if live then return { current[1], current[2] } end
+    return false
+  end
   if op == 'acquire' and (own or not live) or op == 'renew' and own then
     redis.call('HSET', key, 'holder', holder, 'expiresAt', expires)
     return 1

@@ -8,8 +8,14 @@ function knownJobs(jobs: readonly AnyJobDefinition[] | undefined): Set<string> |
   if (jobs === undefined) return undefined;
   const names = new Set<string>();
   for (const job of jobs) {
-    if (names.has(job.name))
-      throw configInvalid('jobs', `names job ${JSON.stringify(job.name)} twice`);
+    if (names.has(job.name)) {
+      throw configInvalid({
+        option: 'jobs',
+        reason: `names job ${JSON.stringify(job.name)} twice`,
+        allowed: 'must list each job the client enqueues once, or be left out',
+        example: 'createClient({ driver, jobs: [sendEmail, resizeImage] })',
+      });
+    }
     names.add(job.name);
   }
   return names;
@@ -23,10 +29,12 @@ export function createClient(options: ClientOptions): Client {
 
   const check = (job: AnyJobDefinition): AnyJobDefinition => {
     if (known !== undefined && !known.has(job.name)) {
-      throw configInvalid(
-        'job',
-        `${JSON.stringify(job.name)} is not among the jobs this client was created with`,
-      );
+      throw configInvalid({
+        option: 'jobs',
+        reason: `does not list job ${JSON.stringify(job.name)}, which this client was asked to enqueue`,
+        allowed: 'must list every job the client enqueues, or be left out',
+        example: 'createClient({ driver, jobs: [sendEmail, resizeImage] }) listing this job too',
+      });
     }
     return job;
   };

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE, MAX_NAME_LENGTH } from '../../contract/limits.js';
 import type { Json } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
+import { optionExample } from '../../internal/option-example.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import type {
   BackoffOptions,
@@ -10,37 +11,80 @@ import type {
   ResolvedRetry,
 } from './job-types.js';
 
-const checkName = (option: string, value: unknown): string => {
+/** A valid value of each job option, for the example in a CONFIG_INVALID fix. */
+const SAMPLES: Readonly<Record<string, string>> = {
+  name: "'send-email'",
+  queue: "'emails'",
+  run: 'async ({ payload }) => { /* ... */ }',
+  schema: 'z.object({ to: z.string() })',
+  timeout: '30_000',
+  'rateLimit.limit': '10',
+  'rateLimit.intervalMs': '1_000',
+  'concurrency.limit': '1',
+  'concurrency.key': '(payload) => payload.accountId',
+  'retry.maxAttempts': '5',
+  'retry.deadLetter': 'false',
+  'retry.backoff.initialMs': '1_000',
+  'retry.backoff.factor': '2',
+  'retry.backoff.maxMs': '60_000',
+  'retry.backoff.jitter': '0.2',
+};
+
+/** `path` is the option within the job definition (`retry.backoff.jitter`). */
+const refuse = (job: string | undefined, path: string, reason: string, allowed?: string) =>
+  configInvalid({
+    option: job === undefined ? `job ${path}` : `job ${job}: ${path}`,
+    reason,
+    ...(allowed === undefined ? {} : { allowed }),
+    example: optionExample('defineJob', path, SAMPLES[path] ?? '...'),
+  });
+
+const checkName = (job: string | undefined, path: string, value: unknown): string => {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_NAME_LENGTH) {
-    throw configInvalid(option, `must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
+    throw refuse(job, path, `must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
   }
   return value;
 };
 
-const checkNumber = (option: string, value: unknown, min: number, integer = false): number => {
+const checkNumber = (
+  job: string,
+  path: string,
+  value: unknown,
+  min: number,
+  integer = false,
+): number => {
+  const allowed = `must be ${integer ? 'an integer' : 'a finite number'} >= ${min}`;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw configInvalid(option, `must be a finite number >= ${min}`);
+    throw refuse(job, path, `is ${String(value)}; it ${allowed}`, allowed);
   }
-  if (integer && !Number.isInteger(value)) throw configInvalid(option, 'must be an integer');
+  if (integer && !Number.isInteger(value)) {
+    throw refuse(job, path, `is ${value}; it ${allowed}`, allowed);
+  }
   return value;
 };
 
 function resolveBackoff(name: string, backoff: BackoffOptions = {}): Required<BackoffOptions> {
-  const at = (field: string) => `job ${name}: retry.backoff.${field}`;
   const resolved = { ...DEFAULT_BACKOFF, ...backoff };
-  checkNumber(at('initialMs'), resolved.initialMs, 0);
-  checkNumber(at('factor'), resolved.factor, 1);
-  checkNumber(at('maxMs'), resolved.maxMs, 0);
-  checkNumber(at('jitter'), resolved.jitter, 0);
-  if (resolved.jitter > 1) throw configInvalid(at('jitter'), 'must be at most 1');
+  checkNumber(name, 'retry.backoff.initialMs', resolved.initialMs, 0);
+  checkNumber(name, 'retry.backoff.factor', resolved.factor, 1);
+  checkNumber(name, 'retry.backoff.maxMs', resolved.maxMs, 0);
+  checkNumber(name, 'retry.backoff.jitter', resolved.jitter, 0);
+  if (resolved.jitter > 1) {
+    throw refuse(
+      name,
+      'retry.backoff.jitter',
+      `is ${resolved.jitter}; it must be from 0 to 1`,
+      'must be from 0 to 1',
+    );
+  }
   return Object.freeze(resolved);
 }
 
 function resolveRetry(name: string, retry: JobOptions<unknown, unknown>['retry']): ResolvedRetry {
   const maxAttempts = retry?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  checkNumber(`job ${name}: retry.maxAttempts`, maxAttempts, 1, true);
+  checkNumber(name, 'retry.maxAttempts', maxAttempts, 1, true);
   if (retry?.deadLetter !== undefined && typeof retry.deadLetter !== 'boolean') {
-    throw configInvalid(`job ${name}: retry.deadLetter`, 'must be a boolean');
+    throw refuse(name, 'retry.deadLetter', 'must be true (dead-letter) or false (settle failed)');
   }
   return Object.freeze({
     maxAttempts,
@@ -55,9 +99,9 @@ function resolveConcurrency<TPayload>(
 ): ConcurrencyOptions<TPayload> | undefined {
   if (concurrency === undefined) return undefined;
   const options = typeof concurrency === 'number' ? { limit: concurrency } : concurrency;
-  checkNumber(`job ${name}: concurrency.limit`, options.limit, 1, true);
+  checkNumber(name, 'concurrency.limit', options.limit, 1, true);
   if (options.key !== undefined && typeof options.key !== 'function') {
-    throw configInvalid(`job ${name}: concurrency.key`, 'must be a function of the payload');
+    throw refuse(name, 'concurrency.key', 'must be a function from the payload to a key string');
   }
   return options;
 }
@@ -70,17 +114,18 @@ function resolveConcurrency<TPayload>(
 export function defineJob<TInput = Json, TPayload = TInput>(
   options: JobOptions<TInput, TPayload>,
 ): JobDefinition<TInput, TPayload> {
-  const name = checkName('job name', options.name);
-  const queue = checkName(`job ${name}: queue`, options.queue ?? DEFAULT_QUEUE);
-  if (typeof options.run !== 'function')
-    throw configInvalid(`job ${name}: run`, 'must be a function');
-  if (options.schema !== undefined && typeof options.schema['~standard']?.validate !== 'function') {
-    throw configInvalid(`job ${name}: schema`, 'must be a Standard Schema validator');
+  const name = checkName(undefined, 'name', options.name);
+  const queue = checkName(name, 'queue', options.queue ?? DEFAULT_QUEUE);
+  if (typeof options.run !== 'function') {
+    throw refuse(name, 'run', 'must be the function that runs the job');
   }
-  if (options.timeout !== undefined) checkNumber(`job ${name}: timeout`, options.timeout, 1);
+  if (options.schema !== undefined && typeof options.schema['~standard']?.validate !== 'function') {
+    throw refuse(name, 'schema', 'must be a Standard Schema validator (zod, valibot, arktype)');
+  }
+  if (options.timeout !== undefined) checkNumber(name, 'timeout', options.timeout, 1);
   if (options.rateLimit !== undefined) {
-    checkNumber(`job ${name}: rateLimit.limit`, options.rateLimit.limit, 1, true);
-    checkNumber(`job ${name}: rateLimit.intervalMs`, options.rateLimit.intervalMs, 1, true);
+    checkNumber(name, 'rateLimit.limit', options.rateLimit.limit, 1, true);
+    checkNumber(name, 'rateLimit.intervalMs', options.rateLimit.intervalMs, 1, true);
   }
   const concurrency = resolveConcurrency(name, options.concurrency);
   const { concurrency: _given, ...rest } = options;

@@ -21,7 +21,12 @@ function purgePlan(keep: RetentionKeep): readonly (readonly [number, readonly Jo
     const ms = keep[state];
     if (ms === undefined) continue;
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-      throw configInvalid(`keep.${state}`, 'must be a finite number of ms >= 0');
+      throw configInvalid({
+        option: `keep.${state}`,
+        reason: `is ${String(ms)}; it must be a finite number of ms >= 0`,
+        allowed: 'must be a finite number of ms >= 0 (how long a settled job is kept)',
+        example: `createRetention({ driver, intervalMs: 60_000, keep: { ${state}: 86_400_000 } })`,
+      });
     }
     const states = byKeep.get(ms) ?? [];
     states.push(state);
@@ -40,7 +45,12 @@ export function createRetention(options: RetentionOptions): Retention {
   const eventPurge = options.eventPurge ?? true;
   const plan = purgePlan(options.keep ?? {});
   if (!Number.isInteger(options.intervalMs) || options.intervalMs <= 0) {
-    throw configInvalid('intervalMs', 'must be an integer > 0');
+    throw configInvalid({
+      option: 'intervalMs',
+      reason: `is ${String(options.intervalMs)}; it must be an integer of ms > 0`,
+      allowed: 'must be an integer of ms > 0 (how often a sweep runs)',
+      example: 'createRetention({ driver, intervalMs: 60_000, keep: { completed: 86_400_000 } })',
+    });
   }
 
   const sweep = async (): Promise<RetentionSweep> => {

@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import { configInvalid } from '../../errors/refusals.js';
+import { refuseSchedule } from './schedule-refusals.js';
 
 /** One parsed cron expression: the slots it names, in a timezone. */
 export interface CronSlots {
@@ -12,10 +12,16 @@ export interface CronSlots {
 const describe = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
-/** Parses `cron` in `timezone` (default UTC); a bad expression or zone is CONFIG_INVALID. */
-export function parseCron(option: string, cron: string, timezone: string | undefined): CronSlots {
+const CRON_ALLOWED =
+  'must be a cron expression of 5 fields (minute hour day month weekday) or 6 with seconds first';
+
+/**
+ * Parses schedule `at`'s `cron` in `timezone` (default UTC); a bad expression or zone is
+ * CONFIG_INVALID naming `<at>.cron` or `<at>.timezone`.
+ */
+export function parseCron(at: string, cron: string, timezone: string | undefined): CronSlots {
   if (typeof cron !== 'string' || cron.trim().length === 0) {
-    throw configInvalid(option, 'must be a cron expression');
+    throw refuseSchedule(at, 'cron', 'is empty or not a string', CRON_ALLOWED);
   }
   const tz = timezone ?? 'UTC';
   const parse = (currentDate: number) => CronExpressionParser.parse(cron, { currentDate, tz });
@@ -23,9 +29,14 @@ export function parseCron(option: string, cron: string, timezone: string | undef
     // Parsing checks the fields; one step checks the zone and that some slot exists.
     parse(Date.UTC(2000, 0, 1)).next();
   } catch (error) {
-    throw configInvalid(
-      timezone === undefined ? option : `${option} (timezone ${JSON.stringify(timezone)})`,
-      `is not a valid cron schedule: ${describe(error)}`,
+    const reason = `${JSON.stringify(cron)} is not a valid cron schedule${
+      timezone === undefined ? '' : ` in timezone ${JSON.stringify(timezone)}`
+    }: ${describe(error)}`;
+    throw refuseSchedule(
+      at,
+      'cron',
+      reason,
+      `${CRON_ALLOWED}, with timezone an IANA zone such as 'Europe/Berlin' (default UTC)`,
     );
   }
   return {

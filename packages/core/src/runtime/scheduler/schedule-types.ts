@@ -67,7 +67,10 @@ export interface SchedulerTick {
 
 export interface Scheduler {
   readonly holderId: string;
-  /** Runs the first tick, then ticks every `tickMs` until stopped. */
+  /**
+   * Checks the driver (`driver.check()`: rejects at once with DRIVER_NOT_MIGRATED or
+   * DRIVER_UNAVAILABLE), runs the first tick, then ticks every `tickMs` until stopped.
+   */
   start(): Promise<void>;
   /** Stops ticking, waits for a tick in flight, and gives the lead up. */
   stop(): Promise<void>;

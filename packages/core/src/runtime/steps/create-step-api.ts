@@ -69,7 +69,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
     try {
       return screenJson('output', value, Number.POSITIVE_INFINITY).value;
     } catch (error) {
-      throw stepOutputNotJson(where(name), isBerthError(error) ? error.cause : String(error));
+      throw stepOutputNotJson(where(name), isBerthError(error) ? error.detail : String(error));
     }
   };
 

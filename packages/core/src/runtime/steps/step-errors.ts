@@ -32,7 +32,7 @@ export function stepOutputNotJson(where: StepWhere, reason: string) {
 export function stepTimedOut(where: StepWhere, timeoutMs: number) {
   return new BerthError({
     code: 'JOB_TIMEOUT',
-    cause: `step ${JSON.stringify(where.step)} of job ${where.jobId} ran past its timeout of ${timeoutMs} ms`,
+    detail: `step ${JSON.stringify(where.step)} of job ${where.jobId} ran past its timeout of ${timeoutMs} ms`,
     fix: 'raise the step timeout or make the step honour its AbortSignal sooner',
     meta: { ...where, timeoutMs },
   });

@@ -4,7 +4,7 @@ import { BerthError } from '../../errors/berth-error.js';
 export function attemptTimedOut(job: ClaimedJob, timeoutMs: number) {
   return new BerthError({
     code: 'JOB_TIMEOUT',
-    cause: `attempt ${job.attempts} of job ${job.name} (${job.id}) ran past its timeout of ${timeoutMs} ms`,
+    detail: `attempt ${job.attempts} of job ${job.name} (${job.id}) ran past its timeout of ${timeoutMs} ms`,
     meta: { jobId: job.id, name: job.name, attempt: job.attempts, timeoutMs },
   });
 }
@@ -12,7 +12,7 @@ export function attemptTimedOut(job: ClaimedJob, timeoutMs: number) {
 export function attemptAborted(job: ClaimedJob, workerId: string) {
   return new BerthError({
     code: 'JOB_ABORTED',
-    cause: `worker ${workerId} no longer holds job ${job.name} (${job.id}): it was cancelled, or its lease lapsed and another worker took it`,
+    detail: `worker ${workerId} no longer holds job ${job.name} (${job.id}): it was cancelled, or its lease lapsed and another worker took it`,
     meta: { jobId: job.id, name: job.name, workerId, claim: job.claim },
   });
 }
@@ -20,7 +20,7 @@ export function attemptAborted(job: ClaimedJob, workerId: string) {
 export function attemptDrained(job: ClaimedJob, workerId: string, graceMs: number) {
   return new BerthError({
     code: 'WORKER_DRAINING',
-    cause: `worker ${workerId} stopped and job ${job.name} (${job.id}) did not finish within the ${graceMs} ms grace`,
+    detail: `worker ${workerId} stopped and job ${job.name} (${job.id}) did not finish within the ${graceMs} ms grace`,
     meta: { jobId: job.id, name: job.name, workerId, graceMs },
   });
 }

@@ -52,6 +52,8 @@ export function createWorker(options: WorkerOptions): Worker {
   const registry = new Map<string, AnyJobDefinition>(options.jobs.map((job) => [job.name, job]));
   const queues = options.queues ?? [...new Set(options.jobs.map((job) => job.queue))];
   const dropExhausted = options.jobs.filter((job) => !job.retry.deadLetter).map((job) => job.name);
+  // The worker claims only jobs it has a handler for: others stay ready for workers that do.
+  const names = [...registry.keys()];
   const events = new WorkerEmitter(logger);
   const batcher = new SettleBatcher(driver, clock, settings.settleBatchMs);
   const running = new Map<string, Running>();
@@ -125,6 +127,7 @@ export function createWorker(options: WorkerOptions): Worker {
         limit: Math.min(limit, MAX_CLAIM_BATCH),
         workerId,
         visibilityTimeoutMs: settings.visibilityTimeoutMs,
+        names,
         dropExhausted,
         onExhausted: (buried) => announceBuried(deps, buried),
       });
@@ -182,8 +185,18 @@ export function createWorker(options: WorkerOptions): Worker {
     workerId,
     async start() {
       if (state === 'running') return;
-      if (state !== 'idle')
-        throw configInvalid('worker', 'cannot start again once stopped; create a new worker');
+      if (state !== 'idle') {
+        throw configInvalid({
+          option: 'worker',
+          reason: 'was stopped and cannot start again',
+          allowed: 'starts once; to work again, create a new one',
+          example: 'worker = createWorker({ driver, jobs, concurrency: 10 }); await worker.start()',
+        });
+      }
+      // An unmigrated or unreachable backend fails the start at once, not every poll after it.
+      await driver.check();
+      // stop() (or another start) ran while the check was out.
+      if (state !== 'idle') return;
       state = 'running';
       if (driver.subscribe !== undefined) {
         try {
@@ -202,7 +215,14 @@ export function createWorker(options: WorkerOptions): Worker {
     stop(stopOptions: StopOptions = {}) {
       const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;
       if (typeof graceMs !== 'number' || !Number.isFinite(graceMs) || graceMs < 0) {
-        return Promise.reject(configInvalid('graceMs', 'must be a finite number of ms >= 0'));
+        return Promise.reject(
+          configInvalid({
+            option: 'graceMs',
+            reason: `is ${String(graceMs)}; it must be a finite number of ms >= 0`,
+            allowed: 'must be a finite number of ms >= 0',
+            example: 'worker.stop({ graceMs: 30_000 })',
+          }),
+        );
       }
       if (state === 'idle') {
         state = 'stopped';

@@ -1,7 +1,6 @@
 import type { Driver } from '../../contract/driver.js';
 import type { ClaimedJob, Fence, JobRecord } from '../../contract/records.js';
-import { DEFAULT_BACKOFF } from '../jobs/backoff.js';
-import type { AnyJobDefinition, ResolvedRetry, SettledOutcome } from '../jobs/job-types.js';
+import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
 import { admit } from './admission.js';
 import type { RuntimeLogger } from './logger.js';
 import { errorFields, withFields } from './logger.js';
@@ -26,13 +25,6 @@ export interface ProcessDeps extends SettleDeps {
   ) => void;
 }
 
-/** A job claimed by a worker that has no handler for it: failed with retries, so it is seen. */
-const UNKNOWN_JOB_RETRY: ResolvedRetry = {
-  maxAttempts: 1,
-  backoff: DEFAULT_BACKOFF,
-  deadLetter: true,
-};
-
 const fenceOf = (job: ClaimedJob, workerId: string): Fence => ({
   jobId: job.id,
   workerId,
@@ -52,11 +44,11 @@ export async function processJob(
   const logger = withFields(deps.logger, { jobId: job.id, job: job.name, attempt: job.attempts });
   const definition = deps.registry.get(job.name);
   if (definition === undefined) {
-    const error = new Error(
-      `worker ${deps.workerId} has no handler for job ${JSON.stringify(job.name)}; its jobs are ${[...deps.registry.keys()].join(', ')}`,
+    // The claim names exactly the registry's jobs, so only a driver breaking the contract
+    // lands here; its lease lapses and a worker that knows the job takes it.
+    throw new Error(
+      `the ${deps.driver.name} driver handed worker ${deps.workerId} a ${JSON.stringify(job.name)} job, outside the names it claimed`,
     );
-    await settleAttempt(deps, logger, job, fence, { kind: 'failed', error }, UNKNOWN_JOB_RETRY);
-    return;
   }
   const settle = async (end: Parameters<typeof settleAttempt>[4]) => {
     const outcome = await settleAttempt(deps, logger, job, fence, end, definition.retry);

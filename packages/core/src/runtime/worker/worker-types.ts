@@ -71,7 +71,11 @@ export interface StopOptions {
 
 export interface Worker {
   readonly workerId: string;
-  /** Subscribes to wake-ups, starts polling and claims at once. */
+  /**
+   * Checks the driver first (`driver.check()`): an unmigrated schema rejects at once with
+   * DRIVER_NOT_MIGRATED, an unreachable backend with DRIVER_UNAVAILABLE. Then subscribes to
+   * wake-ups, starts polling and claims at once.
+   */
   start(): Promise<void>;
   /**
    * Drains: stops claiming, lets running attempts finish within `graceMs`, then aborts the rest

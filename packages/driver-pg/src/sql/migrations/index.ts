@@ -1,4 +1,5 @@
 import { MIGRATION_000001 } from './000001.js';
+import { MIGRATION_000002 } from './000002.js';
 
 export interface Migration {
   readonly version: number;
@@ -7,6 +8,9 @@ export interface Migration {
 }
 
 /** Every migration, in version order. A new one is a new module appended here. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, text: MIGRATION_000001 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, text: MIGRATION_000001 },
+  { version: 2, text: MIGRATION_000002 },
+];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

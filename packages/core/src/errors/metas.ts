@@ -1,0 +1,108 @@
+import type { JobState } from '../contract/states.js';
+
+/** A JSON value as an error's `meta` holds it. */
+export type MetaJson =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly MetaJson[]
+  | { readonly [key: string]: MetaJson };
+
+/**
+ * Every error code and the shape of its `meta`. The code union is this interface's keys, so a
+ * misspelled code does not compile, and `isBerthError(error, code)` narrows `meta` to the code's
+ * shape. A driver or an app adds codes by declaration merging, then registers each at runtime:
+ *
+ * ```ts
+ * declare module '@berth/core' {
+ *   interface BerthErrorMetas { MY_CODE: { readonly thing: string } }
+ * }
+ * registerErrorCode({ code: 'MY_CODE', title: '...', fix: '...' });
+ * ```
+ */
+export interface BerthErrorMetas {
+  JOB_INVALID: {
+    readonly field: string;
+    readonly reason: string;
+    /** The request's position in a batch. */
+    readonly index?: number;
+    /** Where in a JSON value the bad part sits (`$.a[2]`). */
+    readonly path?: string;
+    readonly value?: string;
+    readonly bytes?: number;
+    readonly maxBytes?: number;
+    /** A payload a job's schema refused: the job, and the validator's issues. */
+    readonly job?: string;
+    readonly issues?: readonly {
+      readonly message: string;
+      readonly path?: readonly (string | number)[];
+    }[];
+  };
+  JOB_DUPLICATE: {
+    readonly name: string;
+    readonly idempotencyKey: string;
+    readonly existingId: string;
+    readonly tenantId?: string;
+  };
+  JOB_NOT_FOUND: { readonly jobId: string };
+  JOB_NOT_REQUEUEABLE: { readonly jobId: string; readonly state: JobState | 'live' };
+  JOB_NOT_CANCELLABLE: { readonly jobId: string; readonly state: JobState };
+  JOB_NOT_PROMOTABLE: { readonly jobId: string; readonly state: JobState };
+  JOB_PAGE_INVALID: {
+    readonly reason: 'cursor' | 'limit' | 'both-cursors';
+    readonly limit?: MetaJson;
+    readonly maxPage?: number;
+  };
+  LEASE_LOST: { readonly jobId: string; readonly workerId: string; readonly claim: number };
+  LEASE_LAPSED: { readonly jobId?: string };
+  DRIVER_UNAVAILABLE: {
+    readonly driver: string;
+    readonly operation: string;
+    /** The backend's own error code, when it gave one (`ECONNREFUSED`, a SQLSTATE). */
+    readonly errorCode?: string;
+  };
+  DRIVER_NOT_MIGRATED: {
+    readonly driver: string;
+    /** Where the driver looked: a pg schema. */
+    readonly schema: string;
+    /**
+     * The version the backend is at; 0 when nothing was ever migrated. Absent when a statement
+     * met a missing table and the version was not read.
+     */
+    readonly version?: number;
+    /** The version this driver needs. */
+    readonly required: number;
+  };
+  DRIVER_CLOSED: { readonly driver: string; readonly operation: string };
+  JOB_TIMEOUT: {
+    readonly jobId: string;
+    readonly timeoutMs: number;
+    readonly name?: string;
+    readonly attempt?: number;
+    readonly runId?: string;
+    readonly step?: string;
+  };
+  JOB_ABORTED: {
+    readonly jobId: string;
+    readonly name: string;
+    readonly workerId: string;
+    readonly claim: number;
+  };
+  WORKER_DRAINING: {
+    readonly jobId: string;
+    readonly name: string;
+    readonly workerId: string;
+    readonly graceMs: number;
+  };
+  STEP_INVALID: {
+    readonly jobId?: string | undefined;
+    readonly runId?: string | undefined;
+    readonly step?: string | undefined;
+    readonly [key: string]: MetaJson | undefined;
+  };
+  CONFIG_INVALID: { readonly option: string; readonly reason: string };
+}
+
+/** Every registered code: core's, and any a driver or app merged into {@link BerthErrorMetas}. */
+export type BerthErrorCode = keyof BerthErrorMetas & string;

@@ -1,0 +1,226 @@
+/**
+ * What the dashboard's JSON API answers: shared by the server and the page (type-only for the
+ * page, so it stays free of Node and of core).
+ */
+
+export type Json =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly Json[]
+  | { readonly [key: string]: Json };
+
+export type State =
+  | 'ready'
+  | 'delayed'
+  | 'running'
+  | 'suspended'
+  | 'completed'
+  | 'failed'
+  | 'dead'
+  | 'cancelled';
+
+/** Embedded in the page by the server. */
+export interface PageConfig {
+  readonly basePath: string;
+  readonly csrf: string;
+  readonly readOnly: boolean;
+  /** The tenant every read and action is scoped to, or null when unscoped. */
+  readonly tenant: string | null;
+  /** No `auth`: only loopback requests are accepted, and the page says so. */
+  readonly loopbackOnly: boolean;
+  readonly title: string;
+  readonly refreshMs: number;
+  readonly driver: string;
+  readonly deadLetterScan: number;
+  readonly tenantScan: number;
+}
+
+export interface ProblemBody {
+  readonly error: { readonly code: string; readonly message: string; readonly fix?: string };
+}
+
+export interface QueueOverview {
+  readonly queue: string;
+  readonly counts: Readonly<Record<State, number>>;
+  readonly oldestReadyAgeMs: number | null;
+  /** Tenant scope: states whose count reached the scan bound (the count is a lower bound). */
+  readonly capped: readonly State[];
+  /** Per minute, oldest first, aligned with `throughput.minuteStarts`. */
+  readonly completed: readonly number[];
+  readonly failed: readonly number[];
+}
+
+export interface OverviewResponse {
+  readonly now: number;
+  readonly queues: readonly QueueOverview[];
+  readonly throughput: {
+    /** `sampled`: differences of `stats()` read in this process; `scanned`: recent rows read. */
+    readonly source: 'sampled' | 'scanned';
+    /** The first sample this process took (sampled), or null before it. */
+    readonly since: number | null;
+    readonly sampleMs: number;
+    readonly minuteStarts: readonly number[];
+    readonly completed: readonly number[];
+    readonly failed: readonly number[];
+  };
+}
+
+export interface JobSummary {
+  readonly id: string;
+  readonly name: string;
+  readonly queue: string;
+  readonly state: State;
+  readonly priority: number;
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly runAt: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly finishedAt?: number;
+  readonly tenantId?: string;
+  readonly errorCode?: string;
+  /** The last error's message, cut short for the table. */
+  readonly errorMessage?: string;
+}
+
+export interface JobsResponse {
+  readonly jobs: readonly JobSummary[];
+  readonly next?: string;
+  readonly prev?: string;
+}
+
+export interface JobView extends JobSummary {
+  readonly runId: string;
+  readonly payload: Json;
+  readonly claim: number;
+  readonly claimedBy?: string;
+  readonly visibleAt?: number;
+  readonly lastError?: {
+    readonly code?: string;
+    readonly message: string;
+    readonly stack?: string;
+  };
+  readonly result?: Json;
+  readonly progress?: Json;
+  readonly idempotencyKey?: string;
+  readonly concurrencyKey?: string;
+  readonly traceparent?: string;
+  readonly enqueuedBy?: string;
+  readonly waitFor?: string;
+}
+
+export interface StepView {
+  readonly name: string;
+  readonly status: 'completed' | 'failed' | 'sleeping' | 'waiting';
+  readonly output?: Json;
+  readonly error?: { readonly code?: string; readonly message: string; readonly stack?: string };
+  readonly attempts: number;
+  readonly wakeAt?: number;
+  readonly eventName?: string;
+  readonly eventId?: string;
+  readonly startedAt: number;
+  readonly updatedAt: number;
+}
+
+/** Which actions the job's state allows (none in read-only mode). */
+export interface JobActions {
+  readonly retry: boolean;
+  readonly retryFromStep: boolean;
+  readonly cancel: boolean;
+  readonly promote: boolean;
+}
+
+export interface JobResponse {
+  readonly job: JobView;
+  readonly steps: readonly StepView[];
+  readonly actions: JobActions;
+}
+
+export interface DeadLetterGroup {
+  /** Opaque: names the group in a group action. */
+  readonly key: string;
+  readonly queue: string;
+  readonly code: string | null;
+  /** The message with ids, numbers and times replaced by placeholders. */
+  readonly message: string;
+  readonly count: number;
+  readonly firstSeen: number;
+  readonly lastSeen: number;
+  readonly sample: {
+    readonly id: string;
+    readonly name: string;
+    readonly payload: Json;
+    readonly message: string;
+    readonly stack?: string;
+  };
+  readonly ids: readonly string[];
+}
+
+export interface DeadLettersResponse {
+  readonly queue: string | null;
+  readonly groups: readonly DeadLetterGroup[];
+  /** Dead jobs read: the most recent ones, at most `limit`. */
+  readonly scanned: number;
+  readonly limit: number;
+  /** More dead jobs exist beyond the ones read. */
+  readonly capped: boolean;
+}
+
+export type GroupOutcome = 'requeued' | 'purged' | 'skipped' | 'refused';
+
+export interface GroupActionResult {
+  readonly id: string;
+  readonly outcome: GroupOutcome;
+  readonly code?: string;
+  readonly message?: string;
+}
+
+export interface GroupActionResponse {
+  readonly results: readonly GroupActionResult[];
+}
+
+export interface ScheduleView {
+  readonly name: string;
+  readonly cron: string;
+  readonly timezone: string;
+  readonly job: string;
+  readonly queue: string | null;
+  readonly next: readonly number[];
+  /** The latest slot at or before now, and the job it made (state null: none stored). */
+  readonly last: {
+    readonly slot: number;
+    readonly jobId: string;
+    readonly state: State | null;
+  } | null;
+  readonly error?: string;
+}
+
+export interface SchedulesResponse {
+  readonly configured: boolean;
+  readonly leaseName: string;
+  readonly leader: { readonly holder: string; readonly expiresAt: number } | null;
+  readonly schedules: readonly ScheduleView[];
+}
+
+export interface EventView {
+  readonly id: string;
+  readonly name: string;
+  readonly payload: Json;
+  readonly publishedAt: number;
+  readonly expiresAt: number;
+}
+
+export interface EventsResponse {
+  readonly name: string | null;
+  readonly names: readonly {
+    readonly name: string;
+    readonly count: number;
+    readonly last: number;
+  }[];
+  /** The most recent events, newest first, at most `limit`. */
+  readonly events: readonly EventView[];
+  readonly total: number;
+  readonly limit: number;
+}

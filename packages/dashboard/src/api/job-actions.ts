@@ -1,0 +1,36 @@
+import { jobInvalid } from '@berth/core';
+import type { JobView } from '../api-types.js';
+import { idParam, type RequestContext, scope } from '../http/context.js';
+import { toJobView } from './views.js';
+
+const objectBody = async (context: RequestContext): Promise<Record<string, unknown>> => {
+  const body = await context.body();
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw jobInvalid('body', 'must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+};
+
+/** Requeue; with `fromStep`, that step and every later one run again. */
+export async function retryJob(context: RequestContext): Promise<{ job: JobView }> {
+  const body = await objectBody(context);
+  const fromStep = body.fromStep;
+  if (fromStep !== undefined && typeof fromStep !== 'string') {
+    throw jobInvalid('fromStep', 'must be a step name');
+  }
+  const job = await context.options.driver.requeue(idParam(context), {
+    ...scope(context),
+    ...(fromStep === undefined ? {} : { fromStep }),
+  });
+  return { job: toJobView(job) };
+}
+
+export async function cancelJob(context: RequestContext): Promise<{ job: JobView }> {
+  await objectBody(context);
+  return { job: toJobView(await context.options.driver.cancel(idParam(context), scope(context))) };
+}
+
+export async function promoteJob(context: RequestContext): Promise<{ job: JobView }> {
+  await objectBody(context);
+  return { job: toJobView(await context.options.driver.promote(idParam(context), scope(context))) };
+}

@@ -1,0 +1,56 @@
+import { deadLetters, purgeGroup, retryGroup } from '../api/dead-letters.js';
+import { events } from '../api/events.js';
+import { cancelJob, promoteJob, retryJob } from '../api/job-actions.js';
+import { getJob, listJobs } from '../api/jobs.js';
+import { overview } from '../api/overview.js';
+import { schedules } from '../api/schedules.js';
+import type { Route } from './context.js';
+
+const ID = '([^/]+)';
+
+/** Every API route, below `<basePath>/api`. Reads are GET; every action is a POST. */
+export const ROUTES: readonly Route[] = [
+  { method: 'GET', pattern: /^\/overview$/, run: overview },
+  { method: 'GET', pattern: /^\/jobs$/, run: listJobs },
+  { method: 'GET', pattern: new RegExp(`^/jobs/${ID}$`), run: getJob },
+  { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/retry$`), run: retryJob },
+  { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/cancel$`), run: cancelJob },
+  { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/promote$`), run: promoteJob },
+  { method: 'GET', pattern: /^\/dead-letters$/, run: deadLetters },
+  { method: 'POST', pattern: /^\/dead-letters\/retry$/, run: retryGroup },
+  { method: 'POST', pattern: /^\/dead-letters\/purge$/, run: purgeGroup },
+  { method: 'GET', pattern: /^\/schedules$/, run: schedules },
+  { method: 'GET', pattern: /^\/events$/, run: events },
+];
+
+export interface RouteMatch {
+  readonly route: Route;
+  readonly params: readonly string[];
+}
+
+/** The route for a path, and whether the path exists under another method. */
+export function matchRoute(
+  method: string,
+  path: string,
+): { match?: RouteMatch; otherMethod: boolean } {
+  let otherMethod = false;
+  for (const route of ROUTES) {
+    const found = route.pattern.exec(path);
+    if (found === null) continue;
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    if (route.method !== wanted) {
+      otherMethod = true;
+      continue;
+    }
+    return { match: { route, params: found.slice(1).map(decodeSegment) }, otherMethod };
+  }
+  return { otherMethod };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,29 @@
+export type {
+  DeadLetterGroup,
+  DeadLettersResponse,
+  EventsResponse,
+  GroupActionResponse,
+  GroupActionResult,
+  JobResponse,
+  JobSummary,
+  JobsResponse,
+  JobView,
+  OverviewResponse,
+  PageConfig,
+  QueueOverview,
+  SchedulesResponse,
+  ScheduleView,
+  StepView,
+} from './api-types.js';
+export type { DashboardHandler, NextHandler } from './create-dashboard.js';
+export { createDashboard } from './create-dashboard.js';
+export type {
+  DashboardAuth,
+  DashboardOptions,
+  DashboardSchedules,
+  DashboardTenant,
+} from './options.js';
+export type { BasicAuthOptions } from './security/basic-auth.js';
+export { basicAuth } from './security/basic-auth.js';
+export type { ServeDashboardOptions, ServedDashboard } from './serve.js';
+export { serveDashboard } from './serve.js';

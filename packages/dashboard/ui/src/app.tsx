@@ -1,0 +1,172 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { ThemeToggle } from './components/theme-toggle';
+import { config } from './config';
+import { DeadLettersPage } from './pages/dead-letters';
+import { EventsPage } from './pages/events';
+import { JobPage } from './pages/job';
+import { JobsPage } from './pages/jobs';
+import { OverviewPage } from './pages/overview';
+import { SchedulesPage } from './pages/schedules';
+import { Link, navigate, type Route, useRoute } from './router';
+
+const NAV = [
+  { to: '/', label: 'Overview', page: 'overview' },
+  { to: '/jobs', label: 'Jobs', page: 'jobs' },
+  { to: '/dead-letters', label: 'Dead letters', page: 'dead-letters' },
+  { to: '/schedules', label: 'Schedules', page: 'schedules' },
+  { to: '/events', label: 'Events', page: 'events' },
+] as const;
+
+const TITLES: Record<Route['page'], string> = {
+  overview: 'Overview',
+  jobs: 'Jobs',
+  job: 'Job',
+  'dead-letters': 'Dead letters',
+  schedules: 'Schedules',
+  events: 'Events',
+  'not-found': 'Not found',
+};
+
+function Page({ route }: { readonly route: Route }) {
+  switch (route.page) {
+    case 'overview':
+      return <OverviewPage />;
+    case 'jobs':
+      return <JobsPage query={route.query} />;
+    case 'job':
+      return <JobPage id={route.id} />;
+    case 'dead-letters':
+      return <DeadLettersPage query={route.query} />;
+    case 'schedules':
+      return <SchedulesPage />;
+    case 'events':
+      return <EventsPage query={route.query} />;
+    case 'not-found':
+      return (
+        <section>
+          <h1>Not found</h1>
+          <p>
+            This dashboard has no such page. <Link to="/">Go to the overview</Link>.
+          </p>
+        </section>
+      );
+  }
+}
+
+/** Finds a job by id from every page; `/` focuses it. */
+function IdSearch() {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const typing = target?.closest('input, textarea, select, [contenteditable]') != null;
+      if (event.key === '/' && !typing && !event.metaKey && !event.ctrlKey) {
+        event.preventDefault();
+        input.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    const id = input.current?.value.trim() ?? '';
+    if (id !== '') navigate(`/jobs/${encodeURIComponent(id)}`);
+  };
+  return (
+    <search class="id-search">
+      <form class="id-search-form" onSubmit={onSubmit}>
+        <label for="job-id-search" class="visually-hidden">
+          Find a job by id
+        </label>
+        <input
+          id="job-id-search"
+          class="id-search-input"
+          ref={input}
+          type="search"
+          placeholder="Job id  ( / )"
+          autoComplete="off"
+          spellcheck={false}
+        />
+        <button type="submit">Find</button>
+      </form>
+    </search>
+  );
+}
+
+function Banners() {
+  return (
+    <div class="banners">
+      {config.loopbackOnly ? (
+        <p class="notice warn" data-testid="loopback-banner">
+          No <code>auth</code> is configured: this dashboard accepts only requests from this machine
+          (loopback). Pass <code>auth</code> to serve it to others.
+        </p>
+      ) : null}
+      {config.readOnly ? (
+        <p class="notice info" data-testid="read-only-banner">
+          Read-only: actions are hidden here and refused by the server.
+        </p>
+      ) : null}
+      {config.tenant !== null ? (
+        <p class="notice info" data-testid="tenant-banner">
+          Scoped to tenant <strong>{config.tenant}</strong>: every read and action is limited to it.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function App() {
+  const route = useRoute();
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    document.title = `${TITLES[route.page]} · ${config.title}`;
+    // After a navigation, keyboard and screen-reader users start at the new page's content.
+    if (first.current) first.current = false;
+    else main.current?.focus();
+  }, [route]);
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="brand">
+          <Link to="/" class="brand-link">
+            {config.title}
+          </Link>
+          <span class="driver" title="driver">
+            {config.driver}
+          </span>
+        </div>
+        <nav aria-label="Dashboard">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <Link
+                  to={item.to}
+                  class="nav-link"
+                  aria-current={
+                    route.page === item.page || (item.page === 'jobs' && route.page === 'job')
+                      ? 'page'
+                      : undefined
+                  }
+                >
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <IdSearch />
+        <ThemeToggle />
+      </header>
+      <Banners />
+      <main id="main" ref={main} tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+import type { State } from '../../../src/api-types';
+
+export function StateBadge({ state }: { readonly state: State }) {
+  return <span class={`badge state-${state}`}>{state}</span>;
+}

@@ -1,0 +1,2 @@
+// Vite bundles the stylesheet imported for its side effect.
+declare module '*.css' {}

@@ -1,0 +1,179 @@
+import type { JobsResponse, State } from '../../../src/api-types';
+import { getJson } from '../api';
+import { Instant } from '../components/instant';
+import { Loading, Problem } from '../components/problem';
+import { StateBadge } from '../components/state-badge';
+import { config } from '../config';
+import { shortId } from '../format';
+import { Link, navigate, withQuery } from '../router';
+import { usePoll } from '../use-poll';
+
+const STATES: readonly State[] = [
+  'ready',
+  'delayed',
+  'running',
+  'suspended',
+  'completed',
+  'failed',
+  'dead',
+  'cancelled',
+];
+const FILTERS = ['state', 'queue', 'name', 'tenant', 'limit'] as const;
+
+/** Uncontrolled fields, keyed by the query: a refresh never undoes what the user is typing. */
+function Filters({ query }: { readonly query: URLSearchParams }) {
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const entries: Record<string, string | undefined> = {};
+    for (const name of FILTERS) entries[name] = String(form.get(name) ?? '').trim() || undefined;
+    // New filters start from the newest row: a cursor belongs to the filters that made it.
+    navigate(withQuery('/jobs', entries));
+  };
+  const value = (name: string) => query.get(name) ?? '';
+  return (
+    <form class="filters" onSubmit={onSubmit} key={query.toString()} aria-label="Filter jobs">
+      <label>
+        State
+        <select name="state">
+          <option value="">any</option>
+          {STATES.map((state) => (
+            <option key={state} value={state} selected={value('state') === state}>
+              {state}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Queue
+        <input name="queue" defaultValue={value('queue')} autoComplete="off" />
+      </label>
+      <label>
+        Name
+        <input name="name" defaultValue={value('name')} autoComplete="off" />
+      </label>
+      {config.tenant === null ? (
+        <label>
+          Tenant
+          <input name="tenant" defaultValue={value('tenant')} autoComplete="off" />
+        </label>
+      ) : null}
+      <label>
+        Per page
+        <select name="limit">
+          {['10', '25', '50', '100'].map((size) => (
+            <option key={size} value={size} selected={(value('limit') || '25') === size}>
+              {size}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div class="filter-actions">
+        <button type="submit" class="primary">
+          Apply
+        </button>
+        <Link to="/jobs" class="button">
+          Clear
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+function Pager({ query, page }: { readonly query: URLSearchParams; readonly page: JobsResponse }) {
+  const at = (cursor: { after?: string; before?: string }) => {
+    const entries: Record<string, string | undefined> = {};
+    for (const name of FILTERS) entries[name] = query.get(name) ?? undefined;
+    return withQuery('/jobs', { ...entries, ...cursor });
+  };
+  return (
+    <nav class="pager" aria-label="Pages">
+      {page.prev === undefined ? (
+        <span class="button disabled" aria-disabled="true">
+          ← Newer
+        </span>
+      ) : (
+        <Link to={at({ before: page.prev })} class="button" rel="prev">
+          ← Newer
+        </Link>
+      )}
+      {page.next === undefined ? (
+        <span class="button disabled" aria-disabled="true">
+          Older →
+        </span>
+      ) : (
+        <Link to={at({ after: page.next })} class="button" rel="next">
+          Older →
+        </Link>
+      )}
+    </nav>
+  );
+}
+
+export function JobsPage({ query }: { readonly query: URLSearchParams }) {
+  const key = query.toString();
+  const { data, error } = usePoll(`jobs?${key}`, () => getJson<JobsResponse>('/jobs', query));
+  return (
+    <section aria-labelledby="jobs-title">
+      <h1 id="jobs-title">Jobs</h1>
+      <Filters query={query} />
+      {error ? <Problem error={error} /> : null}
+      {data === undefined ? (
+        error ? null : (
+          <Loading />
+        )
+      ) : data.jobs.length === 0 ? (
+        <p class="muted">No job matches these filters.</p>
+      ) : (
+        <>
+          <div class="table-wrap">
+            <table class="jobs">
+              <caption class="visually-hidden">Jobs, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Id</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Queue</th>
+                  <th scope="col">State</th>
+                  <th scope="col" class="num">
+                    Attempts
+                  </th>
+                  <th scope="col">Created</th>
+                  <th scope="col" class="wide">
+                    Last error
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.jobs.map((job) => (
+                  <tr key={job.id} data-job-id={job.id}>
+                    <td>
+                      <Link to={`/jobs/${job.id}`} class="mono" aria-label={`Job ${job.id}`}>
+                        {shortId(job.id)}
+                      </Link>
+                    </td>
+                    <td>{job.name}</td>
+                    <td>{job.queue}</td>
+                    <td>
+                      <StateBadge state={job.state} />
+                    </td>
+                    <td class="num">
+                      {job.attempts}/{job.maxAttempts}
+                    </td>
+                    <td>
+                      <Instant at={job.createdAt} />
+                    </td>
+                    <td class="wide error-text">
+                      {job.errorCode ? <code>{job.errorCode}</code> : null} {job.errorMessage ?? ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager query={query} page={data} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,149 @@
+import type { OverviewResponse, QueueOverview, State } from '../../../src/api-types';
+import { getJson } from '../api';
+import { ThroughputChart } from '../components/chart';
+import { Loading, Problem } from '../components/problem';
+import { config } from '../config';
+import { formatClock, formatDuration } from '../format';
+import { Link, withQuery } from '../router';
+import { usePoll } from '../use-poll';
+
+const COLUMNS: readonly State[] = [
+  'ready',
+  'delayed',
+  'running',
+  'suspended',
+  'completed',
+  'failed',
+  'dead',
+  'cancelled',
+];
+
+function Count({ queue, state }: { readonly queue: QueueOverview; readonly state: State }) {
+  const count = queue.counts[state];
+  const capped = queue.capped.includes(state);
+  const text = `${count.toLocaleString()}${capped ? '+' : ''}`;
+  if (count === 0) return <span class="muted">0</span>;
+  return (
+    <Link
+      to={withQuery('/jobs', { queue: queue.queue, state })}
+      aria-label={`${text} ${state} in ${queue.queue}`}
+    >
+      {text}
+    </Link>
+  );
+}
+
+function Totals({ queues }: { readonly queues: readonly QueueOverview[] }) {
+  const sum = (state: State) => queues.reduce((total, queue) => total + queue.counts[state], 0);
+  const cards: readonly { state: State; label: string }[] = [
+    { state: 'ready', label: 'Ready' },
+    { state: 'running', label: 'Running' },
+    { state: 'delayed', label: 'Delayed' },
+    { state: 'dead', label: 'Dead letters' },
+  ];
+  return (
+    <ul class="cards">
+      {cards.map(({ state, label }) => (
+        <li key={state} class={`card state-${state}`}>
+          <Link to={withQuery('/jobs', { state })} class="card-link">
+            <span class="card-value">{sum(state).toLocaleString()}</span>
+            <span class="card-label">{label}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Bound({ overview }: { readonly overview: OverviewResponse }) {
+  const { throughput } = overview;
+  if (throughput.source === 'scanned') {
+    return (
+      <p class="muted small">
+        Tenant scope: counts and throughput come from this tenant's newest {config.tenantScan} jobs
+        of each state; a count shown with + has more.
+      </p>
+    );
+  }
+  return (
+    <p class="muted small">
+      Throughput is sampled from the driver's <code>stats()</code> every{' '}
+      {formatDuration(throughput.sampleMs)} by this dashboard process
+      {throughput.since === null ? '' : `, since ${formatClock(throughput.since)}`}; jobs purged
+      between two samples are not counted.
+    </p>
+  );
+}
+
+export function OverviewPage() {
+  const { data, error } = usePoll('overview', () => getJson<OverviewResponse>('/overview'));
+  return (
+    <section aria-labelledby="overview-title">
+      <h1 id="overview-title">Overview</h1>
+      {error ? <Problem error={error} /> : null}
+      {data === undefined ? (
+        error ? null : (
+          <Loading />
+        )
+      ) : (
+        <>
+          <Totals queues={data.queues} />
+          <h2>Throughput, last hour</h2>
+          <ThroughputChart label="All queues" {...data.throughput} />
+          <Bound overview={data} />
+          <h2>Queues</h2>
+          {data.queues.length === 0 ? (
+            <p class="muted">No queue holds any job yet.</p>
+          ) : (
+            <div class="table-wrap">
+              <table class="queues">
+                <thead>
+                  <tr>
+                    <th scope="col">Queue</th>
+                    {COLUMNS.map((state) => (
+                      <th scope="col" key={state} class="num">
+                        {state}
+                      </th>
+                    ))}
+                    <th scope="col" class="num">
+                      Oldest ready
+                    </th>
+                    <th scope="col">Last hour</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.queues.map((queue) => (
+                    <tr key={queue.queue}>
+                      <th scope="row">
+                        <Link to={withQuery('/jobs', { queue: queue.queue })}>{queue.queue}</Link>
+                      </th>
+                      {COLUMNS.map((state) => (
+                        <td key={state} class="num">
+                          <Count queue={queue} state={state} />
+                        </td>
+                      ))}
+                      <td class="num">
+                        {queue.oldestReadyAgeMs === null
+                          ? '—'
+                          : formatDuration(queue.oldestReadyAgeMs)}
+                      </td>
+                      <td>
+                        <ThroughputChart
+                          small
+                          label={queue.queue}
+                          minuteStarts={data.throughput.minuteStarts}
+                          completed={queue.completed}
+                          failed={queue.failed}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import type { Clock, DriverHooks } from '@berth/core';
+import { jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsContext } from './context.js';
+import { Mirror } from './mirror.js';
+import type { Subjects } from './subjects.js';
+import { Wake } from './wake.js';
+
+export interface ConnectSettings {
+  readonly servers: string | readonly string[] | undefined;
+  readonly connection: NatsConnection | undefined;
+  readonly subjects: Subjects;
+  readonly clock: Clock;
+  readonly hooks: DriverHooks;
+  readonly replicas: number;
+  readonly timeoutMs: number;
+  readonly markerGraceMs: number;
+}
+
+/** Headroom under the server's message cap for a part's headers. */
+const PART_HEADROOM = 4_096;
+
+/**
+ * Opens what the driver needs, in order: the connection (unless the app gave one), the two
+ * buckets (created on first use with file storage and the configured replicas; a bucket that
+ * exists is used as it is), the watch, and the wake subject. After a reconnect the watch resumes
+ * where it stopped and wake listeners look again.
+ */
+export async function openContext(settings: ConnectSettings): Promise<NatsContext> {
+  const nc =
+    settings.connection ??
+    (await connect({
+      ...(settings.servers === undefined ? {} : { servers: [...[settings.servers].flat()] }),
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      // Each request would otherwise capture a stack trace up front: about an eighth of the CPU.
+      noAsyncTraces: true,
+      timeout: settings.timeoutMs,
+    }));
+  try {
+    const js = jetstream(nc, { timeout: settings.timeoutMs });
+    const jsm = await jetstreamManager(nc, { timeout: settings.timeoutMs });
+    const kvm = new Kvm(js);
+    const options = { history: 1, storage: StorageType.File, replicas: settings.replicas };
+    const [jobs, aux] = await Promise.all([
+      kvm.create(settings.subjects.jobsBucket, options),
+      kvm.create(settings.subjects.auxBucket, options),
+    ]);
+    const mirror = new Mirror(
+      jobs,
+      jsm,
+      settings.subjects.jobsStream,
+      settings.timeoutMs,
+      settings.markerGraceMs,
+    );
+    await mirror.start();
+    const wake = new Wake(nc, settings.subjects.wake);
+    const statuses = nc.status();
+    void (async () => {
+      let away = Date.now();
+      for await (const status of statuses) {
+        if (status.type === 'disconnect') away = Date.now();
+        if (status.type !== 'reconnect') continue;
+        mirror.resume(Date.now() - away).catch(() => {});
+        wake.wakeAll();
+      }
+    })();
+    return {
+      subjects: settings.subjects,
+      clock: settings.clock,
+      hooks: settings.hooks,
+      nc,
+      jsm,
+      jobs,
+      aux,
+      get index() {
+        return mirror.index;
+      },
+      mirror,
+      wake,
+      markerGraceMs: settings.markerGraceMs,
+      stopStatus: () => (statuses as { stop?: () => void }).stop?.(),
+      partBytes: Math.max(
+        1_024,
+        Math.min(512 * 1_024, nc.info?.max_payload ?? 1_048_576) - PART_HEADROOM,
+      ),
+    };
+  } catch (error) {
+    if (settings.connection === undefined) await nc.close().catch(() => {});
+    throw error;
+  }
+}

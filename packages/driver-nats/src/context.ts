@@ -1,0 +1,67 @@
+import type { Clock, DriverHooks } from '@berth/core';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { BlobStore } from './blobs.js';
+import type { JobIndex } from './index/job-index.js';
+import type { Mirror } from './mirror.js';
+import { encodeJson, type StoredDoc } from './record.js';
+import type { Subjects } from './subjects.js';
+import type { Wake } from './wake.js';
+import { deleteKey, purgeKey, writeKey } from './writes.js';
+
+export const DRIVER = 'nats';
+
+/** What every operation shares once the driver is connected. */
+export interface NatsContext extends BlobStore {
+  readonly subjects: Subjects;
+  readonly clock: Clock;
+  readonly hooks: DriverHooks;
+  readonly nc: NatsConnection;
+  readonly jsm: JetStreamManager;
+  readonly jobs: KV;
+  readonly aux: KV;
+  readonly index: JobIndex;
+  readonly mirror: Mirror;
+  readonly wake: Wake;
+  /** How long delete markers stay in the jobs bucket before a purge removes them. */
+  readonly markerGraceMs: number;
+  /** Stops following the connection's status (on close). */
+  stopStatus(): void;
+}
+
+/**
+ * Writes a job key over `revision` (0: creates it); answers the new revision, or undefined when
+ * the key had moved on. The index is told, so this process reads its own write.
+ */
+export async function writeJob(
+  context: NatsContext,
+  id: string,
+  doc: StoredDoc,
+  revision: number,
+): Promise<number | undefined> {
+  const written = await writeKey(context.jobs, context.subjects.job(id), encodeJson(doc), revision);
+  if (written !== undefined) context.mirror.wrote(written);
+  return written;
+}
+
+/** Deletes a job key if it is still at `revision`. */
+export async function deleteJob(
+  context: NatsContext,
+  id: string,
+  revision: number,
+): Promise<boolean> {
+  return deleteKey(context.jobs, context.subjects.job(id), revision);
+}
+
+/** Removes an aux key outright (no marker: nothing watches that bucket); errors are ignored. */
+export async function dropAux(context: NatsContext, key: string): Promise<void> {
+  await purgeKey(context.jsm, context.subjects.auxStream, context.subjects.auxSubject(key)).catch(
+    () => false,
+  );
+}
+
+/** Removes every aux key under a subject filter (a run's steps, an owner's parts); best effort. */
+export async function dropAuxUnder(context: NatsContext, filter: string): Promise<void> {
+  await purgeKey(context.jsm, context.subjects.auxStream, filter).catch(() => false);
+}

@@ -1,0 +1,107 @@
+import type { NatsContext } from './context.js';
+import type { DocEntry } from './index/job-index.js';
+import {
+  type BatchDoc,
+  type BatchState,
+  decodeJson,
+  encodeJson,
+  type StoredJob,
+  settledFields,
+  visibleJob,
+} from './record.js';
+import { createKey } from './writes.js';
+
+/** A job key read from the bucket now (not from the index): its doc and revision, or undefined. */
+export async function readDoc(context: NatsContext, id: string): Promise<DocEntry | undefined> {
+  const entry = await context.jobs.get(context.subjects.job(id));
+  if (entry === null || entry.operation !== 'PUT') return undefined;
+  return { doc: decodeJson(entry.value), revision: entry.revision };
+}
+
+/** A batch's decision as stored now, or undefined while it is in flight. */
+async function readBatch(context: NatsContext, id: string): Promise<BatchState | undefined> {
+  const known = context.index.batch(id);
+  if (known !== undefined) return known;
+  const entry = await context.jobs.get(context.subjects.batch(id));
+  if (entry === null || entry.operation !== 'PUT') return undefined;
+  return decodeJson<BatchDoc>(entry.value).state;
+}
+
+/**
+ * Decides batch `id`: its decision key is created (create-if-absent, the one conditional write
+ * that commits or aborts every row of the batch). Answers the decision that stands, which is
+ * another caller's when one got there first.
+ */
+export async function decideBatch(
+  context: NatsContext,
+  id: string,
+  want: BatchState,
+): Promise<BatchState> {
+  const key = context.subjects.batch(id);
+  const written = await createKey(
+    context.jobs,
+    key,
+    encodeJson({ state: want } satisfies BatchDoc),
+  );
+  if (written !== undefined) {
+    context.mirror.wrote(written);
+    return want;
+  }
+  const stood = await readBatch(context, id);
+  // A decision is deleted only once no row names it; a row read before that reads as decided.
+  return stood ?? 'aborted';
+}
+
+/**
+ * The visible record of a doc read now. A pending change whose batch is still in flight is
+ * decided here: committed when `mayCommit` (the caller reached a solo row through its own
+ * idempotency holder, so the row is ready to commit), otherwise aborted, so a writer that stopped
+ * half way never leaves a row hidden or a key blocked.
+ */
+export async function resolveDoc(
+  context: NatsContext,
+  entry: DocEntry,
+  mayCommit: boolean,
+): Promise<StoredJob | undefined> {
+  const { pending } = entry.doc;
+  if (pending === undefined) return entry.doc.job;
+  const state =
+    (await readBatch(context, pending.batch)) ??
+    (await decideBatch(
+      context,
+      pending.batch,
+      mayCommit && pending.solo ? 'committed' : 'aborted',
+    ));
+  return visibleJob(entry.doc, state);
+}
+
+/** A job read now, decided and with its sequence and any event wake folded in: what a write starts from. */
+export interface CurrentJob {
+  readonly job: StoredJob;
+  readonly revision: number;
+}
+
+export async function readJob(
+  context: NatsContext,
+  id: string,
+  mayCommit = false,
+): Promise<CurrentJob | undefined> {
+  return (await readSlot(context, id, mayCommit)).current;
+}
+
+/** A job key read now: the visible job if any, and the revision a write over the key must name. */
+export interface Slot {
+  readonly current: CurrentJob | undefined;
+  /** 0 when the key holds no doc; otherwise the revision of what it holds (visible or not). */
+  readonly revision: number;
+}
+
+export async function readSlot(context: NatsContext, id: string, mayCommit = false): Promise<Slot> {
+  const entry = await readDoc(context, id);
+  if (entry === undefined) return { current: undefined, revision: 0 };
+  const job = await resolveDoc(context, entry, mayCommit);
+  if (job === undefined) return { current: undefined, revision: entry.revision };
+  const seq = job.seq ?? entry.revision;
+  const settled = settledFields(job, seq, context.index.wokenFor(job));
+  return { current: { job: settled, revision: entry.revision }, revision: entry.revision };
+}

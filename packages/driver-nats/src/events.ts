@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_EVENT_TTL_MS,
+  type EventRecord,
+  type EventStore,
+  type FindEventOptions,
+  type Json,
+  matchesEvent,
+  type PublishOptions,
+} from '@berth/core';
+import { dropAuxUnder, type NatsContext, writeJob } from './context.js';
+import { eventOf, storedEventOf } from './events-codec.js';
+import type { EventEntry } from './index/event-index.js';
+import { effectiveJob } from './index/row.js';
+import { collectMarkers } from './markers.js';
+import { encodeJson } from './record.js';
+import { deleteKey, writeKey } from './writes.js';
+
+/** Expired events one purge round removes at most. */
+const PURGE_BATCH = 500;
+
+/**
+ * Before the newest event of a name goes, the waiters it woke get its wake written into their
+ * own records (runAt, updatedAt, and the revision they have seen), so removing it wakes nobody
+ * less. Each is one conditional write; a waiter that moved on meanwhile needs none.
+ */
+async function keepWakes(context: NatsContext, name: string, newest: EventEntry): Promise<void> {
+  await Promise.all(
+    context.index.waitersOf(name).map(async (row) => {
+      if (row.woken?.eventSeq !== newest.seq) return;
+      await writeJob(context, row.id, { job: effectiveJob(row) }, row.revision);
+    }),
+  );
+}
+
+/**
+ * Events live in the jobs bucket beside the jobs, so one watch orders both: a stored event wakes
+ * the rows suspended on its name by its own write (a waiter is due once an event of its name
+ * above the revision it suspended at is stored), which is the publish and the wake-up in ONE
+ * change, with no per-waiter write.
+ */
+export function createEventStore(context: NatsContext): EventStore {
+  const { index, mirror } = context;
+  return {
+    async publish(name: string, payload: Json, options: PublishOptions = {}) {
+      const now = context.clock.now();
+      const event: EventRecord = {
+        id: randomUUID(),
+        name,
+        payload,
+        publishedAt: now,
+        expiresAt: now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
+      };
+      const stored = await storedEventOf(context, event);
+      const revision = await writeKey(
+        context.jobs,
+        context.subjects.event(event.id),
+        encodeJson(stored),
+        0,
+      );
+      if (revision === undefined) throw new Error(`event id ${event.id} was taken`);
+      mirror.wrote(revision);
+      await mirror.syncOwn();
+      const woke = index.waitersOf(name).filter((row) => row.woken?.eventSeq === revision);
+      context.wake.publish(woke.map((row) => row.job.queue));
+      return structuredClone(event);
+    },
+    async find(name: string, options: FindEventOptions) {
+      await mirror.syncFull();
+      for (const entry of index.events.since(name, options.after, context.clock.now())) {
+        if (options.match === undefined) return eventOf(context, entry.event);
+        const event = await eventOf(context, entry.event);
+        if (matchesEvent(event.payload, options.match)) return event;
+      }
+      return undefined;
+    },
+    async list(name?: string) {
+      await mirror.syncFull();
+      const live = [...index.events.live(name, context.clock.now())];
+      return Promise.all(live.map((entry) => eventOf(context, entry.event)));
+    },
+    async purgeExpired() {
+      let total = 0;
+      const tried = new Set<string>();
+      for (;;) {
+        await mirror.syncFull();
+        const now = context.clock.now();
+        const expired = index.events
+          .expired(now, PURGE_BATCH + tried.size)
+          .filter((entry) => !tried.has(entry.event.id))
+          .slice(0, PURGE_BATCH);
+        if (expired.length === 0) {
+          await collectMarkers(context);
+          return total;
+        }
+        for (const name of new Set(expired.map((entry) => entry.event.name))) {
+          const newest = index.events.latest(name);
+          if (newest !== undefined && expired.includes(newest))
+            await keepWakes(context, name, newest);
+        }
+        const removed = await Promise.all(
+          expired.map(async (entry) => {
+            tried.add(entry.event.id);
+            const gone = await deleteKey(
+              context.jobs,
+              context.subjects.event(entry.event.id),
+              entry.seq,
+            );
+            if (gone && entry.event.spill !== undefined) {
+              await dropAuxUnder(context, context.subjects.blobsOf(entry.event.id));
+            }
+            return gone;
+          }),
+        );
+        total += removed.filter(Boolean).length;
+      }
+    },
+  };
+}

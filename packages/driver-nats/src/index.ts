@@ -1,0 +1,2 @@
+export type { NatsDriverOptions } from './nats-driver.js';
+export { createNatsDriver, DEFAULT_NATS_SERVERS } from './nats-driver.js';

@@ -1,0 +1,257 @@
+import {
+  type Clock,
+  configInvalid,
+  createDriver,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  type Driver,
+  type DriverBackend,
+  type DriverHooks,
+  driverUnavailable,
+  type EventStore,
+  isBerthError,
+  type LeaseStore,
+  type MarkStore,
+  type StepStore,
+  systemClock,
+} from '@berth/core';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { claim } from './claim.js';
+import { openContext } from './connect.js';
+import { DRIVER, type NatsContext } from './context.js';
+import { enqueueOne } from './enqueue.js';
+import { enqueueMany } from './enqueue-many.js';
+import { createEventStore } from './events.js';
+import { createLeaseStore } from './leases.js';
+import { createMarkStore } from './marks.js';
+import { cancel, get, list, promote, stats } from './operator.js';
+import { purge } from './purge.js';
+import { requeue } from './requeue.js';
+import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
+import { createStepStore } from './steps.js';
+import { subjectsFor } from './subjects.js';
+
+export interface NatsDriverOptions {
+  /** The app's own connection: used, never closed by the driver. Give this or `servers`. */
+  readonly connection?: NatsConnection;
+  /** Server URL(s): the driver opens (and on close, closes) its own connection. */
+  readonly servers?: string | readonly string[] | undefined;
+  /** Names every stream, bucket and subject of this queue (`<prefix>_jobs`...). Default `berth`. */
+  readonly prefix?: string;
+  readonly clock?: Clock;
+  /** The conformance kit's race seams; production code leaves them unset. */
+  readonly hooks?: DriverHooks;
+  /** Replicas of each bucket the driver creates (1, or 3 on a cluster). Default 1. */
+  readonly replicas?: number;
+  /** Payload (and result, step output) limit in bytes of JSON. Default 1 MiB. */
+  readonly maxPayloadBytes?: number;
+  /**
+   * The longest one request may take, and the longest the watch may stand still while a call
+   * waits for it. Default 10 s.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * How long the delete marker of a purged job or event stays before a purge removes it. A
+   * process whose connection is away for half of this replays the bucket when it comes back.
+   * Default 1 h.
+   */
+  readonly deleteMarkerGraceMs?: number;
+}
+
+export const DEFAULT_NATS_SERVERS = 'nats://127.0.0.1:4222';
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MARKER_GRACE_MS = 3_600_000;
+
+/** An integer option in `[min, max]`, else CONFIG_INVALID showing a valid call. */
+function integer(option: string, value: number, min: number, max: number, example: string) {
+  if (Number.isInteger(value) && value >= min && value <= max) return value;
+  throw configInvalid({
+    option,
+    reason: `is ${String(value)}; it must be an integer from ${min} to ${max}`,
+    allowed: `must be an integer from ${min} to ${max}`,
+    example: `createNatsDriver({ servers, ${option}: ${example} })`,
+  });
+}
+
+function screenOptions(options: NatsDriverOptions) {
+  if (options.connection !== undefined && options.servers !== undefined) {
+    throw configInvalid({
+      option: 'connection',
+      reason: 'and servers were both given',
+      allowed:
+        'is your own NatsConnection; pass it or servers (the driver connects itself), not both',
+      example: 'createNatsDriver({ connection: await connect({ servers: process.env.NATS_URL }) })',
+    });
+  }
+  const most = Number.MAX_SAFE_INTEGER;
+  const size = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  const limit = integer('maxPayloadBytes', size, 1, most, '1_048_576');
+  const timeoutMs = integer(
+    'timeoutMs',
+    options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    1,
+    most,
+    '10_000',
+  );
+  const replicas = integer('replicas', options.replicas ?? 1, 1, 5, '3');
+  const grace = options.deleteMarkerGraceMs ?? DEFAULT_MARKER_GRACE_MS;
+  const markerGraceMs = integer('deleteMarkerGraceMs', grace, 0, most, '3_600_000');
+  const subjects = subjectsFor(options.prefix ?? 'berth');
+  return { limit, timeoutMs, replicas, markerGraceMs, subjects };
+}
+
+/** The step, event and lease stores of a connected context, made once. */
+const stores = new WeakMap<
+  NatsContext,
+  { steps: StepStore; events: EventStore; leases: LeaseStore; marks: MarkStore }
+>();
+
+function storesOf(context: NatsContext) {
+  let made = stores.get(context);
+  if (made === undefined) {
+    made = {
+      steps: createStepStore(context),
+      events: createEventStore(context),
+      leases: createLeaseStore(context),
+      marks: createMarkStore(context),
+    };
+    stores.set(context, made);
+  }
+  return made;
+}
+
+/** Runs a backend call so a NATS failure leaves it as DRIVER_UNAVAILABLE naming the operation. */
+const guard =
+  <A extends unknown[], R>(operation: string, call: (...args: A) => Promise<R>) =>
+  async (...args: A): Promise<R> => {
+    try {
+      return await call(...args);
+    } catch (error) {
+      if (isBerthError(error)) throw error;
+      throw driverUnavailable({ driver: DRIVER, operation, cause: error });
+    }
+  };
+
+/**
+ * The Berth driver over NATS JetStream (2.9 and later): every change the contract calls atomic
+ * lands through ONE conditional write of one key. Connects on first use.
+ */
+export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
+  const { limit, timeoutMs, replicas, markerGraceMs, subjects } = screenOptions(options);
+  const clock = options.clock ?? systemClock;
+  const owned = options.connection === undefined;
+  let opening: Promise<NatsContext> | undefined;
+  let closed = false;
+
+  const ready = (): Promise<NatsContext> => {
+    if (closed) return Promise.reject(new Error('the driver was closed'));
+    opening ??= openContext({
+      servers:
+        options.servers ?? (options.connection === undefined ? DEFAULT_NATS_SERVERS : undefined),
+      connection: options.connection,
+      subjects,
+      clock,
+      hooks: options.hooks ?? {},
+      replicas,
+      timeoutMs,
+      markerGraceMs,
+    }).catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
+    return opening;
+  };
+
+  /** A backend call on the connected context, guarded. */
+  const on = <A extends unknown[], R>(
+    operation: string,
+    call: (context: NatsContext, ...args: A) => Promise<R>,
+  ) => guard(operation, async (...args: A) => call(await ready(), ...args));
+
+  const backend: DriverBackend = {
+    name: DRIVER,
+    clock,
+    maxPayloadBytes: limit,
+    enqueue: on('enqueue', enqueueOne),
+    enqueueMany: on('enqueue a batch', enqueueMany),
+    claim: on('claim', claim),
+    ack: on('ack', ack),
+    nack: on('nack', nack),
+    suspend: on('suspend', suspend),
+    extend: on('extend a lease', extend),
+    ackMany: on('ack a batch', ackMany),
+    nackMany: on('nack a batch', nackMany),
+    get: on('get a job', get),
+    cancel: on('cancel a job', cancel),
+    promote: on('promote a job', promote),
+    requeue: on('requeue a job', requeue),
+    list: on('list jobs', list),
+    stats: on('read stats', stats),
+    purge: on('purge jobs', purge),
+    steps: {
+      get: on('read a step', (context, runId: string, name: string) =>
+        storesOf(context).steps.get(runId, name),
+      ),
+      put: on('write a step', (context, record, fence) =>
+        storesOf(context).steps.put(record, fence),
+      ),
+      list: on('list steps', (context, runId: string) => storesOf(context).steps.list(runId)),
+    },
+    events: {
+      publish: on('publish an event', (context, name, payload, opts) =>
+        storesOf(context).events.publish(name, payload, opts),
+      ),
+      find: on('find an event', (context, name, opts) => storesOf(context).events.find(name, opts)),
+      list: on('list events', (context, name?: string) => storesOf(context).events.list(name)),
+      purgeExpired: on('purge expired events', (context) =>
+        storesOf(context).events.purgeExpired(),
+      ),
+    },
+    leases: {
+      acquire: on('acquire a lease', (context, name, holder, ttl) =>
+        storesOf(context).leases.acquire(name, holder, ttl),
+      ),
+      renew: on('renew a lease', (context, name, holder, ttl) =>
+        storesOf(context).leases.renew(name, holder, ttl),
+      ),
+      release: on('release a lease', (context, name, holder) =>
+        storesOf(context).leases.release(name, holder),
+      ),
+      acquireSlot: on('acquire a slot', (context, key, slots, holder, ttl) =>
+        storesOf(context).leases.acquireSlot(key, slots, holder, ttl),
+      ),
+      renewSlot: on('renew a slot', (context, key, holder, ttl) =>
+        storesOf(context).leases.renewSlot(key, holder, ttl),
+      ),
+      releaseSlot: on('release a slot', (context, key, holder) =>
+        storesOf(context).leases.releaseSlot(key, holder),
+      ),
+      holder: on('read a lease', (context, name: string) => storesOf(context).leases.holder(name)),
+    },
+    marks: {
+      get: on('read a mark', (context, name: string) => storesOf(context).marks.get(name)),
+      advance: on('advance a mark', (context, name: string, value: number) =>
+        storesOf(context).marks.advance(name, value),
+      ),
+    },
+    // Nothing to migrate: the driver creates its buckets on first use. One round trip shows
+    // the server answers and both buckets are there.
+    check: on('check the backend', async (context) => {
+      await Promise.all([
+        context.jsm.streams.info(context.subjects.jobsStream),
+        context.jsm.streams.info(context.subjects.auxStream),
+      ]);
+    }),
+    subscribe: on('subscribe', (context, queues, onWork) => context.wake.subscribe(queues, onWork)),
+    async close() {
+      if (closed) return;
+      closed = true;
+      const context = await opening?.catch(() => undefined);
+      if (context === undefined) return;
+      context.mirror.stop();
+      context.stopStatus();
+      context.wake.close();
+      if (owned) await context.nc.close();
+    },
+  };
+  return createDriver(backend);
+}

@@ -1,0 +1,116 @@
+import type { PurgeRequest } from '@berth/core';
+import { deleteJob, dropAuxUnder, type NatsContext, writeJob } from './context.js';
+import { decideBatch } from './docs.js';
+import { readHolder } from './holders.js';
+import type { Row } from './index/row.js';
+import { collectMarkers } from './markers.js';
+import { purgeKey } from './writes.js';
+
+/** Rows one purge round removes at most: the caller's count comes from as many rounds as needed. */
+const PURGE_BATCH = 500;
+/** Batch decisions one purge tidies at most. */
+const TIDY_BATCH = 500;
+/**
+ * A batch still undecided this long after its rows were written lost its writer (a crash between
+ * writing them and deciding): the purge aborts it, so its rows are dropped instead of hidden forever.
+ */
+export const BATCH_GRACE_MS = 10 * 60_000;
+
+/**
+ * One settled row: its key is deleted (a marker every watcher sees: the ONE write that removes
+ * it), then its step payloads, spilled parts and, if it still names the row, its idempotency
+ * holder. Those go after the record, so a crash between leaves only garbage nothing points at.
+ */
+async function remove(context: NatsContext, row: Row): Promise<boolean> {
+  const { pending } = row.doc;
+  if (pending !== undefined && context.index.batch(pending.batch) === undefined) {
+    // A requeue in flight: abort it first; one that committed made the row live again.
+    if ((await decideBatch(context, pending.batch, 'aborted')) === 'committed') return false;
+  }
+  if (!(await deleteJob(context, row.id, row.revision))) return false;
+  const { job } = row;
+  await Promise.all([
+    dropAuxUnder(context, context.subjects.stepsOfRun(job.runId)),
+    dropAuxUnder(context, context.subjects.blobsOf(job.id)),
+    (async () => {
+      if (job.idempotencyKey === undefined) return;
+      const holder = await readHolder(context, { ...job, idempotencyKey: job.idempotencyKey });
+      if (holder.id !== job.id) return;
+      const key = context.subjects.holder(job.name, job.tenantId, job.idempotencyKey);
+      await purgeKey(
+        context.jsm,
+        context.subjects.auxStream,
+        context.subjects.auxSubject(key),
+        holder.revision,
+      );
+    })().catch(() => {}),
+  ]);
+  return true;
+}
+
+/**
+ * Batch decisions no row needs any more are deleted; rows of aborted batches (never visible) are
+ * dropped first, and batches whose writer vanished before deciding are aborted.
+ */
+async function tidyBatches(context: NatsContext): Promise<void> {
+  const { index } = context;
+  const now = context.clock.now();
+  for (const batch of index.undecidedBatches(now - BATCH_GRACE_MS, TIDY_BATCH)) {
+    await decideBatch(context, batch, 'aborted');
+  }
+  await context.mirror.syncFull();
+  for (const batch of index.abortedBatches(TIDY_BATCH)) {
+    await Promise.all(
+      index.pendingIn(batch).map(async (id) => {
+        const entry = index.entry(id);
+        if (entry?.doc.pending?.batch !== batch) return;
+        const { job } = entry.doc;
+        if (job === undefined) await deleteJob(context, id, entry.revision);
+        else await writeJob(context, id, { job }, entry.revision);
+      }),
+    );
+  }
+  await context.mirror.syncFull();
+  await Promise.all(
+    index
+      .idleBatches(TIDY_BATCH)
+      .map((batch) => context.jobs.delete(context.subjects.batch(batch)).catch(() => {})),
+  );
+}
+
+/** The settled rows among `ids` that the request's states and instant select. */
+function chosen(context: NatsContext, request: PurgeRequest, ids: readonly string[]): Row[] {
+  const states = new Set(request.states);
+  return ids.flatMap((id) => {
+    const row = context.index.row(id);
+    const { state, finishedAt } = row?.job ?? {};
+    if (row === undefined || state === undefined || !states.has(state)) return [];
+    return finishedAt !== undefined && finishedAt < request.olderThan ? [row] : [];
+  });
+}
+
+/** Removes settled rows of `states` finished before `olderThan`, round by round; answers how many went. */
+export async function purge(context: NatsContext, request: PurgeRequest): Promise<number> {
+  if (request.ids !== undefined) {
+    await context.mirror.syncFull();
+    const rows = chosen(context, request, request.ids);
+    const removed = await Promise.all(rows.map((row) => remove(context, row)));
+    return removed.filter(Boolean).length;
+  }
+  let total = 0;
+  const tried = new Set<string>();
+  for (;;) {
+    await context.mirror.syncFull();
+    const rows = context.index
+      .finishedBefore(request.states, request.olderThan, PURGE_BATCH + tried.size)
+      .filter((row) => !tried.has(row.id))
+      .slice(0, PURGE_BATCH);
+    if (rows.length === 0) break;
+    for (const row of rows) tried.add(row.id);
+    const removed = await Promise.all(rows.map((row) => remove(context, row)));
+    total += removed.filter(Boolean).length;
+  }
+  await tidyBatches(context);
+  await collectMarkers(context);
+  return total;
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { configInvalid } from '@berth/core';
+
+/**
+ * Every stream, bucket, key and subject the driver uses, in one place. A prefix is one queue: two
+ * drivers on different prefixes share nothing.
+ *
+ * - The JOBS bucket (`<prefix>_jobs`, stream `KV_<prefix>_jobs`) holds what every process mirrors
+ *   through its watch: job records (`j.<id>`), batch decisions (`b.<batch>`) and events
+ *   (`e.<id>`). Its stream sequence is the one clock of insertion order.
+ * - The AUX bucket (`<prefix>_aux`) holds what is read by key and never watched: live idempotency
+ *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slots (`s.<hash>`), marks (`m.<hash>`), step payloads
+ *   (`t.<runId>.<hash>.<generation>`) and the parts of content too large for its record
+ *   (`x.<owner>.<field>.<generation>.<part>`).
+ * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`.
+ *
+ * App-chosen names (keys, lease names, step names) are hashed into key tokens: KV keys allow few
+ * characters, and the full name is kept in the value and checked on every read.
+ */
+
+/** The longest prefix: bucket names end up inside stream names and subjects. */
+const MAX_PREFIX = 64;
+
+export interface Subjects {
+  readonly prefix: string;
+  readonly jobsBucket: string;
+  readonly auxBucket: string;
+  /** The stream behind the jobs bucket (its `last_seq` is what a full sync waits for). */
+  readonly jobsStream: string;
+  readonly auxStream: string;
+  readonly wake: string;
+  /** Job record key. */
+  job(id: string): string;
+  /** Batch decision key. */
+  batch(id: string): string;
+  /** Event key. */
+  event(id: string): string;
+  /** Live idempotency holder of `(name, tenantId, key)`. */
+  holder(name: string, tenantId: string | undefined, key: string): string;
+  lease(name: string): string;
+  /** A named monotonic mark. */
+  mark(name: string): string;
+  slot(key: string): string;
+  /** One generation of one step's payload. */
+  step(runId: string, name: string, generation: string): string;
+  /** The subject filter of every step payload of a run (for purging them all at once). */
+  stepsOfRun(runId: string): string;
+  /** One part of a spilled content field (a payload or result too large to sit in its record). */
+  blob(owner: string, field: string, generation: string, part: number): string;
+  /** The subject filter of every spilled part an owner (a job or an event) holds. */
+  blobsOf(owner: string): string;
+  /** The stream subject of an aux bucket key (for removing it without a marker). */
+  auxSubject(key: string): string;
+  /** The stream subject of a jobs bucket key (for removing a delete marker past its grace). */
+  jobsSubject(key: string): string;
+}
+
+/** A fixed-length key token for an app-chosen text (base64url of its SHA-256). */
+export const token = (...parts: readonly string[]): string =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+
+/** The kind of key a jobs-bucket entry is, from its first token. */
+export type JobsKeyKind = 'job' | 'batch' | 'event';
+
+export function jobsKeyKind(key: string): { kind: JobsKeyKind; id: string } | undefined {
+  const kind = key.charCodeAt(0);
+  const id = key.slice(2);
+  if (key.charCodeAt(1) !== 46) return undefined;
+  if (kind === 106) return { kind: 'job', id };
+  if (kind === 98) return { kind: 'batch', id };
+  if (kind === 101) return { kind: 'event', id };
+  return undefined;
+}
+
+export function subjectsFor(prefix: string): Subjects {
+  if (!/^[A-Za-z0-9_-]+$/.test(prefix) || prefix.length > MAX_PREFIX) {
+    throw configInvalid({
+      option: 'prefix',
+      reason: `is ${JSON.stringify(prefix)}; it names NATS streams and subjects`,
+      allowed: `must be 1 to ${MAX_PREFIX} letters, digits, "-" or "_"`,
+      example: "createNatsDriver({ servers, prefix: 'billing' })",
+    });
+  }
+  const jobsBucket = `${prefix}_jobs`;
+  const auxBucket = `${prefix}_aux`;
+  return {
+    prefix,
+    jobsBucket,
+    auxBucket,
+    jobsStream: `KV_${jobsBucket}`,
+    auxStream: `KV_${auxBucket}`,
+    wake: `berth.${prefix}.wake`,
+    job: (id) => `j.${id}`,
+    batch: (id) => `b.${id}`,
+    event: (id) => `e.${id}`,
+    holder: (name, tenantId, key) =>
+      `k.${token(name, tenantId ?? '', tenantId === undefined ? 'n' : 't', key)}`,
+    lease: (name) => `l.${token(name)}`,
+    mark: (name) => `m.${token(name)}`,
+    slot: (key) => `s.${token(key)}`,
+    step: (runId, name, generation) => `t.${runId}.${token(name)}.${generation}`,
+    stepsOfRun: (runId) => `$KV.${auxBucket}.t.${runId}.>`,
+    blob: (owner, field, generation, part) => `x.${owner}.${field}.${generation}.${part}`,
+    blobsOf: (owner) => `$KV.${auxBucket}.x.${owner}.>`,
+    auxSubject: (key) => `$KV.${auxBucket}.${key}`,
+    jobsSubject: (key) => `$KV.${jobsBucket}.${key}`,
+  };
+}

@@ -1,0 +1,159 @@
+import type { AckOptions, JobError, NackOptions, ScreenedClaim } from '@berth/core';
+import type { StoredJob } from './record.js';
+
+/**
+ * Every change a job record goes through, as pure functions from the record a write read to the
+ * record it writes. Each write lands through one conditional update of the job's key, so these
+ * are the whole of each operation's effect on the job.
+ */
+
+/** What a claim writes into a row whose lease lapsed on its final attempt. */
+export const LEASE_LAPSED: JobError = {
+  code: 'LEASE_LAPSED',
+  message: 'the lease lapsed on the final attempt and no attempts remain',
+};
+
+type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
+
+/** The record with `fields` dropped (absent, never `undefined`). */
+function without(job: StoredJob, ...fields: (keyof StoredJob)[]): StoredJob {
+  const copy: Mutable<StoredJob> = { ...job };
+  for (const field of fields) delete copy[field];
+  return copy as StoredJob;
+}
+
+/** The fence holds: running, under this worker and claim (a lapsed lease nobody re-claimed too). */
+export const fenceHolds = (
+  job: StoredJob | undefined,
+  fence: { workerId: string; claim: number },
+): job is StoredJob =>
+  job !== undefined &&
+  job.state === 'running' &&
+  job.claimedBy === fence.workerId &&
+  job.claim === fence.claim;
+
+export const isLapsed = (job: StoredJob, now: number): boolean =>
+  job.state === 'running' && job.visibleAt !== undefined && job.visibleAt <= now;
+
+/** A claim: running under the worker; a resumed suspended run spends no attempt. */
+export function taken(job: StoredJob, request: ScreenedClaim, now: number): StoredJob {
+  const resumed = job.state === 'suspended';
+  return {
+    ...without(job, 'waitFor', 'waitSeq'),
+    state: 'running',
+    attempts: resumed ? job.attempts : job.attempts + 1,
+    claim: job.claim + 1,
+    claimedBy: request.workerId,
+    visibleAt: now + request.visibilityTimeoutMs,
+    updatedAt: now,
+  };
+}
+
+/** A lease burial: the final attempt's lease lapsed. */
+export function buried(job: StoredJob, failed: boolean, now: number): StoredJob {
+  return {
+    ...without(job, 'claimedBy', 'visibleAt'),
+    state: failed ? 'failed' : 'dead',
+    finishedAt: now,
+    updatedAt: now,
+    lastError: LEASE_LAPSED,
+  };
+}
+
+export function acked(job: StoredJob, options: AckOptions, now: number): StoredJob {
+  return {
+    ...without(job, 'claimedBy', 'visibleAt'),
+    state: 'completed',
+    finishedAt: now,
+    updatedAt: now,
+    ...(options.result === undefined ? {} : { result: options.result }),
+  };
+}
+
+/** A nack: back to work while attempts remain and not final, else dead (or failed). */
+export function nacked(job: StoredJob, options: NackOptions, now: number): StoredJob {
+  const base = {
+    ...without(job, 'claimedBy', 'visibleAt'),
+    lastError: options.error,
+    updatedAt: now,
+  };
+  if (options.final !== true && job.attempts < job.maxAttempts) {
+    return options.retryAt !== undefined && options.retryAt > now
+      ? { ...base, state: 'delayed', runAt: options.retryAt }
+      : { ...base, state: 'ready', runAt: now };
+  }
+  return { ...base, state: options.deadLetter === false ? 'failed' : 'dead', finishedAt: now };
+}
+
+/** A suspend: due at `runAt`, waiting for `waitFor` events above `waitSeq` when it names one. */
+export function suspended(
+  job: StoredJob,
+  runAt: number,
+  waitFor: string | undefined,
+  waitSeq: number,
+  now: number,
+): StoredJob {
+  const base = { ...without(job, 'claimedBy', 'visibleAt', 'waitFor', 'waitSeq') };
+  return {
+    ...base,
+    state: 'suspended',
+    runAt,
+    updatedAt: now,
+    ...(waitFor === undefined ? {} : { waitFor, waitSeq }),
+  };
+}
+
+export const extended = (job: StoredJob, visibilityTimeoutMs: number, now: number): StoredJob => ({
+  ...job,
+  visibleAt: now + visibilityTimeoutMs,
+  updatedAt: now,
+});
+
+export function cancelled(job: StoredJob, now: number): StoredJob {
+  return {
+    ...without(job, 'claimedBy', 'visibleAt', 'waitFor', 'waitSeq'),
+    state: 'cancelled',
+    finishedAt: now,
+    updatedAt: now,
+  };
+}
+
+export const promoted = (job: StoredJob, now: number): StoredJob => ({
+  ...job,
+  state: 'ready',
+  runAt: now,
+  updatedAt: now,
+});
+
+/** A requeue: ready now with attempts 0; `fromStep` and every step written after it dropped. */
+export function requeued(job: StoredJob, fromStep: string | undefined, now: number): StoredJob {
+  const base = without(job, 'finishedAt', 'result', 'waitFor', 'waitSeq', 'claimedBy', 'visibleAt');
+  const steps = job.steps ?? [];
+  const cut = fromStep === undefined ? -1 : steps.findIndex(([name]) => name === fromStep);
+  const kept = cut === -1 ? steps : steps.slice(0, cut);
+  const payload = job.spill?.payload;
+  return {
+    ...without(base, 'steps', 'spill'),
+    state: 'ready',
+    runAt: now,
+    attempts: 0,
+    updatedAt: now,
+    ...(kept.length === 0 ? {} : { steps: kept }),
+    ...(payload === undefined ? {} : { spill: { payload } }),
+  };
+}
+
+/** A step write: a name's first write takes its place at the end, a later one keeps it. */
+export function withStep(job: StoredJob, name: string, gen: string): StoredJob {
+  const steps = job.steps ?? [];
+  const at = steps.findIndex(([stepName]) => stepName === name);
+  const next =
+    at === -1
+      ? [...steps, [name, gen] as const]
+      : steps.map((entry, index) => (index === at ? ([name, gen] as const) : entry));
+  return { ...job, steps: next };
+}
+
+/** The generation the run's record holds for step `name`, if any. */
+export const stepGen = (job: StoredJob, name: string): string | undefined =>
+  job.steps?.find(([stepName]) => stepName === name)?.[1];

@@ -1,0 +1,10 @@
+import { type DriverFactory, describeDriver } from '@berth/conformance';
+import { createMemoryDriver } from '@berth/driver-memory';
+import { natsFactory } from './nats-factory.js';
+
+const memory: DriverFactory = async ({ clock, hooks }) => {
+  const driver = createMemoryDriver({ clock, hooks });
+  return { driver, dispose: () => driver.close() };
+};
+
+describeDriver('nats', natsFactory, { reference: memory });

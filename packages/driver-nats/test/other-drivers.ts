@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { DriverFactory } from '@berth/conformance';
+import { createMemoryDriver } from '@berth/driver-memory';
+import { createPgDriver } from '@berth/driver-pg';
+import { createRedisDriver } from '@berth/driver-redis';
+import { serverUrl } from '@berth/test-servers';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+
+/**
+ * The other drivers, through their public exports only (no driver reads another's source), for
+ * the tests that hold all four to the same answers.
+ */
+
+export const memoryFactory: DriverFactory = async ({ clock, hooks }) => {
+  const driver = createMemoryDriver({ clock, hooks });
+  return { driver, dispose: () => driver.close() };
+};
+
+export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
+  const url = await serverUrl('pg');
+  const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+  const driver = createPgDriver({ connectionString: url, schema, clock, hooks });
+  await driver.migrate();
+  return {
+    driver,
+    dispose: async () => {
+      await driver.close();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+};
+
+export const redisFactory: DriverFactory = async ({ clock, hooks }) => {
+  const url = await serverUrl('redis');
+  const prefix = `berth-test-${randomUUID().slice(0, 12)}`;
+  const driver = createRedisDriver({ url, prefix, clock, hooks });
+  return {
+    driver,
+    dispose: async () => {
+      await driver.close();
+      const admin = new Redis(url, { maxRetriesPerRequest: 1 });
+      admin.on('error', () => {});
+      try {
+        let cursor = '0';
+        do {
+          const [next, keys] = await admin.scan(cursor, 'MATCH', `{${prefix}}:*`, 'COUNT', 1_000);
+          cursor = next;
+          if (keys.length > 0) await admin.unlink(...keys);
+        } while (cursor !== '0');
+      } finally {
+        admin.disconnect();
+      }
+    },
+  };
+};
