@@ -1,6 +1,12 @@
 export type { PgConnectionOptions, PgExecutor, PgResult } from './executor.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';
 export { migrate } from './migrate.js';
+export type {
+  AppliedMigration,
+  MigrationStatus,
+  MigrationStatusOptions,
+} from './migration-status.js';
+export { migrationStatus } from './migration-status.js';
 export type { PgDriver, PgDriverOptions } from './pg-driver.js';
 export { createPgDriver } from './pg-driver.js';
 export { LATEST_VERSION } from './sql/migrations/index.js';

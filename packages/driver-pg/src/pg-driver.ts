@@ -10,6 +10,7 @@ import {
 } from '@berth/core';
 import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
 import { type MigrateResult, migrate } from './migrate.js';
+import { type MigrationStatus, migrationStatus } from './migration-status.js';
 import { checkOps } from './ops/check.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { operatorOps } from './ops/operator.js';
@@ -34,6 +35,8 @@ export interface PgDriverOptions extends PgConnectionOptions {
 export interface PgDriver extends Driver {
   /** Brings the schema to the latest version; safe to run from many processes at once. */
   migrate(): Promise<MigrateResult>;
+  /** Which migrations the schema holds and which `migrate()` would apply; changes nothing. */
+  migrationStatus(): Promise<MigrationStatus>;
 }
 
 /** A Berth driver over PostgreSQL. Call `migrate()` once (at deploy or boot) before use. */
@@ -88,6 +91,12 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     async migrate() {
       if (closing !== undefined) throw driverClosed({ driver: 'pg', operation: 'migrate' });
       return migrate({ executor: connections.pool ?? connections.executor, schema });
+    },
+    async migrationStatus() {
+      if (closing !== undefined) {
+        throw driverClosed({ driver: 'pg', operation: 'read migration status' });
+      }
+      return migrationStatus({ executor: connections.executor, schema });
     },
   };
 }

@@ -18,7 +18,7 @@ export const CORE_ERROR_CODES = {
   /** A by-id call named an id this driver does not hold (or another tenant holds). */
   JOB_NOT_FOUND: {
     title: 'the queue holds no job with this id',
-    fix: 'check the id (driver.list({ limit: 50 }) shows what the queue holds) and the tenantId it was asked with',
+    fix: 'check the id (berth jobs ls --json, or driver.list({ limit: 50 }), shows what the queue holds) and the tenantId it was asked with (berth jobs show <id> --tenant <tenant>)',
   },
   /** `requeue` of a job that is not failed, dead or cancelled; `meta.state` says what it is. */
   JOB_NOT_REQUEUEABLE: {
@@ -33,7 +33,7 @@ export const CORE_ERROR_CODES = {
   /** `promote` of a job that is not waiting on a future runAt; `meta.state` says what it is. */
   JOB_NOT_PROMOTABLE: {
     title: 'only delayed jobs whose run time has not come can be promoted',
-    fix: 'promote only a job that list({ state: "delayed" }) shows',
+    fix: 'promote only a job that berth jobs ls --state delayed (or driver.list({ state: "delayed" })) shows',
   },
   /** `list` given a cursor no page produced, or a limit outside 1..MAX_JOB_PAGE. */
   JOB_PAGE_INVALID: {
@@ -48,7 +48,7 @@ export const CORE_ERROR_CODES = {
   /** Written by a claim into `lastError.code` of a job whose final attempt's lease lapsed. */
   LEASE_LAPSED: {
     title: 'the lease lapsed on the final attempt',
-    fix: 'find why the worker stopped renewing (crash, event-loop stall) and requeue the job',
+    fix: 'find why the worker stopped renewing (crash, event-loop stall), then requeue the job: berth jobs retry <id>, or driver.requeue(id)',
   },
   /** The backend failed or answered what the contract cannot explain; its error is the `cause`. */
   DRIVER_UNAVAILABLE: {
@@ -58,7 +58,7 @@ export const CORE_ERROR_CODES = {
   /** The backend is reachable but lacks the driver's schema, or holds an older one. */
   DRIVER_NOT_MIGRATED: {
     title: "the backend does not hold this driver's schema yet",
-    fix: 'run await driver.migrate() once (at deploy or boot) before starting workers or schedulers',
+    fix: 'migrate once, at deploy or boot, before starting workers or schedulers: berth migrate --url <url>, or await driver.migrate()',
   },
   /** A call on a driver after (or racing) its `close()`. */
   DRIVER_CLOSED: {

@@ -180,7 +180,7 @@ export function enqueueIndexDisagrees(driver: string, name: string) {
     driver,
     operation: 'enqueue',
     detail: `the insert of ${show(name)} met an idempotency conflict twice and no live holder was found either time; the live-key index and the lookup disagree`,
-    fix: 'await driver.migrate() re-applies the live idempotency index the lookup reads (a driver with no migrate() has a bug here: report it)',
+    fix: 'berth migrate --url <url> (or await driver.migrate()) re-applies the live idempotency index the lookup reads; a driver with nothing to migrate has a bug here: report it',
   });
 }
 
@@ -205,7 +205,7 @@ export function driverNotMigrated(input: {
   return new BerthError({
     code: 'DRIVER_NOT_MIGRATED',
     detail: `the ${input.driver} backend ${found}`,
-    fix: `run await driver.migrate() once (at deploy or boot) before starting workers or schedulers; it brings schema ${show(input.schema)} to version ${input.required}`,
+    fix: `migrate once, at deploy or boot, before starting workers or schedulers: berth migrate --url <url> --schema ${input.schema}, or await driver.migrate(); it brings schema ${show(input.schema)} to version ${input.required}`,
     meta: {
       driver: input.driver,
       schema: input.schema,

@@ -1,0 +1,57 @@
+import { isJobState, type JobState, type Json, MAX_JOB_PAGE } from '@berth/core';
+import { InvalidArgumentError } from 'commander';
+import { parseDuration } from './duration.js';
+
+/**
+ * Parsers for option and argument values. Each throws commander's InvalidArgumentError, so a bad
+ * value is a usage error (exit 2) naming the flag, before anything is sent to the queue.
+ */
+
+export function stateArg(value: string): JobState {
+  if (!isJobState(value)) {
+    throw new InvalidArgumentError(
+      'not a job state: ready, delayed, running, suspended, completed, failed, dead or cancelled',
+    );
+  }
+  return value;
+}
+
+export function statesArg(value: string): JobState[] {
+  return value.split(',').map((state) => stateArg(state.trim()));
+}
+
+export function durationArg(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) {
+    throw new InvalidArgumentError('not a duration: write a number and a unit, e.g. 10s, 5m, 7d');
+  }
+  return ms;
+}
+
+export function positiveDurationArg(value: string): number {
+  const ms = durationArg(value);
+  if (ms <= 0) throw new InvalidArgumentError('must be longer than 0, e.g. 2s');
+  return ms;
+}
+
+export const integerArg =
+  (min: number, max: number) =>
+  (value: string): number => {
+    const number = Number(value);
+    if (!/^-?\d+$/.test(value) || number < min || number > max) {
+      throw new InvalidArgumentError(`not an integer from ${min} to ${max}`);
+    }
+    return number;
+  };
+
+export const limitArg = integerArg(1, MAX_JOB_PAGE);
+
+export function jsonArg(value: string): Json {
+  try {
+    return JSON.parse(value) as Json;
+  } catch {
+    throw new InvalidArgumentError(
+      `not JSON: quote it for the shell, e.g. '{"to":"ada@example.com"}'`,
+    );
+  }
+}

@@ -1,0 +1,215 @@
+import {
+  type BerthError,
+  type ByIdOptions,
+  type Driver,
+  isBerthError,
+  type JobRecord,
+  type JobState,
+  MAX_JOB_PAGE,
+} from '@berth/core';
+import { type Command, Option } from 'commander';
+import { stateArg } from '../args.js';
+import { confirmMany } from '../confirm.js';
+import { UsageError } from '../errors.js';
+import { paintState } from '../render.js';
+import { type Cli, defined, type Session, withSession } from '../session.js';
+
+interface ActOptions {
+  readonly state?: JobState;
+  readonly queue?: string;
+  readonly name?: string;
+  readonly yes?: boolean;
+  readonly fromStep?: string;
+}
+
+interface Verb {
+  readonly command: 'retry' | 'cancel' | 'promote';
+  /** Past tense for the report. */
+  readonly done: string;
+  readonly description: string;
+  readonly example: string;
+  readonly apply: (
+    driver: Driver,
+    id: string,
+    options: ByIdOptions & ActOptions,
+  ) => Promise<JobRecord>;
+}
+
+const VERBS: readonly Verb[] = [
+  {
+    command: 'retry',
+    done: 'requeued',
+    description: 'requeue failed, dead or cancelled jobs: one by id, or every job a filter selects',
+    example: 'berth jobs retry --state dead --name email.send --yes',
+    apply: (driver, id, options) =>
+      driver.requeue(id, defined({ tenantId: options.tenantId, fromStep: options.fromStep })),
+  },
+  {
+    command: 'cancel',
+    done: 'cancelled',
+    description: 'cancel live jobs: one by id, or every job a filter selects',
+    example: 'berth jobs cancel --state delayed --queue reports --yes',
+    apply: (driver, id, options) => driver.cancel(id, defined({ tenantId: options.tenantId })),
+  },
+  {
+    command: 'promote',
+    done: 'promoted',
+    description: 'run delayed jobs now: one by id, or every job a filter selects',
+    example: 'berth jobs promote --state delayed --name digest.send --yes',
+    apply: (driver, id, options) => driver.promote(id, defined({ tenantId: options.tenantId })),
+  },
+];
+
+/** What one job's action came to, for the per-job report. */
+type Outcome =
+  | { readonly id: string; readonly name: string; readonly ok: true; readonly state: JobState }
+  | { readonly id: string; readonly name: string; readonly ok: false; readonly error: BerthError };
+
+/** A refusal about one job (its state, its key, its steps): the bulk run goes on past it. */
+const refusesOneJob = (error: unknown): error is BerthError =>
+  isBerthError(error) && (error.code.startsWith('JOB_') || error.code === 'STEP_INVALID');
+
+/** Every job the filter selects, walking the pages (ids are taken before anything changes). */
+async function select(session: Session, options: ActOptions): Promise<JobRecord[]> {
+  const filter = defined({
+    state: options.state,
+    queue: options.queue,
+    name: options.name,
+    tenantId: session.globals.tenant,
+  });
+  const jobs: JobRecord[] = [];
+  let after: string | undefined;
+  do {
+    const page = await session.driver.list({
+      ...filter,
+      limit: MAX_JOB_PAGE,
+      ...defined({ after }),
+    });
+    jobs.push(...page.jobs);
+    after = page.next;
+  } while (after !== undefined);
+  return jobs;
+}
+
+const describeFilter = (options: ActOptions): string =>
+  Object.entries(defined({ state: options.state, queue: options.queue, name: options.name }))
+    .map(([key, value]) => `${key} ${value}`)
+    .join(', ');
+
+async function bulk(cli: Cli, session: Session, verb: Verb, options: ActOptions): Promise<void> {
+  const { out } = session;
+  const jobs = await select(session, options);
+  if (jobs.length === 0) {
+    if (out.json) {
+      out.document({ action: verb.command, selected: 0, done: 0, refused: 0, results: [] });
+    } else out.line(`no jobs match (${describeFilter(options)}): nothing to ${verb.command}`);
+    return;
+  }
+  await confirmMany({
+    io: cli.io,
+    argv: cli.argv,
+    yes: options.yes === true,
+    change: { action: verb.command, count: jobs.length },
+    question: `${verb.command} ${jobs.length} job(s) (${describeFilter(options)})?`,
+  });
+  const results: Outcome[] = [];
+  let stopped: unknown;
+  for (const job of jobs) {
+    try {
+      const after = await verb.apply(session.driver, job.id, { ...session.byId, ...options });
+      results.push({ id: job.id, name: job.name, ok: true, state: after.state });
+    } catch (error) {
+      // A refusal of one job is that job's answer; a backend failure stops the run, and the
+      // report still says what was done before it.
+      if (!refusesOneJob(error)) {
+        stopped = error;
+        break;
+      }
+      results.push({ id: job.id, name: job.name, ok: false, error });
+    }
+  }
+  report(cli, session, verb, jobs.length, results);
+  if (stopped !== undefined) throw stopped;
+}
+
+function report(
+  cli: Cli,
+  { out }: Session,
+  verb: Verb,
+  selected: number,
+  results: readonly Outcome[],
+): void {
+  const refused = results.filter((result) => !result.ok).length;
+  const done = results.length - refused;
+  if (refused > 0) cli.exitCode = 1;
+  if (out.json) {
+    out.document({
+      action: verb.command,
+      selected,
+      done,
+      refused,
+      results: results.map((result) =>
+        result.ok ? result : { ...result, error: result.error.toJSON() },
+      ),
+    });
+    return;
+  }
+  out.table(
+    ['ID', 'NAME', 'OUTCOME'],
+    results.map((result) => [
+      result.id,
+      result.name,
+      result.ok
+        ? `${verb.done} → ${paintState(result.state, out.color)}`
+        : out.color.red(`refused ${result.error.code}: ${result.error.detail}`),
+    ]),
+  );
+  const untouched = selected - results.length;
+  out.line(
+    `${verb.done} ${done} of ${selected}${refused > 0 ? `, ${refused} refused` : ''}${untouched > 0 ? `, ${untouched} not reached` : ''}`,
+  );
+}
+
+function registerVerb(jobs: Command, cli: Cli, verb: Verb): void {
+  const command = jobs
+    .command(verb.command)
+    .description(verb.description)
+    .argument('[id]', 'the job id; leave out to act on every job the filter selects')
+    .addOption(new Option('--state <state>', 'select jobs in this state').argParser(stateArg))
+    .option('--queue <queue>', 'select jobs of this queue')
+    .option('--name <name>', 'select jobs of this name')
+    .option('-y, --yes', 'act on what the filter selects without asking');
+  if (verb.command === 'retry') {
+    command.option('--from-step <step>', 'drop this step and every later one, so they run again');
+  }
+  command
+    .addHelpText('after', `\nExamples:\n  berth jobs ${verb.command} <id>\n  ${verb.example}`)
+    .action(async (id: string | undefined, options: ActOptions, self: Command) => {
+      const filtered =
+        options.state !== undefined || options.queue !== undefined || options.name !== undefined;
+      if (id !== undefined && filtered) {
+        throw new UsageError(`give a job id or a filter (--state, --queue, --name), not both`);
+      }
+      if (id === undefined && !filtered) {
+        throw new UsageError(
+          `give a job id, or a filter (--state, --queue, --name) to ${verb.command} every job it selects`,
+        );
+      }
+      await withSession(cli, self, async (session) => {
+        if (id === undefined) {
+          await bulk(cli, session, verb, options);
+          return;
+        }
+        const job = await verb.apply(session.driver, id, { ...session.byId, ...options });
+        if (session.out.json) session.out.document({ job });
+        else
+          session.out.line(
+            `${verb.done} ${job.id} (${job.name}): now ${paintState(job.state, session.out.color)}`,
+          );
+      });
+    });
+}
+
+export function registerJobsActions(jobs: Command, cli: Cli): void {
+  for (const verb of VERBS) registerVerb(jobs, cli, verb);
+}

@@ -1,0 +1,72 @@
+import { createRequire } from 'node:module';
+import { Command, Option } from 'commander';
+import { registerEnqueue } from './commands/enqueue.js';
+import { registerEvents } from './commands/events.js';
+import { registerJobsActions } from './commands/jobs-act.js';
+import { registerJobsLs } from './commands/jobs-ls.js';
+import { registerJobsShow } from './commands/jobs-show.js';
+import { registerMigrate } from './commands/migrate.js';
+import { registerPurge } from './commands/purge.js';
+import { registerStats } from './commands/stats.js';
+import type { Cli } from './session.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+const OVERVIEW = `
+Connection: --url (or BERTH_URL) picks the driver by scheme: postgres:// or postgresql://
+(@berth/driver-pg), redis:// or rediss:// (@berth/driver-redis), nats:// (@berth/driver-nats).
+
+Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error.
+Durations: 250ms, 10s, 5m, 2h, 7d, 1w (or 1h30m).
+With --json every command prints one JSON document on stdout, and errors as JSON on stderr.
+
+Examples:
+  berth migrate --url postgres://postgres@127.0.0.1:5432/app
+  berth jobs ls --state dead
+  berth jobs retry --state dead --name email.send --yes
+  berth stats --watch`;
+
+/**
+ * The whole command tree. Settings given to the program before its commands are added
+ * (exit override, output, help) are inherited by every command.
+ */
+export function createProgram(
+  cli: Cli,
+  write: { out(text: string): void; err(text: string): void },
+): Command {
+  const program = new Command('berth')
+    .description(
+      'operate a Berth job queue: migrate, inspect, retry, cancel, promote, purge, enqueue',
+    )
+    .version(version, '-v, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: write.out, writeErr: write.err })
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .showHelpAfterError('(add --help for usage)')
+    .addOption(new Option('--url <url>', 'where the queue is').env('BERTH_URL'))
+    .addOption(
+      new Option('--schema <schema>', 'postgres: the schema Berth lives in (default berth)').env(
+        'BERTH_SCHEMA',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--prefix <prefix>',
+        'redis, nats: the prefix naming the queue (default berth)',
+      ).env('BERTH_PREFIX'),
+    )
+    .option('--tenant <id>', 'act as this tenant: by-id calls see only its jobs')
+    .option('--json', 'print one JSON document on stdout (errors as JSON on stderr)')
+    .addHelpText('after', OVERVIEW);
+
+  registerMigrate(program, cli);
+  const jobs = program.command('jobs').description('list, show, retry, cancel and promote jobs');
+  registerJobsLs(jobs, cli);
+  registerJobsShow(jobs, cli);
+  registerJobsActions(jobs, cli);
+  registerStats(program, cli);
+  registerPurge(program, cli);
+  registerEvents(program, cli);
+  registerEnqueue(program, cli);
+  return program;
+}

@@ -1,0 +1,130 @@
+import type { EventRecord, JobRecord, JobState, Json, StepRecord } from '@berth/core';
+import { formatRelative } from './duration.js';
+import type { Colors } from './output.js';
+
+/** One colour per state, the same in every table: red needs a look, green is fine. */
+export function paintState(state: JobState, color: Colors): string {
+  switch (state) {
+    case 'ready':
+      return color.green(state);
+    case 'running':
+      return color.cyan(state);
+    case 'delayed':
+    case 'suspended':
+      return color.blue(state);
+    case 'completed':
+      return color.dim(state);
+    case 'failed':
+      return color.yellow(state);
+    case 'dead':
+      return color.red(state);
+    case 'cancelled':
+      return color.magenta(state);
+  }
+}
+
+/** `text` cut to `max` characters on one line. */
+export function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export const showJson = (value: Json | undefined): string =>
+  value === undefined ? '' : JSON.stringify(value);
+
+/** An instant as ISO time and how far from now. */
+export const showInstant = (at: number | undefined, now: number): string =>
+  at === undefined ? '' : `${new Date(at).toISOString()} (${formatRelative(at, now)})`;
+
+export const JOB_HEAD = [
+  'ID',
+  'NAME',
+  'QUEUE',
+  'STATE',
+  'TRIES',
+  'RUN AT',
+  'CREATED',
+  'LAST ERROR',
+];
+
+export function jobRow(job: JobRecord, now: number, color: Colors): string[] {
+  return [
+    job.id,
+    job.name,
+    job.queue,
+    paintState(job.state, color),
+    `${job.attempts}/${job.maxAttempts}`,
+    formatRelative(job.runAt, now),
+    formatRelative(job.createdAt, now),
+    job.lastError === undefined
+      ? ''
+      : color.red(clip(`${job.lastError.code ?? 'Error'}: ${job.lastError.message}`, 48)),
+  ];
+}
+
+export function jobFields(job: JobRecord, now: number, color: Colors): [string, string][] {
+  const rows: [string, string | undefined][] = [
+    ['id', job.id],
+    ['run id', job.runId],
+    ['name', job.name],
+    ['queue', job.queue],
+    ['state', paintState(job.state, color)],
+    ['priority', String(job.priority)],
+    ['attempts', `${job.attempts}/${job.maxAttempts}`],
+    ['run at', showInstant(job.runAt, now)],
+    ['created', showInstant(job.createdAt, now)],
+    ['updated', showInstant(job.updatedAt, now)],
+    ['finished', job.finishedAt === undefined ? undefined : showInstant(job.finishedAt, now)],
+    [
+      'claimed by',
+      job.claimedBy === undefined ? undefined : `${job.claimedBy} (claim ${job.claim})`,
+    ],
+    ['lease until', job.visibleAt === undefined ? undefined : showInstant(job.visibleAt, now)],
+    ['waiting for', job.waitFor],
+    ['tenant', job.tenantId],
+    ['idempotency key', job.idempotencyKey],
+    ['concurrency key', job.concurrencyKey],
+    ['enqueued by', job.enqueuedBy],
+    ['traceparent', job.traceparent],
+    ['payload', showJson(job.payload)],
+    ['result', job.result === undefined ? undefined : showJson(job.result)],
+    ['progress', job.progress === undefined ? undefined : showJson(job.progress)],
+  ];
+  return rows.filter((row): row is [string, string] => row[1] !== undefined);
+}
+
+export const STEP_HEAD = ['#', 'STEP', 'STATUS', 'TRIES', 'UPDATED', 'DETAIL'];
+
+export function stepRow(step: StepRecord, index: number, now: number, color: Colors): string[] {
+  const detail =
+    step.error !== undefined
+      ? color.red(clip(`${step.error.code ?? 'Error'}: ${step.error.message}`, 60))
+      : step.status === 'completed'
+        ? clip(showJson(step.output), 60)
+        : step.eventName !== undefined
+          ? `waits for ${step.eventName}${step.wakeAt === undefined ? '' : ` until ${new Date(step.wakeAt).toISOString()}`}`
+          : step.wakeAt === undefined
+            ? ''
+            : `wakes ${formatRelative(step.wakeAt, now)}`;
+  const status = step.status === 'failed' ? color.red(step.status) : step.status;
+  return [
+    String(index + 1),
+    step.name,
+    status,
+    String(step.attempts),
+    formatRelative(step.updatedAt, now),
+    detail,
+  ];
+}
+
+export const EVENT_HEAD = ['ID', 'NAME', 'PUBLISHED', 'EXPIRES', 'PAYLOAD'];
+
+export function eventRow(event: EventRecord, now: number): string[] {
+  return [
+    event.id,
+    event.name,
+    formatRelative(event.publishedAt, now),
+    formatRelative(event.expiresAt, now),
+    clip(showJson(event.payload), 60),
+  ];
+}

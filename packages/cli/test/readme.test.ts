@@ -1,0 +1,139 @@
+import type { Driver } from '@berth/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { berthOnPath, runBlock, shBlocks } from './support/blocks.js';
+import { commandsIn, leafPaths, realProgram, resolveCommand } from './support/commands.js';
+import { deadJob, pgTarget, type Target } from './support/targets.js';
+
+const HOUR = 3_600_000;
+const blocks = shBlocks(new URL('../README.md', import.meta.url));
+
+interface Case {
+  /** State the block acts on; answers `$JOB_ID` when the block names one. */
+  readonly arrange?: (driver: Driver) => Promise<string | undefined>;
+  /** What must hold once the block ran (it already exited 0). */
+  readonly check: (driver: Driver, stdout: string, jobId: string | undefined) => Promise<void>;
+  readonly migrated?: false;
+}
+
+const later = () => Date.now() + HOUR;
+
+const CASES: Readonly<Record<string, Case>> = {
+  migrate: {
+    migrated: false,
+    check: async (_driver, stdout) => {
+      expect(stdout).toMatch(/pending[\s\S]*applied/);
+    },
+  },
+  enqueue: {
+    check: async (driver) => {
+      const [job] = (await driver.list({ name: 'email.send' })).jobs;
+      expect(job).toMatchObject({
+        state: 'delayed',
+        idempotencyKey: 'welcome-ada',
+        payload: { to: 'ada@example.com' },
+      });
+    },
+  },
+  'jobs-ls': {
+    arrange: async (driver) => (await deadJob(driver, { name: 'email.send' })).id,
+    check: async (_driver, stdout, id) => {
+      const [table, json] = stdout.split(/\n(?=\{)/);
+      expect(table).toContain(`${id}  email.send`);
+      expect(JSON.parse(json ?? '').jobs).toHaveLength(1);
+    },
+  },
+  'jobs-show': {
+    arrange: async (driver) =>
+      (await deadJob(driver, { name: 'email.send', steps: ['load-user', 'send'] })).id,
+    check: async (_driver, stdout, id) => {
+      expect(stdout).toContain(id);
+      expect(stdout).toContain('steps (2, in write order)');
+    },
+  },
+  'jobs-retry': {
+    arrange: async (driver) => {
+      await deadJob(driver, { name: 'email.send' });
+      return (await deadJob(driver, { name: 'email.send' })).id;
+    },
+    check: async (driver) => {
+      expect((await driver.list({ state: 'dead' })).jobs).toEqual([]);
+      expect((await driver.list({ state: 'ready' })).jobs).toHaveLength(2);
+    },
+  },
+  'jobs-cancel': {
+    arrange: async (driver) => {
+      await driver.enqueue({ name: 'report.build', queue: 'reports', runAt: later() });
+      return (await driver.enqueue({ name: 'email.send' })).id;
+    },
+    check: async (driver) => {
+      expect((await driver.list({ state: 'cancelled' })).jobs).toHaveLength(2);
+    },
+  },
+  'jobs-promote': {
+    arrange: async (driver) => {
+      await driver.enqueue({ name: 'digest.send', runAt: later() });
+      return (await driver.enqueue({ name: 'report.build', runAt: later() })).id;
+    },
+    check: async (driver) => {
+      expect((await driver.list({ state: 'ready' })).jobs).toHaveLength(2);
+    },
+  },
+  stats: {
+    arrange: async (driver) => {
+      await driver.enqueue({ name: 'email.send' });
+      return undefined;
+    },
+    check: async (_driver, stdout) => {
+      expect(stdout).toMatch(/^default +1 +0 /m);
+    },
+  },
+  purge: {
+    check: async (_driver, stdout) => {
+      expect(stdout).toMatch(/^purged 0 completed, cancelled jobs/);
+    },
+  },
+  events: {
+    check: async (driver, stdout) => {
+      const [event] = await driver.events.list('order.paid');
+      expect(stdout).toContain(`published order.paid ${event?.id}`);
+      expect(stdout).toMatch(new RegExp(`^${event?.id} +order\\.paid `, 'm'));
+    },
+  },
+};
+
+describe('the README documents every command with an example that runs', () => {
+  const path = berthOnPath();
+  afterAll(() => path.remove());
+
+  it('every command has a block, every block line is a berth command the parser accepts, and every block has a case', () => {
+    const program = realProgram();
+    const documented = new Set<string>();
+    for (const [key, block] of blocks) {
+      expect(CASES[key], key).toBeDefined();
+      for (const line of block.trim().split('\n')) {
+        expect(line, key).toMatch(/^berth /);
+        const resolved = resolveCommand(program, commandsIn(line)[0] ?? []);
+        expect(resolved.problems, line).toEqual([]);
+        documented.add(resolved.path);
+      }
+    }
+    expect([...documented].sort()).toEqual(leafPaths(program).sort());
+    expect([...blocks.keys()].sort()).toEqual(Object.keys(CASES).sort());
+  });
+
+  for (const [key, block] of blocks) {
+    it(`the ${key} example runs as written against PostgreSQL`, async () => {
+      const scenario = CASES[key];
+      if (scenario === undefined) throw new Error(`no case for ${key}`);
+      let target: Target | undefined;
+      try {
+        target = await pgTarget(scenario.migrated === false ? { migrate: false } : {});
+        const jobId = await scenario.arrange?.(target.driver);
+        const stdout = await runBlock(block, path.dir, { ...target.env, JOB_ID: jobId ?? '' });
+        await scenario.check(target.driver, stdout, jobId);
+      } finally {
+        await target?.dispose();
+      }
+    });
+  }
+});

@@ -1,0 +1,21 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import { vitestPreset } from '../../tooling/vitest.preset.ts';
+
+// The tests run the BUILT binary as a subprocess; the global setup builds it (a turbo cache hit
+// after `pnpm test`'s build). Two files at a time: every case spawns processes.
+export default mergeConfig(
+  vitestPreset,
+  defineConfig({
+    test: {
+      name: 'cli',
+      globalSetup: ['./test/support/build.ts'],
+      fileParallelism: true,
+      // No test file changes shared state: one module graph per worker saves re-importing the drivers.
+      isolate: false,
+      maxWorkers: 2,
+      // A case runs several processes one after another; this bounds a hang, it asserts no speed.
+      testTimeout: 60_000,
+      sequence: { groupOrder: 3 },
+    },
+  }),
+);
