@@ -95,6 +95,11 @@ describe('steps: nothing lands after the attempt aborted', () => {
         await opened;
         return driver.steps.get(runId, name);
       },
+      // The step API reads the run's steps with one list per attempt.
+      list: async (runId) => {
+        await opened;
+        return driver.steps.list(runId);
+      },
     },
     events: {
       ...driver.events,

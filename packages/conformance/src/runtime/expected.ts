@@ -1,4 +1,5 @@
 import type { Transcript } from '../golden/transcript.js';
+import { moreRuntimeExpected } from './expected-more.js';
 
 /**
  * The runtime transcripts, written by hand from the contract and the runtime's documented
@@ -8,6 +9,7 @@ import type { Transcript } from '../golden/transcript.js';
 const SLOT = (minute: number) => `schedule:minutely:2026-01-01T00:0${minute}:00.000Z`;
 
 export const runtimeExpected: Readonly<Record<string, Transcript>> = {
+  ...moreRuntimeExpected,
   'job-completes': [
     { op: 'enqueue greet', answer: { deduped: false } },
     {

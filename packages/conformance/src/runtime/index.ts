@@ -9,6 +9,7 @@ import {
   waitForEventResumesOnPublish,
   waitForEventTimesOut,
 } from './steps.js';
+import { swallowedSleepStillSuspends } from './suspension.js';
 
 /** Every runtime scenario, in the order the kit runs them. */
 export const runtimeScenarios: readonly GoldenScenario[] = [
@@ -24,4 +25,5 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   schedulerSlotsOnce,
   schedulerSlotAfterPurge,
   unknownNameStaysReady,
+  swallowedSleepStillSuspends,
 ];

@@ -5,7 +5,7 @@ import { isBerthError } from '../../errors/berth-error.js';
 import { stepInvalid } from '../../errors/refusals.js';
 import { screenJson } from '../../screen/values.js';
 import { toJobError } from '../jobs/job-error.js';
-import { RunSuspended } from './run-suspended.js';
+import { RunSuspended, type Suspension } from './run-suspended.js';
 import type { CreateStepApiInput, StepApi, StepOutput, WaitForEventOptions } from './step-api.js';
 import { stepKindChanged, stepNameReused, stepOutputNotJson, stepTimedOut } from './step-errors.js';
 import { runWithTimeout } from './step-timeout.js';
@@ -37,6 +37,29 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
   const pollMs = input.eventPollMs ?? DEFAULT_EVENT_POLL_MS;
   const used = new Set<string>();
   const where = (step: string) => ({ jobId: job.id, runId: job.runId, step });
+  // The run's stored steps, read once per attempt (one `steps.list`, not a `get` per step).
+  let stored: Promise<ReadonlyMap<string, StepRecord>> | undefined;
+  const storedStep = async (name: string): Promise<StepRecord | undefined> => {
+    stored ??= driver.steps.list(job.runId).then(
+      (records) => new Map(records.map((record) => [record.name, record])),
+      (error: unknown) => {
+        // A failed read is tried again by the next step, not remembered.
+        stored = undefined;
+        throw error;
+      },
+    );
+    return (await stored).get(name);
+  };
+  // The first suspension a step asked for. It stands even when the handler swallows it: every
+  // later step throws it again, and the worker suspends the run whatever the handler answers.
+  let requested: RunSuspended | undefined;
+  const suspendRun = (suspension: Suspension): never => {
+    if (requested === undefined) {
+      requested = new RunSuspended(suspension);
+      input.onSuspend?.(requested);
+    }
+    throw requested;
+  };
 
   // Claims the name for this attempt and answers what an earlier attempt stored under it.
   const begin = async (name: string, kind: StepKind): Promise<StepRecord | undefined> => {
@@ -46,11 +69,12 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
     if (used.has(name)) throw stepNameReused(where(name));
     used.add(name);
     if (signal.aborted) throw signal.reason;
-    const stored = await driver.steps.get(job.runId, name);
-    if (stored !== undefined && kindOf(stored) !== kind) {
-      throw stepKindChanged(where(name), kindOf(stored), kind);
+    if (requested !== undefined) throw requested;
+    const record = await storedStep(name);
+    if (record !== undefined && kindOf(record) !== kind) {
+      throw stepKindChanged(where(name), kindOf(record), kind);
     }
-    return stored;
+    return record;
   };
 
   const write = async (record: StepRecord): Promise<void> => {
@@ -99,7 +123,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
       return;
     }
     if (stored === undefined) await write({ ...base, status: 'sleeping', updatedAt: now });
-    throw new RunSuspended({ until: wakeAt });
+    suspendRun({ until: wakeAt });
   };
 
   return {
@@ -210,7 +234,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
       // itself sees it (`eventsSince`). From the next millisecond on, so an event of this look's
       // own instant that did not match cannot wake the run again at once, forever, on a clock
       // that has not moved; `pollMs` bounds the park for a publish within that millisecond.
-      throw new RunSuspended({
+      return suspendRun({
         until: Math.min(wakeAt, now + pollMs),
         waitFor: options.event,
         eventsSince: now + 1,

@@ -4,7 +4,7 @@ import { type BerthError, isBerthError } from '../../errors/berth-error.js';
 import { screenJson } from '../../screen/values.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { type AttemptSpan, startAttemptSpan } from '../otel/attempt-span.js';
-import { createStepApi, isRunSuspended } from '../steps/index.js';
+import { createStepApi, isRunSuspended, type RunSuspended } from '../steps/index.js';
 import { timeoutsFor } from '../timers.js';
 import { attemptAborted, attemptTimedOut } from './attempt-errors.js';
 import { keepLease } from './lease-keeper.js';
@@ -80,12 +80,16 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
   });
   stopped.catch(() => {});
 
+  let suspension: RunSuspended | undefined;
   const step = createStepApi({
     driver,
     job,
     fence: input.fence,
     signal,
     onLeaseLost: loseLease,
+    onSuspend: (requested) => {
+      suspension = requested;
+    },
     ...(input.defaultStepTimeoutMs === undefined
       ? {}
       : { defaultStepTimeoutMs: input.defaultStepTimeoutMs }),
@@ -109,11 +113,19 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
 
   let end: AttemptEnd;
   try {
-    end = { kind: 'completed', result: resultOf(await Promise.race([handler, stopped])) };
+    const result = await Promise.race([handler, stopped]);
+    // A step asked to park the run and the handler swallowed it: the suspension still wins.
+    end =
+      suspension === undefined
+        ? { kind: 'completed', result: resultOf(result) }
+        : { kind: 'suspended', ...suspension.toSuspendOptions() };
   } catch (error) {
     if (lost !== undefined) end = { kind: 'lease-lost', error: lost };
     else if (signal.aborted && isBerthError(signal.reason, 'WORKER_DRAINING')) {
       end = { kind: 'drained', error: signal.reason };
+    } else if (!signal.aborted && suspension !== undefined) {
+      // Also over an error thrown after a swallowed suspension (or one wrapping it).
+      end = { kind: 'suspended', ...suspension.toSuspendOptions() };
     } else if (!signal.aborted && isRunSuspended(error)) {
       end = { kind: 'suspended', ...error.toSuspendOptions() };
     } else end = { kind: 'failed', error: signal.aborted ? signal.reason : error };
