@@ -1,4 +1,8 @@
+import type { Driver } from '../../contract/driver.js';
+import { DEFAULT_QUEUE } from '../../contract/limits.js';
+import type { EnqueueRequest, EnqueueResult } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
+import { announceDue } from '../due-hub.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { loadOtel } from '../otel/load-otel.js';
 import type { Client, ClientOptions, EnqueueItem } from './client-types.js';
@@ -19,6 +23,12 @@ function knownJobs(jobs: readonly AnyJobDefinition[] | undefined): Set<string> |
     names.add(job.name);
   }
   return names;
+}
+
+/** A delayed job this process's workers claim when it is due (not at their next poll). */
+function announceDelayed(driver: Driver, request: EnqueueRequest, result: EnqueueResult): void {
+  if (result.deduped || request.runAt === undefined) return;
+  announceDue(driver, request.queue ?? DEFAULT_QUEUE, request.runAt);
 }
 
 /** The app's side of the queue: typed enqueues and event publishes over one driver. */
@@ -43,9 +53,10 @@ export function createClient(options: ClientOptions): Client {
     driver,
     async enqueue(job, payload, enqueueOptions) {
       const definition = check(job as unknown as AnyJobDefinition);
-      return driver.enqueue(
-        await toEnqueueRequest(driver.clock, definition, payload, enqueueOptions),
-      );
+      const request = await toEnqueueRequest(driver.clock, definition, payload, enqueueOptions);
+      const result = await driver.enqueue(request);
+      announceDelayed(driver, request, result);
+      return result;
     },
     async enqueueMany(items) {
       const list = items as readonly EnqueueItem[];
@@ -54,7 +65,12 @@ export function createClient(options: ClientOptions): Client {
           toEnqueueRequest(driver.clock, check(item.job), item.payload, item.options),
         ),
       );
-      return driver.enqueueMany(requests);
+      const results = await driver.enqueueMany(requests);
+      for (const [index, result] of results.entries()) {
+        const request = requests[index];
+        if (request !== undefined) announceDelayed(driver, request, result);
+      }
+      return results;
     },
     publish: (event, payload, publishOptions) =>
       driver.events.publish(event, payload, publishOptions),

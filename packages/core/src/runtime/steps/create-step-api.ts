@@ -40,7 +40,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
   // The run's stored steps, read once per attempt (one `steps.list`, not a `get` per step).
   let stored: Promise<ReadonlyMap<string, StepRecord>> | undefined;
   const storedStep = async (name: string): Promise<StepRecord | undefined> => {
-    stored ??= driver.steps.list(job.runId).then(
+    stored ??= (input.steps?.() ?? driver.steps.list(job.runId)).then(
       (records) => new Map(records.map((record) => [record.name, record])),
       (error: unknown) => {
         // A failed read is tried again by the next step, not remembered.

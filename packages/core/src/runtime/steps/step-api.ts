@@ -1,6 +1,7 @@
 import type { Driver } from '../../contract/driver.js';
 import type { EventRecord } from '../../contract/events.js';
 import type { ClaimedJob, Fence, Json } from '../../contract/records.js';
+import type { StepRecord } from '../../contract/steps.js';
 import type { RunSuspended } from './run-suspended.js';
 
 /** What a step's function is given. */
@@ -70,6 +71,8 @@ export interface CreateStepApiInput {
    * lateness when an event is published between the wait's look and its suspend landing.
    */
   readonly eventPollMs?: number;
+  /** The run's stored steps, read once per attempt; default `driver.steps.list` on first use. */
+  readonly steps?: () => Promise<readonly StepRecord[]>;
   /** Told once, at the first suspension a step asks for: it wins over the handler's answer. */
   readonly onSuspend?: (suspension: RunSuspended) => void;
   /** Told when a step write was refused with LEASE_LOST: the worker aborts the attempt. */

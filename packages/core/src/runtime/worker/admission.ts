@@ -2,22 +2,35 @@ import { createHash } from 'node:crypto';
 import type { Driver } from '../../contract/driver.js';
 import { MAX_NAME_LENGTH } from '../../contract/limits.js';
 import type { ClaimedJob } from '../../contract/records.js';
+import type { StepRecord } from '../../contract/steps.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 
 /** What an admitted attempt holds: its fleet concurrency slot, renewed with its lease. */
 export interface Admitted {
   readonly busy: false;
-  renew(): Promise<void>;
+  /** The concurrency slot's key, when the job has a limit (its release wakes the waiters). */
+  readonly slot: string | undefined;
+  /** Renews the slot; false when it is no longer held (it lapsed and another holder took it). */
+  renew(): Promise<boolean>;
   release(): Promise<void>;
 }
 
 export interface Busy {
   readonly busy: 'concurrency' | 'rate-limit';
+  /** The concurrency slot the job waits for (its release makes the job due at once). */
+  readonly slot: string | undefined;
+}
+
+/** The driver failed while taking a slot: the handler never ran, so no attempt is charged. */
+export interface Unavailable {
+  readonly busy: 'unavailable';
+  readonly error: unknown;
 }
 
 const nothingHeld: Admitted = {
   busy: false,
-  renew: () => Promise.resolve(),
+  slot: undefined,
+  renew: () => Promise.resolve(true),
   release: () => Promise.resolve(),
 };
 
@@ -31,11 +44,27 @@ export function boundedName(name: string): string {
 const slotKey = (kind: string, job: string, key: string | undefined) =>
   boundedName(key === undefined ? `berth:${kind}:${job}` : `berth:${kind}:${job}:${key}`);
 
+/** The event a concurrency slot's release publishes: jobs bounced off the slot wait for it. */
+export const slotFreedEvent = (slot: string): string => boundedName(`berth:slot-freed:${slot}`);
+
+/**
+ * A resume of a run a step parked (sleep, event wait): its attempt passed the rate limit when
+ * it started, and a resume is no new start. A parked run has a step still sleeping or waiting;
+ * a job bounced before it ever ran (key busy) has none, and takes a rate slot as it starts.
+ */
+const resumesParkedRun = async (
+  job: ClaimedJob,
+  steps: () => Promise<readonly StepRecord[]>,
+): Promise<boolean> =>
+  job.resumed &&
+  (await steps()).some((step) => step.status === 'sleeping' || step.status === 'waiting');
+
 /**
  * Takes the fleet-wide slots an attempt needs before its handler starts: one of the job's (or
- * its key's) concurrency slots, held until the attempt ends, and one rate-limit slot, which only
- * its ttl (the interval) frees, so at most `limit` attempts start per interval. Answers `busy`
- * holding nothing when either is full.
+ * its key's) concurrency slots, held until the handler ends, and one rate-limit slot per start
+ * (not per resume), which only its ttl (the interval) frees, so at most `limit` attempts start
+ * per interval. Answers `busy` holding nothing when either is full, `unavailable` when the
+ * driver failed; a throwing key function throws.
  */
 export async function admit(input: {
   readonly driver: Driver;
@@ -43,49 +72,53 @@ export async function admit(input: {
   readonly job: ClaimedJob;
   readonly holder: string;
   readonly ttlMs: number;
-}): Promise<Admitted | Busy> {
+  /** The run's stored steps, read once per attempt (the step API reads the same list). */
+  readonly steps: () => Promise<readonly StepRecord[]>;
+}): Promise<Admitted | Busy | Unavailable> {
   const { driver, definition, job } = input;
   const { leases } = driver;
   const holder = boundedName(input.holder);
+  const { concurrency, rateLimit: rate } = definition;
+  // The user's key functions run first: one that throws fails the attempt, holding nothing.
+  const concurrencyKey =
+    concurrency === undefined
+      ? undefined
+      : slotKey(
+          'concurrency',
+          job.name,
+          concurrency.key === undefined
+            ? undefined
+            : (job.concurrencyKey ?? concurrency.key(job.payload)),
+        );
+  const rateKey =
+    rate === undefined ? undefined : slotKey('rate', job.name, rate.key?.(job.payload));
   let admitted = nothingHeld;
-  const concurrency = definition.concurrency;
-  if (concurrency !== undefined) {
-    const key = slotKey(
-      'concurrency',
-      job.name,
-      concurrency.key === undefined
-        ? undefined
-        : (job.concurrencyKey ?? concurrency.key(job.payload)),
-    );
-    if (!(await leases.acquireSlot(key, concurrency.limit, holder, input.ttlMs))) {
-      return { busy: 'concurrency' };
-    }
-    admitted = {
-      busy: false,
-      renew: async () => {
-        await leases.renewSlot(key, holder, input.ttlMs);
-      },
-      release: async () => {
-        await leases.releaseSlot(key, holder);
-      },
-    };
-  }
-  const rate = definition.rateLimit;
-  if (rate === undefined) return admitted;
-  let granted: boolean;
   try {
-    const key = slotKey('rate', job.name, rate.key?.(job.payload));
+    if (concurrency !== undefined && concurrencyKey !== undefined) {
+      if (!(await leases.acquireSlot(concurrencyKey, concurrency.limit, holder, input.ttlMs))) {
+        return { busy: 'concurrency', slot: concurrencyKey };
+      }
+      admitted = {
+        busy: false,
+        slot: concurrencyKey,
+        renew: () => leases.renewSlot(concurrencyKey, holder, input.ttlMs),
+        release: async () => {
+          await leases.releaseSlot(concurrencyKey, holder);
+        },
+      };
+    }
+    if (rate === undefined || rateKey === undefined) return admitted;
+    if (await resumesParkedRun(job, input.steps)) return admitted;
     // One holder per start: the claim grows on every claim, so no start renews another's slot.
     const starter = boundedName(`${job.id}:${job.claim}`);
-    granted = await leases.acquireSlot(key, rate.limit, starter, rate.intervalMs);
+    if (!(await leases.acquireSlot(rateKey, rate.limit, starter, rate.intervalMs))) {
+      await admitted.release();
+      return { busy: 'rate-limit', slot: undefined };
+    }
+    return admitted;
   } catch (error) {
-    // A throwing key or driver must not leave the concurrency slot held until its ttl.
+    // A failing driver must not leave the concurrency slot held until its ttl.
     await admitted.release().catch(() => {});
-    throw error;
+    return { busy: 'unavailable', error };
   }
-  if (!granted) {
-    await admitted.release();
-    return { busy: 'rate-limit' };
-  }
-  return admitted;
 }

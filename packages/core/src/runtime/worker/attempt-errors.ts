@@ -24,3 +24,11 @@ export function attemptDrained(job: ClaimedJob, workerId: string, graceMs: numbe
     meta: { jobId: job.id, name: job.name, workerId, graceMs },
   });
 }
+
+export function slotTaken(job: ClaimedJob, workerId: string) {
+  return new BerthError({
+    code: 'JOB_ABORTED',
+    detail: `worker ${workerId} no longer holds the concurrency slot of job ${job.name} (${job.id}): it stalled past the slot's ttl and another attempt took it`,
+    meta: { jobId: job.id, name: job.name, workerId, claim: job.claim },
+  });
+}

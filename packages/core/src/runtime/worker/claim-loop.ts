@@ -13,10 +13,17 @@ export interface ClaimLoopInput {
   readonly claim: (limit: number) => Promise<number>;
 }
 
+/** Due instants the loop keeps a timer for, at most (later ones wait for a poll). */
+const MAX_DUE = 1_000;
+/** How far ahead a due instant gets the timer; a later one waits for a poll. */
+const DUE_HORIZON_MS = 24 * 3_600_000;
+
 /**
- * When the worker claims: at start, on every wake, on every poll tick, and when a slot frees
- * while more work may be waiting (a wake not yet served, or a claim that filled every slot it
- * asked for). One claim at a time; asks that arrive meanwhile fold into one more pass.
+ * When the worker claims: at start, on every wake, on every poll tick, when a job this worker
+ * knows of becomes due (a retry, a sleep, a bounce or a delayed job it settled or saw enqueued:
+ * one timer, for the earliest), and when a slot frees while more work may be waiting (a wake
+ * not yet served, or a claim that filled every slot it asked for). One claim at a time; asks
+ * that arrive meanwhile fold into one more pass.
  */
 export class ClaimLoop {
   private running = false;
@@ -24,6 +31,10 @@ export class ClaimLoop {
   private again = false;
   private moreWaiting = true;
   private cancelPoll = (): void => {};
+  /** Due instants ahead, ascending, without repeats. */
+  private readonly due: number[] = [];
+  private dueTimerAt = Number.POSITIVE_INFINITY;
+  private cancelDue = (): void => {};
 
   constructor(private readonly input: ClaimLoopInput) {}
 
@@ -37,7 +48,51 @@ export class ClaimLoop {
   async stop(): Promise<void> {
     this.running = false;
     this.cancelPoll();
+    this.cancelDue();
+    this.due.length = 0;
     await this.claiming;
+  }
+
+  /** A job this worker knows of becomes claimable at `at`: claim then. */
+  dueAt(at: number): void {
+    if (!this.running) return;
+    const now = this.input.clock.now();
+    if (at <= now) {
+      this.wake();
+      return;
+    }
+    if (at - now > DUE_HORIZON_MS) return;
+    const { due } = this;
+    let low = 0;
+    let high = due.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((due[middle] ?? 0) < at) low = middle + 1;
+      else high = middle;
+    }
+    if (due[low] === at) return;
+    due.splice(low, 0, at);
+    if (due.length > MAX_DUE) due.pop();
+    this.armDue();
+  }
+
+  private armDue(): void {
+    const next = this.due[0];
+    if (next === undefined || next === this.dueTimerAt || !this.running) return;
+    this.cancelDue();
+    this.dueTimerAt = next;
+    this.cancelDue = timeoutsFor(this.input.clock)(
+      () => {
+        this.dueTimerAt = Number.POSITIVE_INFINITY;
+        const now = this.input.clock.now();
+        let passed = 0;
+        while (passed < this.due.length && (this.due[passed] ?? 0) <= now) passed += 1;
+        this.due.splice(0, passed);
+        this.wake();
+        this.armDue();
+      },
+      Math.max(0, next - this.input.clock.now()),
+    );
   }
 
   /** New work may be there (a wake-up). */

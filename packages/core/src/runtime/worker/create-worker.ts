@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { MAX_CLAIM_BATCH } from '../../contract/limits.js';
 import type { ClaimedJob, JobRecord } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
+import { onDue } from '../due-hub.js';
 import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
 import { loadOtel } from '../otel/load-otel.js';
-import { sleepFor } from '../timers.js';
 import { attemptDrained } from './attempt-errors.js';
 import { ClaimLoop } from './claim-loop.js';
 import { createConsoleLogger, errorFields, withFields } from './logger.js';
 import { runOnSettled } from './on-settled.js';
 import { announceBuried, type ProcessDeps, processJob } from './process-job.js';
 import { SettleBatcher } from './settle-batcher.js';
+import { SlotWaits } from './slot-waits.js';
+import { Emptying, until } from './waits.js';
 import { WorkerEmitter } from './worker-events.js';
 import { checkWorkerOptions } from './worker-options.js';
 import type { StopOptions, Worker, WorkerOptions } from './worker-types.js';
@@ -18,25 +20,12 @@ import type { StopOptions, Worker, WorkerOptions } from './worker-types.js';
 /** How long `stop()` lets running attempts finish when it names no grace, ms. */
 export const DEFAULT_GRACE_MS = 30_000;
 
+/** After the grace, how long `stop()` waits at most for the hand-backs and settles in flight, ms. */
+export const STOP_SETTLE_MS = 1_000;
+
 interface Running {
   readonly job: ClaimedJob;
   readonly controller: AbortController;
-}
-
-/** Resolves once `set` is empty, checked whenever `changed` is called. */
-class Emptying {
-  private waiters: (() => void)[] = [];
-  constructor(private readonly size: () => number) {}
-  wait(): Promise<void> {
-    if (this.size() === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-  changed(): void {
-    if (this.size() !== 0) return;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
-  }
 }
 
 /**
@@ -61,6 +50,8 @@ export function createWorker(options: WorkerOptions): Worker {
   const settling = new Set<Promise<void>>();
   const settled = new Emptying(() => settling.size);
   const stopSettled = new AbortController();
+  // Aborted when stop() stops waiting: settle retries and slot holds give up there.
+  const stopped = new AbortController();
   void loadOtel();
 
   const onSettled = (definition: AnyJobDefinition, outcome: SettledOutcome, job: JobRecord) => {
@@ -85,10 +76,16 @@ export function createWorker(options: WorkerOptions): Worker {
     });
   };
 
+  const slots = new SlotWaits(driver, clock, settings.renewIntervalMs, stopped.signal, logger, () =>
+    loop.wake(),
+  );
   const deps: ProcessDeps = {
     driver,
     batcher,
     events,
+    stopped: stopped.signal,
+    dueAt: (at) => loop.dueAt(at),
+    slots,
     random: options.random ?? Math.random,
     registry,
     workerId,
@@ -131,12 +128,31 @@ export function createWorker(options: WorkerOptions): Worker {
         dropExhausted,
         onExhausted: (buried) => announceBuried(deps, buried),
       });
+      if (state !== 'running') {
+        // The claim came back after stop() began: no handler starts now.
+        handBack(jobs);
+        return 0;
+      }
       for (const job of jobs) launch(job);
       return jobs.length;
     },
   });
 
+  // Jobs claimed after stop() began go back at once, due now, their attempt not counted.
+  const handBack = (jobs: readonly ClaimedJob[]): void => {
+    for (const job of jobs) {
+      const fence = { jobId: job.id, workerId, claim: job.claim };
+      void driver.suspend(fence, { until: clock.now() }).catch((error: unknown) => {
+        logger.warn('handing back a job claimed during stop failed; its lease lapses', {
+          ...errorFields(error),
+          jobId: job.id,
+        });
+      });
+    }
+  };
+
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
+  let stopListening = (): void => {};
   let unsubscribe: (() => Promise<void>) | undefined;
   let stopping: Promise<void> | undefined;
   const isStopping = () => stopping !== undefined;
@@ -148,22 +164,16 @@ export function createWorker(options: WorkerOptions): Worker {
     );
   };
 
-  // Waits `ms` on the clock, or less when `done` comes first; 0 waits for nothing.
-  const within = async (done: Promise<void>, ms: number): Promise<void> => {
-    if (ms <= 0) return;
-    const timer = new AbortController();
-    await Promise.race([done, sleepFor(clock, ms, timer.signal).catch(() => {})]);
-    timer.abort();
-  };
-
-  // The grace runs from the stop() call, not from when the claim loop has wound down.
+  // The grace runs from the stop() call and bounds every wait before it, a claim or an
+  // unsubscribe that hangs included; after it, the hand-backs get STOP_SETTLE_MS at most.
   const drain = async (graceMs: number, deadline: number): Promise<void> => {
     state = 'stopping';
-    await loop.stop();
-    await dropSubscription();
+    stopListening();
+    await until(clock, loop.stop(), deadline);
+    await until(clock, dropSubscription(), deadline);
     // No settle may wait on a window the clock has to move for: the worker is going away.
     batcher.flushImmediately();
-    await within(idle.wait(), deadline - clock.now());
+    await until(clock, idle.wait(), deadline);
     if (running.size > 0) {
       logger.info('the grace passed; handing the running jobs back', {
         jobs: running.size,
@@ -173,9 +183,17 @@ export function createWorker(options: WorkerOptions): Worker {
         controller.abort(attemptDrained(job, workerId, graceMs));
       }
     }
-    await idle.wait();
-    await batcher.drain();
-    await within(settled.wait(), deadline - clock.now());
+    const settleBy = Math.max(deadline, clock.now()) + STOP_SETTLE_MS;
+    const landed = (await until(clock, idle.wait(), settleBy))
+      ? await until(clock, batcher.drain(), settleBy)
+      : false;
+    if (!landed) {
+      logger.warn('stopped with settles still in flight; their jobs lapse and run again', {
+        jobs: running.size,
+      });
+    }
+    stopped.abort();
+    await until(clock, settled.wait(), deadline);
     stopSettled.abort();
     await settled.wait();
     state = 'stopped';
@@ -198,6 +216,9 @@ export function createWorker(options: WorkerOptions): Worker {
       // stop() (or another start) ran while the check was out.
       if (state !== 'idle') return;
       state = 'running';
+      stopListening = onDue(driver, (queue, at) => {
+        if (queues.includes(queue)) loop.dueAt(at);
+      });
       if (driver.subscribe !== undefined) {
         try {
           unsubscribe = await driver.subscribe(queues, () => loop.wake());

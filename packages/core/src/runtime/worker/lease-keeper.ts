@@ -3,6 +3,7 @@ import type { Fence } from '../../contract/records.js';
 import { timeoutsFor } from '../timers.js';
 import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
+import type { LeaseClock } from './settle-retry.js';
 
 export interface LeaseKeeperInput {
   readonly driver: Driver;
@@ -10,10 +11,18 @@ export interface LeaseKeeperInput {
   readonly visibilityTimeoutMs: number;
   readonly everyMs: number;
   readonly logger: RuntimeLogger;
-  /** Renews whatever else the attempt holds for as long as its lease (concurrency slots). */
-  readonly renewAlso?: () => Promise<void>;
-  /** The lease is gone: the job was cancelled, or lapsed and was re-claimed. */
-  readonly onLost: () => void;
+  /** Moved to each renewal's new end. */
+  readonly lease: LeaseClock;
+  /**
+   * Renews whatever else the attempt holds for as long as its lease (concurrency slots);
+   * answering false (the slot is gone) ends the attempt as a lost lease does.
+   */
+  readonly renewAlso?: () => Promise<boolean>;
+  /**
+   * The lease is gone (the job was cancelled, or lapsed and was re-claimed), or the attempt's
+   * concurrency slot is (`slot`: the worker stalled past its ttl and another holder took it).
+   */
+  readonly onLost: (what: 'lease' | 'slot') => void;
 }
 
 /**
@@ -28,14 +37,17 @@ export function keepLease(input: LeaseKeeperInput): { stop(): void } {
 
   const renew = async (): Promise<void> => {
     try {
+      const at = input.driver.clock.now();
       const held = await input.driver.extend(input.fence, input.visibilityTimeoutMs);
       if (stopped) return;
-      if (!held) {
+      if (held) input.lease.until = at + input.visibilityTimeoutMs;
+      const lost = !held ? 'lease' : (await input.renewAlso?.()) === false ? 'slot' : undefined;
+      if (lost !== undefined) {
+        if (stopped) return;
         stopped = true;
-        input.onLost();
+        input.onLost(lost);
         return;
       }
-      await input.renewAlso?.();
     } catch (error) {
       input.logger.warn('lease renewal failed; trying again', errorFields(error));
     }

@@ -1,22 +1,25 @@
 import type { Driver } from '../../contract/driver.js';
 import type { ClaimedJob, Fence, JobRecord } from '../../contract/records.js';
+import type { StepRecord } from '../../contract/steps.js';
 import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
-import { admit } from './admission.js';
+import { type Admitted, admit } from './admission.js';
 import type { RuntimeLogger } from './logger.js';
-import { errorFields, withFields } from './logger.js';
+import { withFields } from './logger.js';
 import { runAttempt } from './run-attempt.js';
 import { type SettleDeps, settleAttempt } from './settle-attempt.js';
+import type { LeaseClock } from './settle-retry.js';
+import type { SlotWaits } from './slot-waits.js';
 
 export interface ProcessDeps extends SettleDeps {
-  readonly driver: Driver;
   readonly registry: ReadonlyMap<string, AnyJobDefinition>;
   readonly workerId: string;
-  readonly visibilityTimeoutMs: number;
   readonly renewIntervalMs: number;
   readonly keyBusyDelayMs: number;
   readonly logger: RuntimeLogger;
   readonly defaultStepTimeoutMs?: number;
   readonly eventPollMs?: number;
+  /** Bounced jobs and released slots: a release makes the jobs waiting for it due at once. */
+  readonly slots: SlotWaits;
   /** Starts `onSettled` for an outcome that landed; the worker tracks it until it ends. */
   readonly onSettled: (
     definition: AnyJobDefinition,
@@ -31,6 +34,18 @@ const fenceOf = (job: ClaimedJob, workerId: string): Fence => ({
   claim: job.claim,
 });
 
+/** The run's stored steps, read at most once per attempt (a failed read is tried again). */
+function stepsOnce(driver: Driver, runId: string): () => Promise<readonly StepRecord[]> {
+  let read: Promise<readonly StepRecord[]> | undefined;
+  return () => {
+    read ??= driver.steps.list(runId).catch((error: unknown) => {
+      read = undefined;
+      throw error;
+    });
+    return read;
+  };
+}
+
 /**
  * One claimed job from claim to settle: find its handler, take its fleet slots (or bounce it
  * when its key is busy), run the attempt, land the outcome, and start `onSettled`.
@@ -40,6 +55,7 @@ export async function processJob(
   job: ClaimedJob,
   controller: AbortController,
 ): Promise<void> {
+  const { driver } = deps;
   const fence = fenceOf(job, deps.workerId);
   const logger = withFields(deps.logger, { jobId: job.id, job: job.name, attempt: job.attempts });
   const definition = deps.registry.get(job.name);
@@ -47,55 +63,105 @@ export async function processJob(
     // The claim names exactly the registry's jobs, so only a driver breaking the contract
     // lands here; its lease lapses and a worker that knows the job takes it.
     throw new Error(
-      `the ${deps.driver.name} driver handed worker ${deps.workerId} a ${JSON.stringify(job.name)} job, outside the names it claimed`,
+      `the ${driver.name} driver handed worker ${deps.workerId} a ${JSON.stringify(job.name)} job, outside the names it claimed`,
     );
   }
+  const lease: LeaseClock = { until: job.visibleAt };
   const settle = async (end: Parameters<typeof settleAttempt>[4]) => {
-    const outcome = await settleAttempt(deps, logger, job, fence, end, definition.retry);
+    const outcome = await settleAttempt(deps, logger, job, fence, end, definition.retry, lease);
     if (outcome !== undefined) deps.onSettled(definition, outcome, job);
   };
+  const steps = stepsOnce(driver, job.runId);
 
   let admission: Awaited<ReturnType<typeof admit>>;
+  const asked = deps.slots.mark();
   try {
     admission = await admit({
-      driver: deps.driver,
+      driver,
       definition,
       job,
       holder: `${deps.workerId}:${job.id}:${job.claim}`,
       ttlMs: deps.visibilityTimeoutMs,
+      steps,
     });
   } catch (error) {
+    // The job's own key function threw: that is the attempt's failure.
     await settle({ kind: 'failed', error });
+    return;
+  }
+  if (admission.busy === 'unavailable') {
+    // The handler never ran: hand the job back without spending an attempt.
+    logger.warn('taking the job’s fleet slot failed; handing it back', {
+      error: String(admission.error),
+    });
+    await settle({ kind: 'key-busy', until: driver.clock.now() + deps.keyBusyDelayMs });
     return;
   }
   if (admission.busy !== false) {
     logger.debug('the job waits: its key is busy', { busy: admission.busy });
-    await settle({ kind: 'key-busy', until: deps.driver.clock.now() + deps.keyBusyDelayMs });
+    const { slot } = admission;
+    await settle({
+      kind: 'key-busy',
+      until: driver.clock.now() + deps.keyBusyDelayMs,
+      ...(slot === undefined ? {} : { waitFor: deps.slots.eventOf(slot) }),
+    });
+    // A release of the slot between the look and the park woke nobody: wake the job again.
+    if (slot !== undefined) deps.slots.recheck(slot, asked);
     return;
   }
+  const { end, handlerSettled } = await runAttempt({
+    driver,
+    job,
+    fence,
+    definition,
+    workerId: deps.workerId,
+    visibilityTimeoutMs: deps.visibilityTimeoutMs,
+    renewIntervalMs: deps.renewIntervalMs,
+    logger,
+    controller,
+    lease,
+    steps,
+    renewAlso: () => admission.renew(),
+    ...(deps.defaultStepTimeoutMs === undefined
+      ? {}
+      : { defaultStepTimeoutMs: deps.defaultStepTimeoutMs }),
+    ...(deps.eventPollMs === undefined ? {} : { eventPollMs: deps.eventPollMs }),
+  });
   try {
-    const end = await runAttempt({
-      driver: deps.driver,
-      job,
-      fence,
-      definition,
-      workerId: deps.workerId,
-      visibilityTimeoutMs: deps.visibilityTimeoutMs,
-      renewIntervalMs: deps.renewIntervalMs,
-      logger,
-      controller,
-      renewAlso: () => admission.renew(),
-      ...(deps.defaultStepTimeoutMs === undefined
-        ? {}
-        : { defaultStepTimeoutMs: deps.defaultStepTimeoutMs }),
-      ...(deps.eventPollMs === undefined ? {} : { eventPollMs: deps.eventPollMs }),
-    });
     await settle(end);
   } finally {
-    await admission.release().catch((error: unknown) => {
-      logger.warn('releasing the concurrency slot failed; it frees at its ttl', errorFields(error));
-    });
+    if (handlerSettled === undefined) await releaseNow(deps, logger, admission);
+    else void releaseAfter(deps, logger, admission, handlerSettled);
   }
+}
+
+/**
+ * Gives the concurrency slot up once the handler has really ended: an aborted handler that
+ * ignores its signal still runs, and still counts against the limit, so its slot is renewed
+ * until it returns (or the worker stops, and the slot frees at its ttl).
+ */
+async function releaseAfter(
+  deps: ProcessDeps,
+  logger: RuntimeLogger,
+  admission: Admitted,
+  handlerSettled: Promise<void>,
+): Promise<void> {
+  if (admission.slot === undefined) return;
+  const stillRunning = await deps.slots.holdWhile(handlerSettled, () => admission.renew());
+  if (stillRunning) {
+    logger.warn('the worker stopped while an aborted handler still ran; its slot frees at its ttl');
+    return;
+  }
+  await releaseNow(deps, logger, admission);
+}
+
+async function releaseNow(
+  deps: ProcessDeps,
+  logger: RuntimeLogger,
+  admission: Admitted,
+): Promise<void> {
+  if (admission.slot === undefined) return;
+  await deps.slots.release(admission.slot, () => admission.release(), logger);
 }
 
 /** Reports a claim's lease burials: the event per row, and the job's `onSettled`. */

@@ -1,14 +1,16 @@
 import type { Driver } from '../../contract/driver.js';
 import type { ClaimedJob, Fence, Json } from '../../contract/records.js';
+import type { StepRecord } from '../../contract/steps.js';
 import { type BerthError, isBerthError } from '../../errors/berth-error.js';
 import { screenJson } from '../../screen/values.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { type AttemptSpan, startAttemptSpan } from '../otel/attempt-span.js';
 import { createStepApi, isRunSuspended, type RunSuspended } from '../steps/index.js';
 import { timeoutsFor } from '../timers.js';
-import { attemptAborted, attemptTimedOut } from './attempt-errors.js';
+import { attemptAborted, attemptTimedOut, slotTaken } from './attempt-errors.js';
 import { keepLease } from './lease-keeper.js';
 import type { RuntimeLogger } from './logger.js';
+import type { LeaseClock } from './settle-retry.js';
 
 /** How one attempt's handler ended. */
 export type AttemptEnd =
@@ -21,9 +23,17 @@ export type AttemptEnd =
       readonly eventsSince?: number;
     }
   | { readonly kind: 'lease-lost'; readonly error: BerthError }
+  /** The concurrency slot renewal failed: aborted as a lost lease, but the row is still ours. */
+  | { readonly kind: 'slot-lost'; readonly error: BerthError }
   | { readonly kind: 'drained'; readonly error: BerthError }
   /** Never started: its concurrency key or rate limit was full (set by admission, not here). */
-  | { readonly kind: 'key-busy'; readonly until: number };
+  | { readonly kind: 'key-busy'; readonly until: number; readonly waitFor?: string };
+
+/** How the attempt ended; `handlerSettled` when the handler still runs (it ignored its abort). */
+export interface AttemptOutcome {
+  readonly end: AttemptEnd;
+  readonly handlerSettled: Promise<void> | undefined;
+}
 
 export interface AttemptInput {
   readonly driver: Driver;
@@ -36,7 +46,11 @@ export interface AttemptInput {
   readonly logger: RuntimeLogger;
   /** Aborted by the worker with WORKER_DRAINING once a drain's grace has passed. */
   readonly controller: AbortController;
-  readonly renewAlso: () => Promise<void>;
+  readonly renewAlso: () => Promise<boolean>;
+  /** Where the lease stands; the keeper moves it on each renewal. */
+  readonly lease: LeaseClock;
+  /** The run's stored steps, read once per attempt. */
+  readonly steps: () => Promise<readonly StepRecord[]>;
   readonly defaultStepTimeoutMs?: number;
   readonly eventPollMs?: number;
 }
@@ -50,13 +64,15 @@ const resultOf = (value: unknown): Json | undefined =>
  * wired to lease loss, and answers how it ended. An abort ends the attempt at once: a handler
  * that ignores its signal is left behind, and the fence keeps anything it writes from landing.
  */
-export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
+export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
   const { driver, job, definition, controller } = input;
   const { signal } = controller;
   let lost: BerthError | undefined;
-  const loseLease = () => {
+  let slotLost = false;
+  const loseLease = (what: 'lease' | 'slot' = 'lease') => {
     if (signal.aborted) return;
-    lost = attemptAborted(job, input.workerId);
+    slotLost = what === 'slot';
+    lost = slotLost ? slotTaken(job, input.workerId) : attemptAborted(job, input.workerId);
     controller.abort(lost);
   };
   const keeper = keepLease({
@@ -65,6 +81,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
     visibilityTimeoutMs: input.visibilityTimeoutMs,
     everyMs: input.renewIntervalMs,
     logger: input.logger,
+    lease: input.lease,
     renewAlso: input.renewAlso,
     onLost: loseLease,
   });
@@ -86,7 +103,8 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
     job,
     fence: input.fence,
     signal,
-    onLeaseLost: loseLease,
+    onLeaseLost: () => loseLease('lease'),
+    steps: input.steps,
     onSuspend: (requested) => {
       suspension = requested;
     },
@@ -109,7 +127,15 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
           logger: input.logger,
         }),
       );
-  handler.catch(() => {});
+  let handlerDone = false;
+  const handlerSettled = handler.then(
+    () => {
+      handlerDone = true;
+    },
+    () => {
+      handlerDone = true;
+    },
+  );
 
   let end: AttemptEnd;
   try {
@@ -120,7 +146,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
         ? { kind: 'completed', result: resultOf(result) }
         : { kind: 'suspended', ...suspension.toSuspendOptions() };
   } catch (error) {
-    if (lost !== undefined) end = { kind: 'lease-lost', error: lost };
+    if (lost !== undefined) end = { kind: slotLost ? 'slot-lost' : 'lease-lost', error: lost };
     else if (signal.aborted && isBerthError(signal.reason, 'WORKER_DRAINING')) {
       end = { kind: 'drained', error: signal.reason };
     } else if (!signal.aborted && suspension !== undefined) {
@@ -134,9 +160,12 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptEnd> {
     cancelTimeout();
   }
   span.end(
-    end.kind === 'failed' || end.kind === 'lease-lost' || end.kind === 'drained'
+    end.kind === 'failed' ||
+      end.kind === 'lease-lost' ||
+      end.kind === 'slot-lost' ||
+      end.kind === 'drained'
       ? { state: end.kind, error: end.error }
       : { state: end.kind },
   );
-  return end;
+  return { end, handlerSettled: handlerDone ? undefined : handlerSettled };
 }

@@ -8,6 +8,7 @@ import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
 import type { AttemptEnd } from './run-attempt.js';
 import type { SettleBatcher } from './settle-batcher.js';
+import { type LeaseClock, retrySettle, SettleGaveUp } from './settle-retry.js';
 import type { WorkerEmitter } from './worker-events.js';
 import type { SuspendReason } from './worker-types.js';
 
@@ -16,7 +17,33 @@ export interface SettleDeps {
   readonly batcher: SettleBatcher;
   readonly events: WorkerEmitter;
   readonly random: () => number;
+  readonly visibilityTimeoutMs: number;
+  /** Aborted once the worker's stop gives up waiting: settle retries end there. */
+  readonly stopped: AbortSignal;
+  /** A settle this worker landed makes the job claimable at `at`: claim then, not at a poll. */
+  readonly dueAt: (at: number) => void;
 }
+
+/** One attempt's settle: its job, fence and lease, for the retries. */
+interface Settling {
+  readonly deps: SettleDeps;
+  readonly logger: RuntimeLogger;
+  readonly job: ClaimedJob;
+  readonly fence: Fence;
+  readonly lease: LeaseClock;
+}
+
+const withRetry = <T>(at: Settling, send: () => Promise<T>): Promise<T> =>
+  retrySettle({
+    driver: at.deps.driver,
+    clock: at.deps.driver.clock,
+    fence: at.fence,
+    lease: at.lease,
+    visibilityTimeoutMs: at.deps.visibilityTimeoutMs,
+    stopped: at.deps.stopped,
+    logger: at.logger,
+    send,
+  });
 
 /**
  * The nack a failed attempt sends: final when the error is non-retryable; otherwise a retry at
@@ -59,19 +86,18 @@ const suspendOptionsOf = (end: Extract<AttemptEnd, { kind: 'suspended' }>): Susp
 });
 
 async function suspend(
-  deps: SettleDeps,
-  logger: RuntimeLogger,
-  job: ClaimedJob,
-  fence: Fence,
+  at: Settling,
   options: SuspendOptions,
   reason: SuspendReason,
 ): Promise<void> {
+  const { deps, logger, job, fence } = at;
   const { until, waitFor } = options;
-  const landed = await deps.driver.suspend(fence, options);
+  const landed = await withRetry(at, () => deps.driver.suspend(fence, options));
   if (!landed) {
     logger.info('the suspend did not land: the job was cancelled or taken over', { reason });
     return;
   }
+  deps.dueAt(until);
   deps.events.emit('suspended', {
     job,
     until,
@@ -91,14 +117,14 @@ export async function settleAttempt(
   fence: Fence,
   end: AttemptEnd,
   retry: ResolvedRetry,
+  lease: LeaseClock,
 ): Promise<SettledOutcome | undefined> {
+  const at: Settling = { deps, logger, job, fence, lease };
   try {
     switch (end.kind) {
       case 'completed': {
-        const landed = await deps.batcher.ack({
-          fence,
-          ...(end.result === undefined ? {} : { result: end.result }),
-        });
+        const item = { fence, ...(end.result === undefined ? {} : { result: end.result }) };
+        const landed = await withRetry(at, () => deps.batcher.ack(item));
         if (!landed) {
           logger.info('the ack did not land: the job was cancelled or taken over');
           return undefined;
@@ -116,12 +142,13 @@ export async function settleAttempt(
           deps.random,
         );
         logger.debug('the attempt failed', { ...errorFields(end.error), next: outcome.state });
-        const landed = await deps.batcher.nack(item);
+        const landed = await withRetry(at, () => deps.batcher.nack(item));
         if (!landed) {
           logger.info('the nack did not land: the job was cancelled or taken over');
           return undefined;
         }
         if (outcome.state === 'retrying') {
+          deps.dueAt(outcome.retryAt);
           deps.events.emit('retrying', { job, error: outcome.error, retryAt: outcome.retryAt });
         } else if (outcome.state !== 'completed') {
           deps.events.emit(outcome.state, { job, error: outcome.error });
@@ -129,16 +156,20 @@ export async function settleAttempt(
         return outcome;
       }
       case 'suspended':
-        await suspend(deps, logger, job, fence, suspendOptionsOf(end), 'step');
+        await suspend(at, suspendOptionsOf(end), 'step');
         return undefined;
       case 'key-busy':
         // A suspend, not a nack: the bounce is no attempt, and the worker slot frees at once.
-        await suspend(deps, logger, job, fence, { until: end.until }, 'key-busy');
+        await suspend(
+          at,
+          { until: end.until, ...(end.waitFor === undefined ? {} : { waitFor: end.waitFor }) },
+          'key-busy',
+        );
         return undefined;
       case 'drained':
         // A suspend due now keeps `attempts` (its claim is a resume), so the drained attempt
         // costs the job nothing, cannot dead-letter it, and wakes another worker at once.
-        await suspend(deps, logger, job, fence, { until: deps.driver.clock.now() }, 'drain');
+        await suspend(at, { until: deps.driver.clock.now() }, 'drain');
         return undefined;
       case 'lease-lost':
         deps.events.emit('lease-lost', { job, error: end.error });
@@ -147,10 +178,29 @@ export async function settleAttempt(
           errorFields(end.error),
         );
         return undefined;
+      case 'slot-lost':
+        // Aborted as a lost lease is, but the row is still ours: hand it back at once, the
+        // attempt not counted, to wait for the slot again.
+        deps.events.emit('lease-lost', { job, error: end.error });
+        logger.warn(
+          'the attempt was aborted: its concurrency slot was lost',
+          errorFields(end.error),
+        );
+        await suspend(at, { until: deps.driver.clock.now() }, 'slot-lost');
+        return undefined;
     }
   } catch (error) {
-    // The row is still running under this claim; its lease lapses and the job runs again.
-    logger.error(`settling the attempt (${end.kind}) failed`, errorFields(error));
+    // Given up: the row is still running under this claim; its lease lapses and the job runs
+    // again (or, on its final attempt, is buried LEASE_LAPSED).
+    const cause = error instanceof SettleGaveUp ? error.cause : error;
+    const tries = error instanceof SettleGaveUp ? error.tries : 1;
+    logger.error(`settling the attempt (${end.kind}) failed ${tries} times; giving up`, {
+      ...errorFields(cause),
+      tries,
+    });
+    if (end.kind !== 'lease-lost') {
+      deps.events.emit('settle-failed', { job, settle: end.kind, error: cause, tries });
+    }
     return undefined;
   }
 }

@@ -34,8 +34,11 @@ export interface WorkerOptions {
   readonly eventPollMs?: number;
 }
 
-/** Why a job went back to `suspended`: a step parked it, its key was busy, or the worker drained. */
-export type SuspendReason = 'step' | 'key-busy' | 'drain';
+/**
+ * Why a job went back to `suspended`: a step parked it, its key was busy, the worker drained,
+ * or the attempt lost its concurrency slot (handed back to wait for it again).
+ */
+export type SuspendReason = 'step' | 'key-busy' | 'drain' | 'slot-lost';
 
 /** The worker's lifecycle events and what each listener is given. */
 export interface WorkerEvents {
@@ -53,6 +56,18 @@ export interface WorkerEvents {
   readonly dead: { readonly job: JobRecord; readonly error: JobError };
   /** The lease was lost or the job cancelled: the handler's signal aborted, nothing was settled. */
   readonly 'lease-lost': { readonly job: ClaimedJob; readonly error: BerthError };
+  /**
+   * A settle (ack, nack or suspend) kept failing, retried with backoff, until the lease ran out
+   * or the worker stopped: nothing landed, and the lease lapses (the job runs again, or on its
+   * final attempt is buried LEASE_LAPSED).
+   */
+  readonly 'settle-failed': {
+    readonly job: ClaimedJob;
+    /** How the attempt ended, which the settle was to land. */
+    readonly settle: 'completed' | 'failed' | 'suspended' | 'key-busy' | 'drained' | 'slot-lost';
+    readonly error: unknown;
+    readonly tries: number;
+  };
   /** The job was parked (`suspended`) until `until`. */
   readonly suspended: {
     readonly job: ClaimedJob;

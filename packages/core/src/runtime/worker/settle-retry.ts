@@ -1,0 +1,78 @@
+import type { Clock } from '../../clock.js';
+import type { Driver } from '../../contract/driver.js';
+import type { Fence } from '../../contract/records.js';
+import { sleepFor } from '../timers.js';
+import type { RuntimeLogger } from './logger.js';
+import { errorFields } from './logger.js';
+
+/** The wait after a settle's first failure, ms; doubled after each later one, up to the cap. */
+export const SETTLE_RETRY_FIRST_MS = 25;
+export const SETTLE_RETRY_MAX_MS = 2_000;
+
+/** Where an attempt's lease stands: renewals move `until`, the settle retries read it. */
+export interface LeaseClock {
+  until: number;
+}
+
+/** A settle that kept failing until the lease ran out (or the worker stopped): it is given up. */
+export class SettleGaveUp extends Error {
+  override readonly name = 'SettleGaveUp';
+  constructor(
+    readonly tries: number,
+    override readonly cause: unknown,
+  ) {
+    super(`the settle failed ${tries} times and the lease ran out`, { cause });
+  }
+}
+
+/**
+ * Sends a fenced settle (ack, nack, suspend) and, when the call fails, sends it again with
+ * backoff for as long as the lease lasts, renewing the lease between tries. A fenced settle is
+ * safe to repeat: one that landed before its answer was lost answers false the next time, and
+ * never lands twice. Past the lease (or once `stopped` aborts) it throws SettleGaveUp.
+ */
+export async function retrySettle<T>(input: {
+  readonly driver: Driver;
+  readonly clock: Clock;
+  readonly fence: Fence;
+  readonly lease: LeaseClock;
+  readonly visibilityTimeoutMs: number;
+  readonly stopped: AbortSignal;
+  readonly logger: RuntimeLogger;
+  readonly send: () => Promise<T>;
+}): Promise<T> {
+  const { driver, clock, lease } = input;
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await input.send();
+    } catch (error) {
+      const delay = Math.min(SETTLE_RETRY_FIRST_MS * 2 ** (tries - 1), SETTLE_RETRY_MAX_MS);
+      if (input.stopped.aborted || clock.now() + delay >= lease.until) {
+        throw new SettleGaveUp(tries, error);
+      }
+      input.logger.warn('the settle failed; sending it again', { ...errorFields(error), tries });
+      try {
+        await sleepFor(clock, delay, input.stopped);
+      } catch {
+        throw new SettleGaveUp(tries, error);
+      }
+      await renew(driver, clock, input.fence, lease, input.visibilityTimeoutMs);
+    }
+  }
+}
+
+/** Extends the lease for the next try; a failure here is the next try's to find out. */
+async function renew(
+  driver: Driver,
+  clock: Clock,
+  fence: Fence,
+  lease: LeaseClock,
+  visibilityTimeoutMs: number,
+): Promise<void> {
+  const at = clock.now();
+  try {
+    if (await driver.extend(fence, visibilityTimeoutMs)) lease.until = at + visibilityTimeoutMs;
+  } catch {
+    // The extend failed as the settle did: the lease keeps its old end.
+  }
+}

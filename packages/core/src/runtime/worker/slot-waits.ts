@@ -1,0 +1,99 @@
+import type { Clock } from '../../clock.js';
+import type { Driver } from '../../contract/driver.js';
+import { sleepFor } from '../timers.js';
+import { slotFreedEvent } from './admission.js';
+import type { RuntimeLogger } from './logger.js';
+import { errorFields } from './logger.js';
+
+/** How long a slot-freed event stays stored: it only ever wakes, in its publish's own change. */
+export const SLOT_FREED_TTL_MS = 1_000;
+
+/** Slots whose last release this worker remembers, at most (older ones fall back to the delay). */
+const REMEMBERED_RELEASES = 1_000;
+
+/**
+ * Prompt hand-over of per-key concurrency slots. A job bounced off a full slot parks waiting
+ * for the slot's freed event (with the key-busy delay as a fallback); a release publishes that
+ * event, which makes every job waiting for it due at once, and wakes this worker's claim loop.
+ * A release that lands between a bounce's look and its park woke nobody: the bounce sees the
+ * release (this worker's, remembered per slot) and publishes again.
+ */
+export class SlotWaits {
+  private seq = 0;
+  private readonly released = new Map<string, number>();
+
+  constructor(
+    private readonly driver: Driver,
+    private readonly clock: Clock,
+    private readonly renewIntervalMs: number,
+    private readonly stopped: AbortSignal,
+    private readonly logger: RuntimeLogger,
+    private readonly onFreed: () => void,
+  ) {}
+
+  /** A point in this worker's releases, taken before a bounce looks at the slot. */
+  mark(): number {
+    return this.seq;
+  }
+
+  /** The event a job bounced off `slot` waits for. */
+  eventOf(slot: string): string {
+    return slotFreedEvent(slot);
+  }
+
+  /** After a bounce parked: a release of `slot` since `since` is announced again. */
+  recheck(slot: string, since: number): void {
+    const at = this.released.get(slot);
+    if (at !== undefined && at > since) void this.announce(slot);
+  }
+
+  /** Releases `slot` and tells the jobs waiting for it. */
+  async release(slot: string, release: () => Promise<void>, logger: RuntimeLogger): Promise<void> {
+    try {
+      await release();
+    } catch (error) {
+      logger.warn('releasing the concurrency slot failed; it frees at its ttl', errorFields(error));
+      return;
+    }
+    this.seq += 1;
+    if (this.released.size >= REMEMBERED_RELEASES) this.released.clear();
+    this.released.set(slot, this.seq);
+    await this.announce(slot);
+  }
+
+  /**
+   * Renews a slot every renewal period until `done` settles; answers false then, or true when
+   * the worker stopped first (the slot is left to its ttl).
+   */
+  async holdWhile(done: Promise<void>, renew: () => Promise<boolean>): Promise<boolean> {
+    for (;;) {
+      const tick = new AbortController();
+      const onStop = () => tick.abort();
+      this.stopped.addEventListener('abort', onStop, { once: true });
+      const first = await Promise.race([
+        done.then(() => 'done' as const),
+        sleepFor(this.clock, this.renewIntervalMs, tick.signal).then(
+          () => 'tick' as const,
+          () => 'stopped' as const,
+        ),
+      ]);
+      tick.abort();
+      this.stopped.removeEventListener('abort', onStop);
+      if (first === 'done') return false;
+      if (first === 'stopped' || this.stopped.aborted) return true;
+      await renew().catch(() => false);
+    }
+  }
+
+  private async announce(slot: string): Promise<void> {
+    try {
+      await this.driver.events.publish(slotFreedEvent(slot), null, { ttl: SLOT_FREED_TTL_MS });
+    } catch (error) {
+      this.logger.warn(
+        'announcing a freed concurrency slot failed; its waiters run after the key-busy delay',
+        errorFields(error),
+      );
+    }
+    this.onFreed();
+  }
+}
