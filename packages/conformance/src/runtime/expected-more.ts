@@ -12,4 +12,28 @@ export const moreRuntimeExpected: Readonly<Record<string, Transcript>> = {
     },
     { op: 'what ran, in order', answer: ['swallowed', 'after refused', 'after ran'] },
   ],
+  'settle-survives-blip': [
+    {
+      op: 'report settled',
+      answer: { name: 'report', state: 'completed', attempts: 1, result: 'sent' },
+    },
+    { op: 'what ran', answer: ['build', 'finish'] },
+    { op: 'calls the blip failed once', answer: { suspend: 2, ackMany: 2 } },
+    { op: 'settles given up', answer: [] },
+  ],
+  'freed-slot-starts-next-job': [
+    { op: 'jobs completed', answer: 10 },
+    { op: 'most running at once', answer: 1 },
+    { op: 'kit clock moved, ms', answer: 0 },
+    { op: 'claims per job below 5', answer: true },
+  ],
+  'due-times-wake-the-worker': [
+    {
+      op: 'before any is due',
+      answer: { later: 'delayed', flaky: 'delayed', nap: 'suspended' },
+    },
+    { op: 'at +300 ms', answer: { later: 'completed', flaky: 'delayed', nap: 'suspended' } },
+    { op: 'at +500 ms', answer: { later: 'completed', flaky: 'completed', nap: 'suspended' } },
+    { op: 'at +700 ms', answer: { later: 'completed', flaky: 'completed', nap: 'completed' } },
+  ],
 };

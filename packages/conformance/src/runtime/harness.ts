@@ -1,4 +1,4 @@
-import { createWorker, type Driver } from '@berth/core';
+import { createWorker, type Driver, type Worker } from '@berth/core';
 import type { ScenarioContext } from '../golden/transcript.js';
 import { NUDGE_MS } from './drive.js';
 
@@ -11,6 +11,21 @@ export interface ScenarioWorker {
   stop(): Promise<void>;
 }
 
+/** What a scenario may set on its worker; the rest keeps the harness defaults. */
+export interface ScenarioWorkerOptions {
+  readonly concurrency?: number;
+  readonly visibilityTimeoutMs?: number;
+  /** Default NUDGE_MS; a scenario that counts polls sets one no nudge reaches. */
+  readonly pollIntervalMs?: number;
+  readonly keyBusyDelayMs?: number;
+  /** A scenario that never moves the clock sets 0: the default window waits on the clock. */
+  readonly settleBatchMs?: number;
+  /** The driver the worker uses (a wrapper of the case's driver that counts or fails calls). */
+  readonly driver?: Driver;
+  /** Listens to the worker's events. */
+  readonly on?: (worker: Worker) => void;
+}
+
 /**
  * Starts one worker for a scenario: concurrency 1 unless asked, a 30 s lease, and a poll on the
  * kit clock every NUDGE_MS, so the scenario's nudges drive it on a driver without a wake.
@@ -18,17 +33,20 @@ export interface ScenarioWorker {
 export async function startWorker(
   driver: Driver,
   jobs: Jobs,
-  options: { concurrency?: number; visibilityTimeoutMs?: number } = {},
+  options: ScenarioWorkerOptions = {},
 ): Promise<ScenarioWorker> {
   const worker = createWorker({
-    driver,
+    driver: options.driver ?? driver,
     jobs,
     concurrency: options.concurrency ?? 1,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
-    pollIntervalMs: NUDGE_MS,
+    pollIntervalMs: options.pollIntervalMs ?? NUDGE_MS,
+    ...(options.keyBusyDelayMs === undefined ? {} : { keyBusyDelayMs: options.keyBusyDelayMs }),
+    ...(options.settleBatchMs === undefined ? {} : { settleBatchMs: options.settleBatchMs }),
     // A cancel scenario makes the worker warn by design; the transcript is what is checked.
     logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
   });
+  options.on?.(worker);
   await worker.start();
   return { stop: () => worker.stop({ graceMs: 0 }) };
 }
@@ -38,7 +56,7 @@ export async function withWorker(
   context: ScenarioContext,
   jobs: Jobs,
   play: () => Promise<void>,
-  options: { concurrency?: number; visibilityTimeoutMs?: number } = {},
+  options: ScenarioWorkerOptions = {},
 ): Promise<void> {
   const worker = await startWorker(context.driver, jobs, options);
   try {

@@ -1,4 +1,5 @@
 import type { GoldenScenario } from '../golden/transcript.js';
+import { settleSurvivesBlip } from './blips.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
@@ -10,6 +11,7 @@ import {
   waitForEventTimesOut,
 } from './steps.js';
 import { swallowedSleepStillSuspends } from './suspension.js';
+import { dueTimesWakeTheWorker, freedSlotStartsNextJob } from './wake-ups.js';
 
 /** Every runtime scenario, in the order the kit runs them. */
 export const runtimeScenarios: readonly GoldenScenario[] = [
@@ -26,4 +28,7 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   schedulerSlotAfterPurge,
   unknownNameStaysReady,
   swallowedSleepStillSuspends,
+  settleSurvivesBlip,
+  freedSlotStartsNextJob,
+  dueTimesWakeTheWorker,
 ];

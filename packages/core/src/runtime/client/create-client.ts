@@ -25,10 +25,10 @@ function knownJobs(jobs: readonly AnyJobDefinition[] | undefined): Set<string> |
   return names;
 }
 
-/** A delayed job this process's workers claim when it is due (not at their next poll). */
+/** A job this process's workers claim when it is due (a delayed one too), not at a poll. */
 function announceDelayed(driver: Driver, request: EnqueueRequest, result: EnqueueResult): void {
-  if (result.deduped || request.runAt === undefined) return;
-  announceDue(driver, request.queue ?? DEFAULT_QUEUE, request.runAt);
+  if (result.deduped) return;
+  announceDue(driver, request.queue ?? DEFAULT_QUEUE, request.runAt ?? driver.clock.now());
 }
 
 /** The app's side of the queue: typed enqueues and event publishes over one driver. */
