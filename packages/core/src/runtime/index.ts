@@ -81,4 +81,5 @@ export {
   DEFAULT_SETTLE_BATCH_MS,
   ON_SETTLED_ATTEMPTS,
   ON_SETTLED_BACKOFF_MS,
+  STOP_SETTLE_MS,
 } from './worker/index.js';

@@ -183,7 +183,7 @@ export function createWorker(options: WorkerOptions): Worker {
         controller.abort(attemptDrained(job, workerId, graceMs));
       }
     }
-    const settleBy = Math.max(deadline, clock.now()) + STOP_SETTLE_MS;
+    const settleBy = deadline + STOP_SETTLE_MS;
     const landed = (await until(clock, idle.wait(), settleBy))
       ? await until(clock, batcher.drain(), settleBy)
       : false;

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Driver } from '../../contract/driver.js';
 import type { Fence } from '../../contract/records.js';
+import { isBerthError } from '../../errors/berth-error.js';
 import { sleepFor } from '../timers.js';
 import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
@@ -21,7 +22,7 @@ export class SettleGaveUp extends Error {
     readonly tries: number,
     override readonly cause: unknown,
   ) {
-    super(`the settle failed ${tries} times and the lease ran out`, { cause });
+    super(`the settle failed ${tries} times; given up`, { cause });
   }
 }
 
@@ -29,7 +30,8 @@ export class SettleGaveUp extends Error {
  * Sends a fenced settle (ack, nack, suspend) and, when the call fails, sends it again with
  * backoff for as long as the lease lasts, renewing the lease between tries. A fenced settle is
  * safe to repeat: one that landed before its answer was lost answers false the next time, and
- * never lands twice. Past the lease (or once `stopped` aborts) it throws SettleGaveUp.
+ * never lands twice. Past the lease (or once `stopped` aborts), or at once for a refusal (any
+ * BerthError but DRIVER_UNAVAILABLE), it throws SettleGaveUp.
  */
 export async function retrySettle<T>(input: {
   readonly driver: Driver;
@@ -47,7 +49,7 @@ export async function retrySettle<T>(input: {
       return await input.send();
     } catch (error) {
       const delay = Math.min(SETTLE_RETRY_FIRST_MS * 2 ** (tries - 1), SETTLE_RETRY_MAX_MS);
-      if (input.stopped.aborted || clock.now() + delay >= lease.until) {
+      if (!transient(error) || input.stopped.aborted || clock.now() + delay >= lease.until) {
         throw new SettleGaveUp(tries, error);
       }
       input.logger.warn('the settle failed; sending it again', { ...errorFields(error), tries });
@@ -60,6 +62,10 @@ export async function retrySettle<T>(input: {
     }
   }
 }
+
+/** A refusal (a result too large, a closed driver) answers the same however often it is sent. */
+const transient = (error: unknown): boolean =>
+  !isBerthError(error) || error.code === 'DRIVER_UNAVAILABLE';
 
 /** Extends the lease for the next try; a failure here is the next try's to find out. */
 async function renew(

@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BerthError,
+  createClient,
+  createWorker,
+  type Driver,
+  defineJob,
+  STOP_SETTLE_MS,
+  type Worker,
+} from '../src/index.js';
+import { memoryOnManualClock } from './support/memory.js';
+import { driveToState, driveUntil, recordingLogger, settleTicks } from './support/runtime.js';
+import { never, wrapDriver } from './support/wrap.js';
+
+const workers: Worker[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
+});
+
+const makeWorker = (
+  driver: Driver,
+  jobs: Parameters<typeof createWorker>[0]['jobs'],
+  options: { visibilityTimeoutMs?: number } = {},
+) => {
+  const worker = createWorker({
+    driver,
+    jobs,
+    concurrency: 2,
+    visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
+    pollIntervalMs: 50,
+    logger: recordingLogger().logger,
+  });
+  workers.push(worker);
+  return worker;
+};
+
+describe('worker: a settle that fails is sent again', () => {
+  it('gives up loudly (settle-failed) only once the lease cannot be renewed, and the job runs again', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    let down = true;
+    const failing = wrapDriver(driver, {
+      top: {
+        ackMany: (items: never) =>
+          down ? Promise.reject(new Error('backend down')) : driver.ackMany(items),
+        extend: (fence: never, ms: never) =>
+          down ? Promise.reject(new Error('backend down')) : driver.extend(fence, ms),
+      },
+    });
+    const attempts: number[] = [];
+    const job = defineJob({
+      name: 'report',
+      retry: { maxAttempts: 3 },
+      run: ({ attempt }) => {
+        attempts.push(attempt);
+        return 'sent';
+      },
+    });
+    const worker = makeWorker(failing, [job], { visibilityTimeoutMs: 1_000 });
+    const given: { settle: string; tries: number }[] = [];
+    worker.on('settle-failed', ({ settle, tries }) => given.push({ settle, tries }));
+    await worker.start();
+    const { id } = await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => given.length === 1, { stepMs: 5, maxMs: 2_000 });
+    // 25 + 50 + 100 + 200 + 400 ms of retries fit the 1 s lease; the sixth wait would not.
+    expect(given).toEqual([{ settle: 'completed', tries: 6 }]);
+    expect(await driver.get(id)).toMatchObject({ state: 'running', attempts: 1 });
+    down = false;
+    const done = await driveToState(driver, clock, id, 'completed', { stepMs: 50 });
+    expect(done).toMatchObject({ attempts: 2, result: 'sent' });
+    expect(attempts).toEqual([1, 2]);
+  });
+
+  it('does not resend a refusal: a BerthError other than DRIVER_UNAVAILABLE is given up at once', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    let calls = 0;
+    const refusing = wrapDriver(driver, {
+      top: {
+        ackMany: async () => {
+          calls += 1;
+          throw new BerthError({ code: 'JOB_INVALID', detail: 'the result is too large' });
+        },
+      },
+    });
+    const job = defineJob({ name: 'big', run: () => 'x' });
+    const worker = makeWorker(refusing, [job]);
+    const given: number[] = [];
+    worker.on('settle-failed', ({ tries }) => given.push(tries));
+    await worker.start();
+    await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => given.length === 1, { stepMs: 5, maxMs: 1_000 });
+    expect(given).toEqual([1]);
+    expect(calls).toBe(1);
+  });
+});
+
+describe('worker: stop() is bounded by its grace', () => {
+  it('resolves at the grace while a claim hangs', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    let claims = 0;
+    const hanging = wrapDriver(driver, {
+      top: {
+        claim: () => {
+          claims += 1;
+          return never();
+        },
+      },
+    });
+    const worker = makeWorker(hanging, [defineJob({ name: 'idle', run: () => null })]);
+    await worker.start();
+    await settleTicks();
+    expect(claims).toBe(1);
+    let stopped = false;
+    const stopping = worker.stop({ graceMs: 100 }).then(() => {
+      stopped = true;
+    });
+    await clock.advance(99);
+    await settleTicks();
+    expect(stopped).toBe(false);
+    await clock.advance(1);
+    await stopping;
+    expect(stopped).toBe(true);
+  });
+
+  it('resolves at the grace plus STOP_SETTLE_MS while an ack hangs, leaving the job to lapse', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const hanging = wrapDriver(driver, { top: { ackMany: () => never() } });
+    let runs = 0;
+    const job = defineJob({
+      name: 'report',
+      run: () => {
+        runs += 1;
+        return 'sent';
+      },
+    });
+    const worker = makeWorker(hanging, [job]);
+    await worker.start();
+    const { id } = await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => runs === 1);
+    let stopped = false;
+    const stopping = worker.stop({ graceMs: 100 }).then(() => {
+      stopped = true;
+    });
+    await clock.advance(100 + STOP_SETTLE_MS - 1);
+    await settleTicks();
+    expect(stopped).toBe(false);
+    await clock.advance(1);
+    await stopping;
+    expect(stopped).toBe(true);
+    // Nothing landed and nothing ran twice: the row waits for its lease to lapse.
+    expect(await driver.get(id)).toMatchObject({ state: 'running', attempts: 1 });
+    expect(runs).toBe(1);
+  });
+});
