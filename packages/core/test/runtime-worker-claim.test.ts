@@ -93,11 +93,30 @@ describe('worker: claiming', () => {
     const worker = make(driver, [job], 1, 500);
     await worker.start();
     const start = clock.now();
-    const { id } = await createClient({ driver }).enqueue(job, null);
+    // Enqueued as another process would: a client on this process's driver wakes its workers.
+    const { id } = await createClient({ driver: inner }).enqueue(job, null);
     await settleTicks();
     expect(ranAt).toBeUndefined();
     await driveToState(driver, clock, id, 'completed', { stepMs: 100 });
     expect(ranAt).toBe(start + 500);
+  });
+
+  it('claims at once a job a client of the same driver enqueued, without a subscription', async () => {
+    const { driver: inner, clock } = memoryOnManualClock();
+    const { subscribe: _none, ...rest } = inner;
+    const driver: Driver = rest;
+    let ran = false;
+    const job = defineJob({
+      name: 'told',
+      run: () => {
+        ran = true;
+      },
+    });
+    const worker = make(driver, [job], 1, 60_000);
+    await worker.start();
+    await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => ran, { stepMs: 0, maxMs: 0 });
+    expect(ran).toBe(true);
   });
 });
 
