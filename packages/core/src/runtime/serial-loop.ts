@@ -4,9 +4,15 @@ import { timeoutsFor } from './timers.js';
 export interface SerialLoop<T> {
   /** Runs the task now, after any run in flight: runs never overlap. */
   runNow(): Promise<T>;
-  /** Runs the task, then again every interval until `stop`. A second start does nothing. */
+  /**
+   * Runs the task, then again every interval until `stop`. A second start does nothing; a start
+   * while a stop is finishing waits for it, then starts one loop.
+   */
   start(): Promise<void>;
-  /** Stops the timer and waits for the run in flight, whatever it answered. */
+  /**
+   * Stops the timer, waits for the run in flight (whatever it answered), then runs `onStopped`.
+   * Starts and stops take turns: once this resolves no timed run of the stopped loop is left.
+   */
   stop(): Promise<void>;
 }
 
@@ -20,11 +26,17 @@ export function createSerialLoop<T>(options: {
   readonly intervalMs: number;
   readonly task: () => Promise<T>;
   readonly onError: (error: unknown) => void;
+  /** Runs at the end of each stop, before a start queued behind it (a lease release). */
+  readonly onStopped?: () => Promise<void>;
 }): SerialLoop<T> {
   const { clock, intervalMs, task, onError } = options;
   let running = false;
+  // Each start opens a generation; a timer of an older one (a loop since stopped) does nothing.
+  let generation = 0;
   let cancelTimer = (): void => {};
   let inFlight: Promise<unknown> = Promise.resolve();
+  // Starts and stops, one after another.
+  let turns: Promise<unknown> = Promise.resolve();
 
   const runNow = (): Promise<T> => {
     const next = inFlight.then(task, task);
@@ -32,26 +44,40 @@ export function createSerialLoop<T>(options: {
     return next;
   };
 
-  const loop = async (): Promise<void> => {
+  const loop = async (mine: number): Promise<void> => {
+    if (!running || mine !== generation) return;
     try {
       await runNow();
     } catch (error) {
       onError(error);
     }
-    if (running) cancelTimer = timeoutsFor(clock)(() => void loop(), intervalMs);
+    if (running && mine === generation) {
+      cancelTimer = timeoutsFor(clock)(() => void loop(mine), intervalMs);
+    }
+  };
+
+  const inTurn = (change: () => Promise<void>): Promise<void> => {
+    const next = turns.then(change);
+    turns = next.catch(() => undefined);
+    return next;
   };
 
   return {
     runNow,
-    async start() {
-      if (running) return;
-      running = true;
-      await loop();
-    },
-    async stop() {
-      running = false;
-      cancelTimer();
-      await inFlight;
-    },
+    start: () =>
+      inTurn(async () => {
+        if (running) return;
+        running = true;
+        generation += 1;
+        await loop(generation);
+      }),
+    stop: () =>
+      inTurn(async () => {
+        running = false;
+        generation += 1;
+        cancelTimer();
+        await inFlight;
+        await options.onStopped?.();
+      }),
   };
 }
