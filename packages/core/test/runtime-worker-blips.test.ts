@@ -77,7 +77,11 @@ describe('worker: a settle that fails is sent again', () => {
       top: {
         ackMany: async () => {
           calls += 1;
-          throw new BerthError({ code: 'JOB_INVALID', detail: 'the result is too large' });
+          throw new BerthError({
+            code: 'JOB_INVALID',
+            detail: 'the result is too large',
+            meta: { field: 'result', reason: 'is too large' },
+          });
         },
       },
     });

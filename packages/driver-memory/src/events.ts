@@ -62,6 +62,7 @@ export function findEvent(
       continue;
     }
     if (!matchesEvent(record.payload, options.match)) continue;
+    if (options.exclude?.includes(record.id) === true) continue;
     if (
       found === undefined ||
       record.publishedAt < found.record.publishedAt ||

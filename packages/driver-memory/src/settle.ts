@@ -1,10 +1,11 @@
-import type {
-  AckItem,
-  AckOptions,
-  Fence,
-  NackItem,
-  NackOptions,
-  SuspendOptions,
+import {
+  type AckItem,
+  type AckOptions,
+  type Fence,
+  matchesEvent,
+  type NackItem,
+  type NackOptions,
+  type SuspendOptions,
 } from '@berth/core';
 import { copyError, copyJson } from './record.js';
 import { clearLease, type Row, type Store, setState } from './store.js';
@@ -86,13 +87,20 @@ export function nackMany(store: Store, items: readonly NackItem[]): readonly boo
   return landed;
 }
 
-/** A `waitFor` event published since `eventsSince` and not expired: the wait is over already. */
+/**
+ * A `waitFor` event published since `eventsSince`, not expired, matching `eventsMatch` and not
+ * excluded: the wait is over already.
+ */
 function eventAlreadyPublished(store: Store, options: SuspendOptions, now: number): boolean {
-  const { waitFor, eventsSince } = options;
+  const { waitFor, eventsSince, eventsMatch, eventsExclude } = options;
   if (waitFor === undefined || eventsSince === undefined) return false;
   return store.events.some(
     ({ record }) =>
-      record.name === waitFor && record.publishedAt >= eventsSince && record.expiresAt > now,
+      record.name === waitFor &&
+      record.publishedAt >= eventsSince &&
+      record.expiresAt > now &&
+      matchesEvent(record.payload, eventsMatch) &&
+      !(eventsExclude?.includes(record.id) ?? false),
   );
 }
 

@@ -68,6 +68,7 @@ export function createEventStore(context: NatsContext): EventStore {
     async find(name: string, options: FindEventOptions) {
       await mirror.syncFull();
       for (const entry of index.events.since(name, options.after, context.clock.now())) {
+        if (options.exclude?.includes(entry.event.id) === true) continue;
         if (options.match === undefined) return eventOf(context, entry.event);
         const event = await eventOf(context, entry.event);
         if (matchesEvent(event.payload, options.match)) return event;

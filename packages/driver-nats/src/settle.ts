@@ -1,14 +1,16 @@
-import type {
-  AckItem,
-  AckOptions,
-  Fence,
-  NackItem,
-  NackOptions,
-  SuspendOptions,
+import {
+  type AckItem,
+  type AckOptions,
+  type Fence,
+  matchesEvent,
+  type NackItem,
+  type NackOptions,
+  type SuspendOptions,
 } from '@berth/core';
 import { spillJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
 import { type CurrentJob, readJob } from './docs.js';
+import { eventOf } from './events-codec.js';
 import { effectiveJob } from './index/row.js';
 import type { StoredJob } from './record.js';
 import { acked, extended, fenceHolds, nacked, suspended } from './transitions.js';
@@ -120,6 +122,23 @@ export async function extend(
   return job !== undefined;
 }
 
+/** An unexpired `waitFor` event since `since` that matches `eventsMatch` and is not excluded. */
+async function eventCounts(
+  context: NatsContext,
+  waitFor: string,
+  since: number,
+  options: SuspendOptions,
+  now: number,
+): Promise<boolean> {
+  for (const entry of context.index.events.since(waitFor, since, now)) {
+    if (options.eventsExclude?.includes(entry.event.id) === true) continue;
+    if (options.eventsMatch === undefined) return true;
+    const event = await eventOf(context, entry.event);
+    if (matchesEvent(event.payload, options.eventsMatch)) return true;
+  }
+  return false;
+}
+
 /**
  * A suspend. Waiting for an event, it records the newest revision the index has seen: any event
  * of that name stored above it wakes the row (the publish's own write does, no second write). With
@@ -139,7 +158,7 @@ export async function suspend(
   const already =
     waitFor !== undefined &&
     eventsSince !== undefined &&
-    !context.index.events.since(waitFor, eventsSince, now).next().done;
+    (await eventCounts(context, waitFor, eventsSince, options, now));
   const runAt = already ? now : options.until;
   const job = await fenced(
     context,

@@ -71,6 +71,7 @@ export function createEventStore(context: RedisContext): EventStore {
       let hit: EventRecord | undefined;
       await walk(context, name, `[${memberDigits(options.after)}`, (event) => {
         if (!matchesEvent(event.payload, options.match)) return false;
+        if (options.exclude?.includes(event.id) === true) return false;
         hit = event;
         return true;
       });

@@ -61,7 +61,24 @@ export const nack = (context: RedisContext, fence: Fence, options: NackOptions) 
   settleOne(context, nackItem(fence, options));
 
 export const suspend = (context: RedisContext, fence: Fence, options: SuspendOptions) =>
-  settleOne(context, ['suspend', fence, options.until, options.waitFor, options.eventsSince]);
+  settleOne(context, [
+    'suspend',
+    fence,
+    options.until,
+    options.waitFor,
+    options.eventsSince,
+    eventsFilter(options),
+  ]);
+
+/** The suspend's events filter as the script reads it, or absent. */
+function eventsFilter(options: SuspendOptions): string | undefined {
+  const { eventsMatch: match, eventsExclude: exclude } = options;
+  if (match === undefined && exclude === undefined) return undefined;
+  return JSON.stringify({
+    ...(match === undefined ? {} : { match }),
+    ...(exclude === undefined ? {} : { exclude }),
+  });
+}
 
 export const extend = (context: RedisContext, fence: Fence, visibilityTimeoutMs: number) =>
   settleOne(context, ['extend', fence, visibilityTimeoutMs]);

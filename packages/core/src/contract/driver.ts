@@ -174,7 +174,9 @@ export interface DriverBackend {
    *   it is absent or not in the future); else `dead`, or `failed` with `deadLetter: false`.
    *   `lastError` is stored either way.
    * - suspend → `suspended`, `runAt = until`, `waitFor`; with `eventsSince`, `runAt = now` instead
-   *   when an unexpired `waitFor` event with `publishedAt >= eventsSince` is already stored.
+   *   when an unexpired `waitFor` event with `publishedAt >= eventsSince` is already stored
+   *   that matches `eventsMatch` (when given, as `events.find`'s match) and whose id is not in
+   *   `eventsExclude`.
    * - extend → `visibleAt = now + vt`.
    * A settle clears `claimedBy` and `visibleAt` (extend keeps them).
    */

@@ -18,6 +18,8 @@ export interface FindEventOptions {
   readonly after: number;
   /** Only events whose payload is an object holding each of these top-level keys, deep-equal. */
   readonly match?: Readonly<Record<string, Json>>;
+  /** Events with these ids are skipped (the ones a run's earlier waits consumed); at most 1 000. */
+  readonly exclude?: readonly string[];
 }
 
 /**
@@ -31,7 +33,7 @@ export interface EventStore {
    * `name` (`suspend({ waitFor: name })`) due now.
    */
   publish(name: string, payload: Json, options?: PublishOptions): Promise<EventRecord>;
-  /** The earliest live event of `name` matching, by publish order; or `undefined`. */
+  /** The earliest live event of `name` matching and not excluded, by publish order; or `undefined`. */
   find(name: string, options: FindEventOptions): Promise<EventRecord | undefined>;
   /** Live events (all, or of `name`), in publish order. */
   list(name?: string): Promise<readonly EventRecord[]>;

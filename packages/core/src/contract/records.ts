@@ -163,6 +163,13 @@ export interface SuspendOptions {
    * a waiter's last look at the events and its suspend landing, where a publish wakes nobody.
    */
   readonly eventsSince?: number;
+  /**
+   * With `eventsSince`: only an event whose payload matches (as `events.find`'s `match`) counts,
+   * so an event the waiter already looked at and passed over does not wake it again.
+   */
+  readonly eventsMatch?: Readonly<Record<string, Json>>;
+  /** With `eventsSince`: events with these ids never count (events the run already consumed). */
+  readonly eventsExclude?: readonly string[];
 }
 
 export interface AckItem extends AckOptions {

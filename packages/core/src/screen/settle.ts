@@ -9,6 +9,7 @@ import type {
   SuspendOptions,
 } from '../contract/records.js';
 import { jobInvalid } from '../errors/refusals.js';
+import { screenEventIds, screenEventMatch } from './events.js';
 import {
   screenDuration,
   screenInstant,
@@ -73,12 +74,21 @@ export function screenSuspend(options: SuspendOptions): SuspendOptions {
   if (input.eventsSince !== undefined && waitFor === undefined) {
     throw jobInvalid('eventsSince', 'is only meaningful with waitFor');
   }
+  for (const field of ['eventsMatch', 'eventsExclude'] as const) {
+    if (input[field] !== undefined && input.eventsSince === undefined) {
+      throw jobInvalid(field, 'is only meaningful with eventsSince');
+    }
+  }
+  const eventsMatch = screenEventMatch('eventsMatch', input.eventsMatch);
+  const eventsExclude = screenEventIds('eventsExclude', input.eventsExclude);
   return {
     until: screenInstant('until', input.until),
     ...(waitFor === undefined ? {} : { waitFor }),
     ...(input.eventsSince === undefined
       ? {}
       : { eventsSince: screenInstant('eventsSince', input.eventsSince) }),
+    ...(eventsMatch === undefined ? {} : { eventsMatch }),
+    ...(eventsExclude === undefined || eventsExclude.length === 0 ? {} : { eventsExclude }),
   };
 }
 

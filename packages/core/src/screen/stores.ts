@@ -2,6 +2,7 @@ import type { FindEventOptions, PublishOptions } from '../contract/events.js';
 import type { Json } from '../contract/records.js';
 import type { StepRecord } from '../contract/steps.js';
 import { jobInvalid } from '../errors/refusals.js';
+import { screenEventIds, screenEventMatch } from './events.js';
 import { screenJobError } from './settle.js';
 import {
   screenDuration,
@@ -62,19 +63,14 @@ export function screenFind(
   options: FindEventOptions,
 ): { name: string; options: FindEventOptions } {
   const input = screenObject('find options', options);
-  const match =
-    input.match === undefined ? undefined : screenJson('match', input.match, 65_536).value;
-  if (
-    match !== undefined &&
-    (match === null || typeof match !== 'object' || Array.isArray(match))
-  ) {
-    throw jobInvalid('match', 'must be an object of payload fields');
-  }
+  const match = screenEventMatch('match', input.match);
+  const exclude = screenEventIds('exclude', input.exclude);
   return {
     name: screenName('event name', name),
     options: {
       after: screenInstant('after', input.after),
-      ...(match === undefined ? {} : { match: match as Readonly<Record<string, Json>> }),
+      ...(match === undefined ? {} : { match }),
+      ...(exclude === undefined || exclude.length === 0 ? {} : { exclude }),
     },
   };
 }

@@ -80,6 +80,8 @@ export function settleOps(context: OpsContext) {
       options.waitFor ?? null,
       options.eventsSince ?? null,
       channel,
+      options.eventsMatch === undefined ? null : JSON.stringify(options.eventsMatch),
+      options.eventsExclude ?? null,
     ]);
 
   const extend = (f: Fence, visibilityTimeoutMs: number) =>

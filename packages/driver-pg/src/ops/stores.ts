@@ -82,6 +82,7 @@ export function eventStore({ db, sql, clock, channel }: OpsContext): EventStore 
         clock.now(),
         options.after,
         options.match === undefined ? null : JSON.stringify(options.match),
+        options.exclude ?? null,
       ]);
       return row === undefined ? undefined : toEventRecord(row);
     },

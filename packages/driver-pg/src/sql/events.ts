@@ -1,3 +1,5 @@
+import { eventCounts } from './event-match.js';
+
 const EVENT_COLUMNS = 'id, name, payload::text AS payload, published_at, expires_at';
 
 /** Stored events. $n are listed per statement. */
@@ -24,16 +26,13 @@ export function eventsSql(s: string) {
 
     /**
      * The earliest live event matching: each top-level key of $4 present in the payload with an
-     * equal value (jsonb equality is deep). $1 name, $2 now, $3 after, $4 match or NULL.
+     * equal value (jsonb equality is deep), its id not in $5. $1 name, $2 now, $3 after, $4 match
+     * or NULL, $5 excluded ids or NULL.
      */
     find: `
       SELECT ${EVENT_COLUMNS} FROM ${s}.events e
       WHERE e.name = $1 AND e.expires_at > $2::bigint AND e.published_at >= $3::bigint
-        AND ($4::jsonb IS NULL OR (
-          json_typeof(e.payload) = 'object'
-          AND NOT EXISTS (
-            SELECT 1 FROM jsonb_each($4::jsonb) m
-            WHERE NOT (e.payload::jsonb ? m.key AND (e.payload::jsonb -> m.key) = m.value))))
+        AND ${eventCounts('e', '$4', '$5')}
       ORDER BY e.published_at, e.seq
       LIMIT 1`,
 

@@ -1,3 +1,5 @@
+import { eventCounts } from './event-match.js';
+
 /** The fence every settle presents: the row is running under this worker and claim. */
 const fenced = (t: string, id: string, worker: string, claim: string) =>
   `${t}.id = ${id} AND ${t}.state = 'running' AND ${t}.claimed_by = ${worker} AND ${t}.claim = ${claim}`;
@@ -50,8 +52,9 @@ export function settleSql(s: string) {
 
     /**
      * With $7 eventsSince (only ever alongside $6 waitFor): when a live $6 event published at or
-     * after $7 is already stored, the row is due now instead of at until, in this same statement.
-     * $1 id, $2 worker, $3 claim, $4 now, $5 until, $6 waitFor, $7 eventsSince, $8 channel.
+     * after $7, matching $9 and not among $10, is already stored, the row is due now instead of
+     * at until, in this same statement. $1 id, $2 worker, $3 claim, $4 now, $5 until, $6 waitFor,
+     * $7 eventsSince, $8 channel, $9 eventsMatch or NULL, $10 eventsExclude or NULL.
      */
     suspend: `
       WITH moved AS (
@@ -61,7 +64,7 @@ export function settleSql(s: string) {
             WHEN $6::text IS NOT NULL AND $7::bigint IS NOT NULL AND EXISTS (
               SELECT 1 FROM ${s}.events e
               WHERE e.name = $6::text AND e.published_at >= $7::bigint
-                AND e.expires_at > $4::bigint)
+                AND e.expires_at > $4::bigint AND ${eventCounts('e', '$9', '$10')})
             THEN $4::bigint ELSE $5::bigint END,
           wait_for = $6::text,
           claimed_by = NULL, visible_at = NULL, updated_at = $4::bigint

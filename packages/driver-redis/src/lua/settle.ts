@@ -14,7 +14,8 @@ export const SETTLE_WIDTH = 8;
  * - ack: a1 result JSON;
  * - nack: a1 error JSON, a2 retryAt, a3 final ('1'), a4 deadLetter ('0' = failed);
  * - suspend: a1 until, a2 waitFor, a3 eventsSince (due now when a live `waitFor` event was
- *   published at or after it, over at most EVENTS_SINCE_SCAN of that name's newest events);
+ *   published at or after it, over at most EVENTS_SINCE_SCAN of that name's newest events), a4
+ *   the events filter JSON `{match?, exclude?}` (eventsMatch, eventsExclude);
  * - extend: a1 visibilityTimeoutMs.
  * A fence holds while the row is running under this worker and claim (a lapsed lease that no
  * one re-claimed still holds). One wake for the queues a nack or a due suspend gave work.
@@ -24,12 +25,34 @@ local now = n(ARGV[1])
 local count = n(ARGV[2])
 local landed = {}
 local seen = {}
-local function publishedSince(name, since)
+-- JSON deep equality over cjson values (an empty object and an empty array both decode to an
+-- empty table, and compare equal: the one case where this and core's matcher differ).
+local function sameJson(a, b)
+  if type(a) ~= 'table' or type(b) ~= 'table' then return a == b end
+  for k, v in pairs(a) do if not sameJson(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+local function eventCounts(id, json, filter)
+  if filter == nil then return true end
+  if filter.exclude then
+    for _, excluded in ipairs(filter.exclude) do if excluded == id then return false end end
+  end
+  if filter.match == nil then return true end
+  local payload = cjson.decode(json).payload
+  if type(payload) ~= 'table' then return false end
+  for key, value in pairs(filter.match) do
+    if payload[key] == nil or not sameJson(payload[key], value) then return false end
+  end
+  return true
+end
+local function publishedSince(name, since, filter)
   local members = redis.call('ZRANGE', k_eventsName(name), '+', '[' .. string.format('%016.0f', n(since)),
     'BYLEX', 'REV', 'LIMIT', 0, ${EVENTS_SINCE_SCAN})
   for _, member in ipairs(members) do
-    local expiresAt = redis.call('HGET', k_event(string.sub(member, 34)), 'expiresAt')
-    if expiresAt and n(expiresAt) > now then return true end
+    local id = string.sub(member, 34)
+    local fields = redis.call('HMGET', k_event(id), 'expiresAt', 'json')
+    if fields[1] and n(fields[1]) > now and eventCounts(id, fields[2], filter) then return true end
   end
   return false
 end
@@ -64,7 +87,9 @@ for item = 1, count do
       end
     elseif op == 'suspend' then
       set(job, 'state', 'suspended')
-      if a2 ~= '' and a3 ~= '' and publishedSince(a2, a3) then
+      local filter = nil
+      if a4 ~= '' then filter = cjson.decode(a4) end
+      if a2 ~= '' and a3 ~= '' and publishedSince(a2, a3, filter) then
         set(job, 'runAt', fmt(now))
       else
         set(job, 'runAt', a1)

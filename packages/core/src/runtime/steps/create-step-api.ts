@@ -50,6 +50,17 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
     );
     return (await stored).get(name);
   };
+  // Events the run's waits took, before this attempt (stored) or in it: a wait never answers
+  // one of them again.
+  const takenHere: { readonly event: string; readonly id: string }[] = [];
+  const consumedEvents = async (event: string): Promise<string[]> => {
+    const ids: string[] = [];
+    for (const record of (await stored)?.values() ?? []) {
+      if (record.eventName === event && record.eventId !== undefined) ids.push(record.eventId);
+    }
+    for (const taken of takenHere) if (taken.event === event) ids.push(taken.id);
+    return ids;
+  };
   // The first suspension a step asked for. It stands even when the handler swallows it: every
   // later step throws it again, and the worker suspends the run whatever the handler answers.
   let requested: RunSuspended | undefined;
@@ -210,12 +221,16 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
         eventName: options.event,
         startedAt: stored?.startedAt ?? now,
       };
-      // Events are stored: one published since the job was made counts, before the wait or not.
-      const found = await driver.events.find(options.event, {
-        after: job.createdAt,
+      // Events are stored: one published since the job was made counts, before the wait or not,
+      // unless another wait of this run took it already (each event is consumed once per run).
+      const exclude = await consumedEvents(options.event);
+      const matching = {
         ...(options.match === undefined ? {} : { match: options.match }),
-      });
+        ...(exclude.length === 0 ? {} : { exclude }),
+      };
+      const found = await driver.events.find(options.event, { after: job.createdAt, ...matching });
       if (found !== undefined) {
+        takenHere.push({ event: options.event, id: found.id });
         await write({
           ...base,
           status: 'completed',
@@ -231,13 +246,16 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
       }
       if (stored === undefined) await write({ ...base, status: 'waiting', updatedAt: now });
       // A publish landing between this look and the suspend still wakes the run: the suspend
-      // itself sees it (`eventsSince`). From the next millisecond on, so an event of this look's
-      // own instant that did not match cannot wake the run again at once, forever, on a clock
-      // that has not moved; `pollMs` bounds the park for a publish within that millisecond.
+      // itself looks again, over the same events as this look (the same bound, match and
+      // exclusions), so an event of this look's own millisecond, or from a publisher whose clock
+      // is behind, is not missed; and one this look passed over (no match, or consumed) never
+      // wakes the run, so it cannot spin. `pollMs` bounds the park all the same.
       return suspendRun({
         until: Math.min(wakeAt, now + pollMs),
         waitFor: options.event,
-        eventsSince: now + 1,
+        eventsSince: job.createdAt,
+        ...(matching.match === undefined ? {} : { eventsMatch: matching.match }),
+        ...(matching.exclude === undefined ? {} : { eventsExclude: matching.exclude }),
       });
     },
   };

@@ -1,11 +1,17 @@
+import type { Json } from '../../contract/records.js';
+
 /** What a suspension asks of the worker: `driver.suspend(fence, { until, waitFor })`. */
 export interface Suspension {
   /** The instant the run is due again (a sleep's wake, or an event wait's next look). */
   readonly until: number;
   /** The event whose publish makes the run due at once. */
   readonly waitFor?: string;
-  /** With `waitFor`: the instant of the run's last look at the events (`suspend`'s `eventsSince`). */
+  /** With `waitFor`: the bound of the run's look at the events (`suspend`'s `eventsSince`). */
   readonly eventsSince?: number;
+  /** With `eventsSince`: the wait's match, so only an event it would take wakes it. */
+  readonly eventsMatch?: Readonly<Record<string, Json>>;
+  /** With `eventsSince`: events the run's other waits consumed. */
+  readonly eventsExclude?: readonly string[];
 }
 
 /**
@@ -18,6 +24,8 @@ export class RunSuspended extends Error {
   readonly until: number;
   readonly waitFor?: string;
   readonly eventsSince?: number;
+  readonly eventsMatch?: Readonly<Record<string, Json>>;
+  readonly eventsExclude?: readonly string[];
 
   constructor(suspension: Suspension) {
     super(
@@ -28,14 +36,19 @@ export class RunSuspended extends Error {
     this.until = suspension.until;
     if (suspension.waitFor !== undefined) this.waitFor = suspension.waitFor;
     if (suspension.eventsSince !== undefined) this.eventsSince = suspension.eventsSince;
+    if (suspension.eventsMatch !== undefined) this.eventsMatch = suspension.eventsMatch;
+    if (suspension.eventsExclude !== undefined) this.eventsExclude = suspension.eventsExclude;
   }
 
-  /** The options for `driver.suspend`. */
+  /** The options for `driver.suspend`, absent fields left out. */
   toSuspendOptions(): Suspension {
-    if (this.waitFor === undefined) return { until: this.until };
-    return this.eventsSince === undefined
-      ? { until: this.until, waitFor: this.waitFor }
-      : { until: this.until, waitFor: this.waitFor, eventsSince: this.eventsSince };
+    return {
+      until: this.until,
+      ...(this.waitFor === undefined ? {} : { waitFor: this.waitFor }),
+      ...(this.eventsSince === undefined ? {} : { eventsSince: this.eventsSince }),
+      ...(this.eventsMatch === undefined ? {} : { eventsMatch: this.eventsMatch }),
+      ...(this.eventsExclude === undefined ? {} : { eventsExclude: this.eventsExclude }),
+    };
   }
 }
 

@@ -5,7 +5,12 @@ import { type BerthError, isBerthError } from '../../errors/berth-error.js';
 import { screenJson } from '../../screen/values.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { type AttemptSpan, startAttemptSpan } from '../otel/attempt-span.js';
-import { createStepApi, isRunSuspended, type RunSuspended } from '../steps/index.js';
+import {
+  createStepApi,
+  isRunSuspended,
+  type RunSuspended,
+  type Suspension,
+} from '../steps/index.js';
 import { timeoutsFor } from '../timers.js';
 import { attemptAborted, attemptTimedOut, slotTaken } from './attempt-errors.js';
 import { keepLease } from './lease-keeper.js';
@@ -16,12 +21,7 @@ import type { LeaseClock } from './settle-retry.js';
 export type AttemptEnd =
   | { readonly kind: 'completed'; readonly result: Json | undefined }
   | { readonly kind: 'failed'; readonly error: unknown }
-  | {
-      readonly kind: 'suspended';
-      readonly until: number;
-      readonly waitFor?: string;
-      readonly eventsSince?: number;
-    }
+  | ({ readonly kind: 'suspended' } & Suspension)
   | { readonly kind: 'lease-lost'; readonly error: BerthError }
   /** The concurrency slot renewal failed: aborted as a lost lease, but the row is still ours. */
   | { readonly kind: 'slot-lost'; readonly error: BerthError }

@@ -79,11 +79,10 @@ export function nackFor(
 }
 
 /** A step's suspension as `driver.suspend` takes it, absent fields left out. */
-const suspendOptionsOf = (end: Extract<AttemptEnd, { kind: 'suspended' }>): SuspendOptions => ({
-  until: end.until,
-  ...(end.waitFor === undefined ? {} : { waitFor: end.waitFor }),
-  ...(end.eventsSince === undefined ? {} : { eventsSince: end.eventsSince }),
-});
+const suspendOptionsOf = (end: Extract<AttemptEnd, { kind: 'suspended' }>): SuspendOptions => {
+  const { kind: _kind, ...options } = end;
+  return options;
+};
 
 async function suspend(
   at: Settling,
