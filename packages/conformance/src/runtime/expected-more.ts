@@ -36,4 +36,31 @@ export const moreRuntimeExpected: Readonly<Record<string, Transcript>> = {
     { op: 'at +500 ms', answer: { later: 'completed', flaky: 'completed', nap: 'suspended' } },
     { op: 'at +700 ms', answer: { later: 'completed', flaky: 'completed', nap: 'completed' } },
   ],
+  'event-in-looks-millisecond': [
+    {
+      op: 'invoice settled',
+      answer: { name: 'invoice', state: 'completed', attempts: 1, result: 'paid' },
+    },
+    { op: 'what the wait answered', answer: [{ invoice: 'inv-1', amount: 5 }] },
+  ],
+  'unmatched-event-does-not-spin': [
+    {
+      op: 'invoice parked',
+      answer: { name: 'invoice', state: 'suspended', attempts: 1, waitFor: 'invoice.paid' },
+    },
+    { op: 'times claimed', answer: 1 },
+    { op: 'times claimed', answer: 2 },
+    { op: 'what the wait answered', answer: [{ invoice: 'inv-1', amount: 9 }] },
+  ],
+  'two-waits-take-two-events': [
+    {
+      op: 'after one tick',
+      answer: { name: 'twice', state: 'suspended', attempts: 1, waitFor: 'tick' },
+    },
+    {
+      op: 'settled',
+      answer: { name: 'twice', state: 'completed', attempts: 1, result: 'two ticks' },
+    },
+    { op: 'ticks taken', answer: { first: { n: 1 }, second: { n: 2 } } },
+  ],
 };

@@ -1,5 +1,10 @@
 import type { GoldenScenario } from '../golden/transcript.js';
 import { settleSurvivesBlip } from './blips.js';
+import {
+  eventInLooksMillisecond,
+  twoWaitsTakeTwoEvents,
+  unmatchedEventDoesNotSpin,
+} from './event-gap.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
@@ -31,4 +36,7 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   settleSurvivesBlip,
   freedSlotStartsNextJob,
   dueTimesWakeTheWorker,
+  eventInLooksMillisecond,
+  unmatchedEventDoesNotSpin,
+  twoWaitsTakeTwoEvents,
 ];

@@ -4,7 +4,7 @@ import { withWorker } from './harness.js';
 import { wrapDriver } from './wrap-driver.js';
 
 /** Longer than any scenario here: a poll or a key-busy delay never comes. */
-const NEVER_MS = 3_600_000;
+export const NEVER_MS = 3_600_000;
 const REAL_ROUNDS = 1_000;
 
 const realPause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -13,7 +13,7 @@ const realPause = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * Waits in real time only, the kit clock left where it stands: whatever happens must come from
  * a wake, a release or a local timer, never from a poll.
  */
-async function waitReal(what: string, done: () => Promise<boolean>): Promise<void> {
+export async function waitReal(what: string, done: () => Promise<boolean>): Promise<void> {
   for (let round = 0; round < REAL_ROUNDS; round += 1) {
     if (await done()) return;
     await realPause(5);
