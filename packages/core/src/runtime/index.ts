@@ -81,5 +81,6 @@ export {
   DEFAULT_SETTLE_BATCH_MS,
   ON_SETTLED_ATTEMPTS,
   ON_SETTLED_BACKOFF_MS,
+  SLOT_FREED_TTL_MS,
   STOP_SETTLE_MS,
 } from './worker/index.js';
