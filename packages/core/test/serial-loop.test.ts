@@ -71,4 +71,32 @@ describe('serial loop: start and stop take turns', () => {
     await Promise.all([stopping, starting]);
     expect(log).toEqual(['tick', 'stopped', 'tick']);
   });
+
+  it("a stop during the start's check waits for it and then stops: no tick runs after the stop", async () => {
+    const clock = createManualClock();
+    let runs = 0;
+    const check = gate();
+    const loop = createSerialLoop({
+      clock,
+      intervalMs: 100,
+      onError: () => {},
+      task: async () => {
+        runs += 1;
+      },
+    });
+    const starting = loop.start(() => check.promise);
+    let stopped = false;
+    const stopping = loop.stop().then(() => {
+      stopped = true;
+    });
+    await settleTicks();
+    expect(stopped).toBe(false);
+    check.open();
+    await Promise.all([starting, stopping]);
+    const after = runs;
+    await clock.advance(1_000);
+    await settleTicks();
+    expect(runs).toBe(after);
+    expect(clock.pending()).toBe(0);
+  });
 });

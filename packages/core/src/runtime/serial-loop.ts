@@ -6,9 +6,10 @@ export interface SerialLoop<T> {
   runNow(): Promise<T>;
   /**
    * Runs the task, then again every interval until `stop`. A second start does nothing; a start
-   * while a stop is finishing waits for it, then starts one loop.
+   * while a stop is finishing waits for it, then starts one loop. `before` (a backend check)
+   * runs in the start's turn: a stop that comes meanwhile waits for it, then stops the loop.
    */
-  start(): Promise<void>;
+  start(before?: () => Promise<void>): Promise<void>;
   /**
    * Stops the timer, waits for the run in flight (whatever it answered), then runs `onStopped`.
    * Starts and stops take turns: once this resolves no timed run of the stopped loop is left.
@@ -64,9 +65,10 @@ export function createSerialLoop<T>(options: {
 
   return {
     runNow,
-    start: () =>
+    start: (before) =>
       inTurn(async () => {
         if (running) return;
+        await before?.();
         running = true;
         generation += 1;
         await loop(generation);
