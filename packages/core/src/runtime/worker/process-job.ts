@@ -127,11 +127,16 @@ export async function processJob(
       : { defaultStepTimeoutMs: deps.defaultStepTimeoutMs }),
     ...(deps.eventPollMs === undefined ? {} : { eventPollMs: deps.eventPollMs }),
   });
+  // The slot frees as the handler ends, alongside the settle: the next job of the key need not
+  // wait for the ack's batch window and round trip.
+  const released =
+    handlerSettled === undefined
+      ? releaseNow(deps, logger, admission)
+      : (void releaseAfter(deps, logger, admission, handlerSettled), undefined);
   try {
     await settle(end);
   } finally {
-    if (handlerSettled === undefined) await releaseNow(deps, logger, admission);
-    else void releaseAfter(deps, logger, admission, handlerSettled);
+    await released;
   }
 }
 
