@@ -129,10 +129,9 @@ export async function processJob(
   });
   // The slot frees as the handler ends, alongside the settle: the next job of the key need not
   // wait for the ack's batch window and round trip.
-  const released =
-    handlerSettled === undefined
-      ? releaseNow(deps, logger, admission)
-      : (void releaseAfter(deps, logger, admission, handlerSettled), undefined);
+  let released: Promise<void> | undefined;
+  if (handlerSettled === undefined) released = releaseNow(deps, logger, admission);
+  else void releaseAfter(deps, logger, admission, handlerSettled);
   try {
     await settle(end);
   } finally {
