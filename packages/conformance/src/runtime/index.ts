@@ -2,6 +2,7 @@ import type { GoldenScenario } from '../golden/transcript.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
+import { schedulerKilledBeforeMark, schedulerStalledLeader } from './schedule-crash.js';
 import {
   sleepSuspendsThenResumes,
   stepMemoizedAcrossRetry,
@@ -23,5 +24,7 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   waitForEventTimesOut,
   schedulerSlotsOnce,
   schedulerSlotAfterPurge,
+  schedulerKilledBeforeMark,
+  schedulerStalledLeader,
   unknownNameStaysReady,
 ];
