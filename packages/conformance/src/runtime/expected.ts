@@ -207,4 +207,12 @@ export const runtimeExpected: Readonly<Record<string, Transcript>> = {
     { op: 'b ticks again', answer: { leader: true, slots: 0 } },
     { op: 'jobs each slot made', answer: [1, 1, 1] },
   ],
+  'scheduler-stop-leaves-lead': [
+    { op: 'a leads', answer: true },
+    // The tick in flight renewed before the stop released; the one asked for during it did nothing.
+    { op: 'a’s ticks around the stop', answer: [true, false] },
+    { op: 'lease holder once a stopped', answer: null },
+    { op: 'a ticks after its stop', answer: { leader: false, enqueued: [] } },
+    { op: 'b ticks', answer: true },
+  ],
 };

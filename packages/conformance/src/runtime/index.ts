@@ -2,7 +2,11 @@ import type { GoldenScenario } from '../golden/transcript.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
-import { schedulerKilledBeforeMark, schedulerStalledLeader } from './schedule-crash.js';
+import {
+  schedulerKilledBeforeMark,
+  schedulerStalledLeader,
+  schedulerStopLeavesLead,
+} from './schedule-crash.js';
 import {
   sleepSuspendsThenResumes,
   stepMemoizedAcrossRetry,
@@ -26,5 +30,6 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   schedulerSlotAfterPurge,
   schedulerKilledBeforeMark,
   schedulerStalledLeader,
+  schedulerStopLeavesLead,
   unknownNameStaysReady,
 ];

@@ -106,3 +106,48 @@ export const schedulerStalledLeader: GoldenScenario = {
     await b.stop();
   },
 };
+
+export const schedulerStopLeavesLead: GoldenScenario = {
+  name: 'scheduler-stop-leaves-lead',
+  asserts:
+    'once stop() resolved, no tick of the stopped scheduler (in flight, or asked for during the stop) holds or retakes the lead',
+  async play(context) {
+    const { driver, clock, t0, note } = context;
+    const held = heldCall();
+    let holding = false;
+    const slow = interposed(driver, async (call) => {
+      if (holding && call === 'leases.renew') {
+        holding = false;
+        await held.wait;
+      }
+    });
+    await clock.set(t0 + 10_000);
+    const a = createScheduler({ driver: slow, schedules: SCHEDULES, holderId: 'a', ...TIMING });
+    const b = createScheduler({ driver, schedules: SCHEDULES, holderId: 'b', ...TIMING });
+    note('a leads', (await a.tick()).leader);
+    holding = true;
+    const inFlight = a.tick();
+    // The tick in flight hangs in its lease renewal while a stops.
+    for (let round = 0; round < 5_000 && holding; round += 1) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    }
+    const stopped = a.stop();
+    // Asked for while the stop waits on the tick in flight, as a timer firing then would be.
+    const queued = a.tick();
+    held.open();
+    await stopped;
+    const ticks = await Promise.all([inFlight, queued]);
+    note(
+      'a’s ticks around the stop',
+      ticks.map((tick) => tick.leader),
+    );
+    note(
+      'lease holder once a stopped',
+      (await driver.leases.holder('berth.scheduler'))?.holder ?? null,
+    );
+    note('a ticks after its stop', await a.tick());
+    await clock.advance(1);
+    note('b ticks', (await b.tick()).leader);
+    await b.stop();
+  },
+};
