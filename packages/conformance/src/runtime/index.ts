@@ -14,6 +14,12 @@ import {
   schedulerStopLeavesLead,
 } from './schedule-crash.js';
 import {
+  lostSlotAbortsAttempt,
+  resumeTakesNoRateSlot,
+  slotBlipChargesNoAttempt,
+  slotHeldUntilHandlerReturns,
+} from './slots.js';
+import {
   sleepSuspendsThenResumes,
   stepMemoizedAcrossRetry,
   waitForEventPublishedBefore,
@@ -47,4 +53,8 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   eventInLooksMillisecond,
   unmatchedEventDoesNotSpin,
   twoWaitsTakeTwoEvents,
+  resumeTakesNoRateSlot,
+  lostSlotAbortsAttempt,
+  slotHeldUntilHandlerReturns,
+  slotBlipChargesNoAttempt,
 ];

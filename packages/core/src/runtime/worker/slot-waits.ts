@@ -62,11 +62,13 @@ export class SlotWaits {
   }
 
   /**
-   * Renews a slot every renewal period until `done` settles; answers false then, or true when
-   * the worker stopped first (the slot is left to its ttl).
+   * Renews a slot now and every renewal period until `done` settles; answers false then, or
+   * true when the worker stopped first (the slot is left to its ttl).
    */
   async holdWhile(done: Promise<void>, renew: () => Promise<boolean>): Promise<boolean> {
     for (;;) {
+      // Renewed first: the attempt ended at a lease renewal that may have skipped the slot's.
+      await renew().catch(() => false);
       const tick = new AbortController();
       const onStop = () => tick.abort();
       this.stopped.addEventListener('abort', onStop, { once: true });
@@ -81,7 +83,6 @@ export class SlotWaits {
       this.stopped.removeEventListener('abort', onStop);
       if (first === 'done') return false;
       if (first === 'stopped' || this.stopped.aborted) return true;
-      await renew().catch(() => false);
     }
   }
 
