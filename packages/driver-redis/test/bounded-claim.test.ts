@@ -108,7 +108,12 @@ describe('redis claim does bounded work whatever the backlog', () => {
     try {
       await fill(driver, 20_000, () => ({ name: 'job' }));
       for (let round = 0; round < 20; round += 1) {
-        await driver.claim({ queues: ['q'], workerId: 'w', visibilityTimeoutMs: 1_000, limit: 1_000 });
+        await driver.claim({
+          queues: ['q'],
+          workerId: 'w',
+          visibilityTimeoutMs: 1_000,
+          limit: 1_000,
+        });
       }
       clock.advance(2_000);
       const keys = keysFor(prefix);
