@@ -46,7 +46,7 @@ async function setUp() {
     redis.disconnect();
     await dropPrefix(url, prefix);
   };
-  return { driver, state, dispose };
+  return { driver, state, clock, dispose };
 }
 
 const claimRequest = { queues: ['q'], workerId: 'w', visibilityTimeoutMs: 60_000, limit: 10 };
@@ -87,6 +87,22 @@ describe('redis claim whose answer is lost', () => {
       expect(await driver.get(id)).toMatchObject({ state: 'ready', attempts: 1 });
       const [resumed] = await driver.claim(claimRequest);
       expect(resumed).toMatchObject({ id, attempts: 1, resumed: true });
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('gives back a lapsed lease it took again as ready, with only the attempt that ran counted', async () => {
+    const { driver, state, clock, dispose } = await setUp();
+    try {
+      const { id } = await driver.enqueue({ name: 'job', queue: 'q' });
+      await driver.claim({ ...claimRequest, visibilityTimeoutMs: 1_000 });
+      await clock.advance(2_000);
+      state.lose = 1;
+      await expect(driver.claim(claimRequest)).rejects.toThrow();
+      expect(await driver.get(id)).toMatchObject({ state: 'ready', attempts: 1 });
+      const [again] = await driver.claim(claimRequest);
+      expect(again).toMatchObject({ id, attempts: 2, resumed: false });
     } finally {
       await dispose();
     }

@@ -120,6 +120,8 @@ for _, job in ipairs(firstOf(k_due, k_dueName)) do
   unindex(job.d)
   local prior = job.d.state
   local resumed = prior == 'suspended'
+  -- A lapsed lease taken again goes back as ready: its old holder's fence no longer holds.
+  if prior == 'running' then prior = 'ready' end
   set(job, 'state', 'running')
   set(job, 'claim', fmt(n(job.d.claim) + 1))
   set(job, 'claimedBy', worker)
