@@ -35,8 +35,11 @@ const SHAPES = {
   spentName: 'spent-name:$',
   /** Zset per terminal state: rows by finishedAt, member (seq, id): purge takes the oldest. */
   finished: 'finished:$',
-  /** Hash per claim call, for a short while: id → claim:prior state:attempt counted (0/1). */
-  claimToken: 'claim-token:$',
+  /**
+   * Hash per worker: id → the claim note (token:prior state:attempt counted) of each row it
+   * holds running, so a claim whose answer was lost can be given back by its token.
+   */
+  claims: 'claims:$',
   /** Set per event name: suspended rows waiting for it. */
   waiters: 'waiters:$',
   /** Lex zsets by (createdAt, seq): every row, and rows per queue, name, tenant, stored state. */

@@ -3,6 +3,7 @@ import { serverUrl } from '@berth/test-servers';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createRedisDriver } from '../src/index.js';
+import { keysFor } from '../src/keys.js';
 import { dropPrefix, freshPrefix } from './redis-factory.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -46,7 +47,7 @@ async function setUp() {
     redis.disconnect();
     await dropPrefix(url, prefix);
   };
-  return { driver, state, clock, dispose };
+  return { driver, state, clock, redis, prefix, dispose };
 }
 
 const claimRequest = { queues: ['q'], workerId: 'w', visibilityTimeoutMs: 60_000, limit: 10 };
@@ -123,6 +124,32 @@ describe('redis claim whose answer is lost', () => {
       const claimed = await driver.claim(claimRequest);
       expect(claimed.map((job) => job.id).sort()).toEqual([...ids].sort());
       expect(claimed.map((job) => job.attempts)).toEqual([1, 1]);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('keeps no claim note past the run: a settled or re-claimed row leaves the hash of its worker', async () => {
+    const { driver, redis, prefix, clock, dispose } = await setUp();
+    try {
+      const held = (worker: string) => redis.hlen(keysFor(prefix).claims(worker));
+      const [a, b] = await driver.enqueueMany([
+        { name: 'job', queue: 'q' },
+        { name: 'job', queue: 'q' },
+      ]);
+      const jobs = await driver.claim({ ...claimRequest, visibilityTimeoutMs: 1_000 });
+      expect(await held('w')).toBe(2);
+      const first = jobs.find((job) => job.id === a?.id);
+      if (first === undefined) throw new Error('no row claimed');
+      await driver.extend({ jobId: first.id, workerId: 'w', claim: first.claim }, 1_000);
+      expect(await held('w')).toBe(2);
+      await driver.ack({ jobId: first.id, workerId: 'w', claim: first.claim }, {});
+      expect(await held('w')).toBe(1);
+      await clock.advance(5_000);
+      const [again] = await driver.claim({ ...claimRequest, workerId: 'v' });
+      expect(again?.id).toBe(b?.id);
+      expect(await held('w')).toBe(0);
+      expect(await held('v')).toBe(1);
     } finally {
       await dispose();
     }

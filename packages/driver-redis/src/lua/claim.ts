@@ -12,9 +12,10 @@ export const PROMOTE_SLACK = 16;
  * leases (visibleAt <= now) move there too, or, on their final attempt, into the spent sets.
  * The rest wait for the next claim: each claim moves more than it can take, so nothing starves.
  * Then the first `limit` due rows (priority desc, runAt, seq) are claimed and the first `limit`
- * spent rows are buried, read from the heads of the sets of the wanted names only. The claimed
- * rows are noted under the claim token (for a while) so a caller that lost the answer can give
- * them back (UNCLAIM_LUA). A publish whose waiters are not all woken yet gets a batch of
+ * spent rows are buried, read from the heads of the sets of the wanted names only. Each claimed
+ * row carries a claim note (token, prior state, whether the attempt counted), kept in its
+ * worker's `claims` hash while it runs, so a caller that lost the answer can give the rows back
+ * (UNCLAIM_LUA). A publish whose waiters are not all woken yet gets a batch of
  * limit + PROMOTE_SLACK more woken first. Answers {{job, resumed}...}, {job...}, index members
  * read.
  */
@@ -115,7 +116,6 @@ local function firstOf(whole, byName)
 end
 
 local claimed = {}
-local noted = {}
 for _, job in ipairs(firstOf(k_due, k_dueName)) do
   unindex(job.d)
   local prior = job.d.state
@@ -129,15 +129,10 @@ for _, job in ipairs(firstOf(k_due, k_dueName)) do
   set(job, 'waitFor', nil)
   set(job, 'updatedAt', fmt(now))
   if not resumed then set(job, 'attempts', fmt(n(job.d.attempts) + 1)) end
+  set(job, 'claimNote', token .. ':' .. prior .. ':' .. (resumed and '0' or '1'))
   index(job.d, now)
   save(job)
   claimed[#claimed + 1] = { flat(job), resumed and 1 or 0 }
-  noted[#noted + 1] = job.d.id
-  noted[#noted + 1] = job.d.claim .. ':' .. prior .. ':' .. (resumed and '0' or '1')
-end
-if #noted > 0 then
-  redis.call('HSET', k_claimToken(token), unpack(noted))
-  redis.call('PEXPIRE', k_claimToken(token), visibility)
 end
 
 local buried = {}
@@ -158,33 +153,36 @@ return { claimed, buried, read }
 
 /**
  * Gives back the rows of a claim whose answer never reached its caller (a timeout, a dropped
- * connection): each row the claim token names that is still running under that worker and
- * claim goes back to the state it was claimed from, with the attempt it never ran restored.
- * ARGV: now, claim token, workerId. Answers how many rows went back.
+ * connection): each row its worker still holds under that claim's token goes back to the state
+ * it was claimed from, with the attempt it never ran restored. Reads only the rows the worker
+ * holds. ARGV: now, claim token, workerId. Answers how many rows went back.
  */
 export const UNCLAIM_LUA = `
 local now = n(ARGV[1])
-local key = k_claimToken(ARGV[2])
-local raw = redis.call('HGETALL', key)
+local raw = redis.call('HGETALL', k_claims(ARGV[3]))
 local seen = {}
 local restored = 0
 for i = 1, #raw, 2 do
-  local claim, prior, counted = string.match(raw[i + 1], '^(%d+):(%a+):(%d)$')
-  local job = loadJob(raw[i])
-  if claim and fenceHolds(job, ARGV[3], claim) then
-    unindex(job.d)
-    set(job, 'state', prior)
-    set(job, 'claimedBy', nil)
-    set(job, 'visibleAt', nil)
-    set(job, 'updatedAt', fmt(now))
-    if counted == '1' then set(job, 'attempts', fmt(n(job.d.attempts) - 1)) end
-    index(job.d, now)
-    save(job)
-    noteWork(seen, job.d.queue)
-    restored = restored + 1
+  local token, prior, counted = string.match(raw[i + 1], '^(.+):(%a+):(%d)$')
+  if token == ARGV[2] then
+    local job = loadJob(raw[i])
+    if job and job.d.state == 'running' and job.d.claimedBy == ARGV[3] and job.d.claimNote == raw[i + 1] then
+      unindex(job.d)
+      set(job, 'state', prior)
+      set(job, 'claimedBy', nil)
+      set(job, 'visibleAt', nil)
+      set(job, 'claimNote', nil)
+      set(job, 'updatedAt', fmt(now))
+      if counted == '1' then set(job, 'attempts', fmt(n(job.d.attempts) - 1)) end
+      index(job.d, now)
+      save(job)
+      noteWork(seen, job.d.queue)
+      restored = restored + 1
+    else
+      redis.call('HDEL', k_claims(ARGV[3]), raw[i])
+    end
   end
 end
-redis.call('DEL', key)
 wake(seen)
 return restored
 `;

@@ -119,6 +119,7 @@ local function unindex(d)
   end
   if d.state == 'running' then
     local member = claimMember(d)
+    if d.claimedBy then redis.call('HDEL', k_claims(d.claimedBy), d.id) end
     redis.call('ZREM', k_leases(q), d.id)
     redis.call('ZREM', k_leasesName(lane), d.id)
     redis.call('ZREM', k_spent(q), member)
@@ -149,6 +150,7 @@ local function index(d, now)
       redis.call('ZADD', k_timersName(qn(q, d.name)), d.runAt, d.id)
     end
   elseif d.state == 'running' then
+    if d.claimNote then redis.call('HSET', k_claims(d.claimedBy), d.id, d.claimNote) end
     redis.call('ZADD', k_leases(q), d.visibleAt, d.id)
     redis.call('ZADD', k_leasesName(qn(q, d.name)), d.visibleAt, d.id)
   else
@@ -190,6 +192,7 @@ local function finish(job, state, now)
   set(job, 'state', state)
   set(job, 'finishedAt', fmt(now))
   set(job, 'claimedBy', nil)
+  set(job, 'claimNote', nil)
   set(job, 'visibleAt', nil)
   set(job, 'waitFor', nil)
   releaseKey(job.d)

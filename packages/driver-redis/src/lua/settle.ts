@@ -36,6 +36,7 @@ for item = 1, count do
     elseif op == 'nack' then
       set(job, 'lastError', a1)
       set(job, 'claimedBy', nil)
+      set(job, 'claimNote', nil)
       set(job, 'visibleAt', nil)
       if a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
         if a2 ~= '' and n(a2) > now then
@@ -65,6 +66,7 @@ for item = 1, count do
         set(job, 'waitFor', nil)
       end
       set(job, 'claimedBy', nil)
+      set(job, 'claimNote', nil)
       set(job, 'visibleAt', nil)
       if n(job.d.runAt) <= now then noteWork(seen, job.d.queue) end
     else
