@@ -104,28 +104,36 @@ end
 local function unindex(d)
   local q = d.queue
   local lane = qn(q, d.name)
-  redis.call('ZREM', k_state(d.state, q), d.id)
-  redis.call('ZREM', k_listState(d.state), listMember(d))
-  if LIVE[d.state] then
+  local state = d.state
+  redis.call('ZREM', k_state(state, q), d.id)
+  redis.call('ZREM', k_listState(state), listMember(d))
+  if not LIVE[state] then
+    redis.call('ZREM', k_finished(state), finishedMember(d))
+    return
+  end
+  if state == 'suspended' and d.waitFor then redis.call('SREM', k_waiters(d.waitFor), d.id) end
+  if state == 'running' and d.claimedBy then redis.call('HDEL', k_claims(d.claimedBy), d.id) end
+  -- A waiting row is in its timer set or (once due) its due set, never both; a running row in
+  -- its lease set, or (lapsed) its due or spent set: the common case costs two ZREMs.
+  if state == 'delayed' or state == 'suspended' then
+    if redis.call('ZREM', k_timers(q), d.id) == 1 then
+      redis.call('ZREM', k_timersName(lane), d.id)
+      return
+    end
+  elseif state == 'running' then
+    if redis.call('ZREM', k_leases(q), d.id) == 1 then
+      redis.call('ZREM', k_leasesName(lane), d.id)
+      return
+    end
     local member = claimMember(d)
-    redis.call('ZREM', k_due(q), member)
-    redis.call('ZREM', k_dueName(lane), member)
-  else
-    redis.call('ZREM', k_finished(d.state), finishedMember(d))
+    if redis.call('ZREM', k_spent(q), member) == 1 then
+      redis.call('ZREM', k_spentName(lane), member)
+      return
+    end
   end
-  if d.state == 'delayed' or d.state == 'suspended' then
-    redis.call('ZREM', k_timers(q), d.id)
-    redis.call('ZREM', k_timersName(lane), d.id)
-  end
-  if d.state == 'running' then
-    local member = claimMember(d)
-    if d.claimedBy then redis.call('HDEL', k_claims(d.claimedBy), d.id) end
-    redis.call('ZREM', k_leases(q), d.id)
-    redis.call('ZREM', k_leasesName(lane), d.id)
-    redis.call('ZREM', k_spent(q), member)
-    redis.call('ZREM', k_spentName(lane), member)
-  end
-  if d.state == 'suspended' and d.waitFor then redis.call('SREM', k_waiters(d.waitFor), d.id) end
+  local member = claimMember(d)
+  redis.call('ZREM', k_due(q), member)
+  redis.call('ZREM', k_dueName(lane), member)
 end
 
 -- A row becoming claimable: into its queue's due set and its (queue, name) one.
