@@ -52,25 +52,32 @@ async function giveBack(context: RedisContext, lost: LostClaim[]): Promise<void>
 }
 
 /**
- * One claim script. If its answer is lost (a timeout or a dropped connection after the script
- * may have run), the rows it claimed go back with their attempts restored (UNCLAIM, sent on the
- * same connection, so it runs after the claim); if that fails too, the next claim retries it.
+ * One claim script. If its answer is lost (a timeout, a dropped connection after the script may
+ * have run, or a reply that does not decode), the rows it claimed go back with their attempts
+ * restored (UNCLAIM, sent on the same connection, so it runs after the claim); if that fails
+ * too, the next claim retries it.
  */
 export async function claim(context: RedisContext, request: ScreenedClaim): Promise<ClaimOutcome> {
-  const lost = lostClaims.get(context) ?? [];
-  lostClaims.set(context, lost);
+  let lost = lostClaims.get(context);
+  if (lost === undefined) {
+    lost = [];
+    lostClaims.set(context, lost);
+  }
   if (lost.length > 0) await giveBack(context, lost);
   const now = context.clock.now();
   const token = randomUUID();
-  let reply: unknown;
   try {
-    reply = await context.run(CLAIM, now, claimArgs(request, token));
+    return decode(await context.run(CLAIM, now, claimArgs(request, token)), now);
   } catch (error) {
+    // The script may have run: whatever it claimed under this token goes back.
     lost.push({ token, workerId: request.workerId });
     if (lost.length > MAX_LOST_CLAIMS) lost.shift();
     await giveBack(context, lost);
     throw error;
   }
+}
+
+function decode(reply: unknown, now: number): ClaimOutcome {
   const [claimedRows, buriedRows] = asArray(reply, 'claim');
   const claimed = asArray(claimedRows, 'claim').map((row): ClaimedJob => {
     const [fields, resumed] = asArray(row, 'claim');
