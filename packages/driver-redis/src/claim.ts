@@ -44,7 +44,16 @@ export const claimArgs = (request: ScreenedClaim, token: string): ScriptArg[] =>
 async function giveBack(context: RedisContext, lost: LostClaim[]): Promise<void> {
   for (const claim of lost.splice(0, lost.length)) {
     try {
-      await context.run(UNCLAIM, context.clock.now(), [claim.token, claim.workerId]);
+      // By source, not sha: a give-back queued behind a claim the server never loaded must
+      // not meet NOSCRIPT after its own caller stopped waiting.
+      await context.redis.eval(
+        UNCLAIM.lua,
+        1,
+        context.keys.base,
+        String(context.clock.now()),
+        claim.token,
+        claim.workerId,
+      );
     } catch {
       lost.push(claim);
     }
