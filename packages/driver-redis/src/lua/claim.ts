@@ -1,6 +1,6 @@
 import { WAKE_WAITERS_LUA } from './events.js';
 
-/** Due timers, and lapsed leases, one claim moves per queue (or per queue and name) beyond its limit. */
+/** Due timers, and lapsed leases, a claim moves per queue (or queue and name) beyond its limit. */
 export const PROMOTE_SLACK = 16;
 
 /**
