@@ -111,7 +111,7 @@ export function operatorOps(context: OpsContext) {
     const now = clock.now();
     let moved: JobRow[];
     try {
-      moved = await db.rows<JobRow>('requeue a job', sql.operator.requeue, [
+      moved = await db.guarded<JobRow>('requeue a job', sql.operator.requeue, [
         id,
         tenant(options),
         now,
