@@ -87,7 +87,9 @@ it('requeue inside an app transaction racing a new live holder of its key answer
       refusal = error;
     });
     expect(isBerthError(refusal) && refusal.code).toBe('JOB_DUPLICATE');
-    expect(isBerthError(refusal) && refusal.meta.existingId).toBe(holder.id);
+    expect(isBerthError(refusal) && (refusal.meta as { existingId?: string }).existingId).toBe(
+      holder.id,
+    );
     await commitsAfterwards(app, () => driver.stats());
     expect((await driver.get(id))?.state).toBe('cancelled');
   } finally {

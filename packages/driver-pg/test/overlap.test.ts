@@ -43,6 +43,8 @@ it('a suspend that overlaps a publish made inside an app transaction sees its ev
 it('a suspend that overlaps a publish delayed behind a locked waiter row is woken by that publish', async () => {
   const { driver, schema, dispose } = await openPgDriver();
   const locker = await (await adminPool()).connect();
+  const { rows } = await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const lockerPid = rows[0]?.pid ?? 0;
   try {
     const first = await running(driver, 'first');
     expect(await driver.suspend(first, { until: Date.now() + HOUR, waitFor: 'ship' })).toBe(true);
@@ -53,7 +55,7 @@ it('a suspend that overlaps a publish delayed behind a locked waiter row is woke
     await locker.query('BEGIN');
     await locker.query(`SELECT 1 FROM "${schema}".jobs WHERE id = $1 FOR UPDATE`, [first.jobId]);
     const publish = driver.events.publish('ship', {});
-    await blockedOn('publish_event', settled(publish), [locker.processID ?? 0].filter(Boolean));
+    await blockedOn('publish_event', settled(publish), [lockerPid]);
     const suspend = driver.suspend(second, {
       until: Date.now() + HOUR,
       waitFor: 'ship',
