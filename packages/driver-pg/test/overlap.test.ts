@@ -69,6 +69,7 @@ it('a suspend that overlaps a publish delayed behind a locked waiter row is woke
     const woken = await driver.claim({ ...claimOne, limit: 10 });
     expect(woken.map((job) => job.id).sort()).toEqual([first.jobId, second.jobId].sort());
   } finally {
+    await locker.query('ROLLBACK');
     locker.release();
     await dispose();
   }
