@@ -130,7 +130,15 @@ export function operatorOps(context: OpsContext) {
       throw jobDuplicate(wantedKey(row), holder.id);
     }
     const [done] = moved;
-    if (done === undefined) throw jobNotRequeueable(id, 'live');
+    if (done === undefined) {
+      // The row changed after the check: gone (a purge removed it) or live again.
+      const [still] = await db.rows<JobRow>('requeue a job', sql.operator.get, [
+        id,
+        tenant(options),
+      ]);
+      if (still === undefined) throw jobNotFound(id);
+      throw jobNotRequeueable(id, 'live');
+    }
     return toJobRecord(done, now);
   }
 

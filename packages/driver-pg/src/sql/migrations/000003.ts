@@ -33,6 +33,8 @@ DROP INDEX IF EXISTS ${s}.jobs_claim_idx;
 CREATE INDEX IF NOT EXISTS jobs_purge_idx ON ${s}.jobs (finished_at, seq)
   WHERE finished_at IS NOT NULL;
 DROP INDEX IF EXISTS ${s}.jobs_finished_idx;
+-- find answers the first matching event in publish order (insertion sequence).
+CREATE INDEX IF NOT EXISTS events_name_seq_idx ON ${s}.events (name, seq);
 CREATE INDEX IF NOT EXISTS events_expiry_seq_idx ON ${s}.events (expires_at, seq);
 DROP INDEX IF EXISTS ${s}.events_expiry_idx;
 
