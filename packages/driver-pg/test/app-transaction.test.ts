@@ -140,3 +140,21 @@ it('enqueueMany through a pool meeting keys two other writers commit while it wa
     await dispose();
   }
 });
+
+it('enqueueMany and requeue through a client outside any transaction answer as through a pool', async () => {
+  const { driver, schema, dispose } = await openPgDriver();
+  const app = await openSession(schema);
+  try {
+    const [made, again] = await app.driver.enqueueMany([
+      { name: 'k', idempotencyKey: 'K' },
+      { name: 'k', idempotencyKey: 'K' },
+    ]);
+    expect(again).toEqual({ id: made?.id, runId: made?.runId, deduped: true });
+    await app.driver.cancel(made?.id ?? '');
+    expect((await app.driver.requeue(made?.id ?? '')).state).toBe('ready');
+    expect((await driver.get(made?.id ?? ''))?.state).toBe('ready');
+  } finally {
+    await app.close();
+    await dispose();
+  }
+});
