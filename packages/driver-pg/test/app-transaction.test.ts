@@ -158,3 +158,28 @@ it('enqueueMany and requeue through a client outside any transaction answer as t
     await dispose();
   }
 });
+
+it('a pool batch chosen as a deadlock victim against an app transaction walks again and answers deduped', async () => {
+  const { driver, schema, dispose } = await openPgDriver();
+  const app = await openSession(schema);
+  try {
+    await app.client.query('BEGIN');
+    const [k1] = await app.driver.enqueueMany([{ name: 'k', idempotencyKey: 'K1' }]);
+    const batch = driver.enqueueMany([
+      { name: 'k', idempotencyKey: 'K2' },
+      { name: 'k', idempotencyKey: 'K1' },
+    ]);
+    // The batch holds K2 and waits on the app's K1; the app then waits on K2: a cycle, and the
+    // batch, waiting longest, is the one PostgreSQL ends.
+    await blockedOn('WITH RECURSIVE items', settled(batch), [app.pid]);
+    const [k2] = await app.driver.enqueueMany([{ name: 'k', idempotencyKey: 'K2' }]);
+    await app.client.query('COMMIT');
+    expect(await batch).toEqual([
+      { id: k2?.id, runId: k2?.runId, deduped: true },
+      { id: k1?.id, runId: k1?.runId, deduped: true },
+    ]);
+  } finally {
+    await app.close();
+    await dispose();
+  }
+});

@@ -37,6 +37,9 @@ const namespaceOf = (request: ScreenedEnqueue): string | null =>
     ? null
     : JSON.stringify([request.name, request.tenantId ?? null, request.idempotencyKey]);
 
+/** unique_violation, deadlock_detected: the batch landed nothing and a new walk can answer. */
+const RETRIED = new Set(['23505', '40P01']);
+
 export function enqueueOps(context: OpsContext) {
   const { db, sql, clock, hooks, channel } = context;
 
@@ -107,15 +110,17 @@ export function enqueueOps(context: OpsContext) {
    * The batch is one statement that lands whole or not at all. A writer that took one of its ids
    * or keys after the statement read the table makes the index refuse it all (on an app's
    * transaction, under a savepoint, so the transaction stays usable); the batch is then walked
-   * again over what that writer committed, which the next walk dedupes. Walks are bounded by the
-   * batch: one per item that met a conflict, and one more.
+   * again over what that writer committed, which the next walk dedupes. A batch PostgreSQL ends
+   * as a deadlock victim (two writers inserting shared keys in different orders) lands nothing
+   * and is walked again the same way. Walks are bounded by the batch: one per item that met a
+   * conflict, and one more.
    */
   async function enqueueMany(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
     for (let walk = 0; ; walk += 1) {
       try {
         return await enqueueBatch(requests);
       } catch (error) {
-        if (sqlState(error) !== '23505' || walk >= requests.length) throw error;
+        if (!RETRIED.has(sqlState(error) ?? '') || walk >= requests.length) throw error;
       }
     }
   }
