@@ -3,8 +3,12 @@ import pg from 'pg';
 import { LATEST_VERSION } from './sql/migrations/index.js';
 import { RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT, SAVEPOINT } from './sql/savepoint.js';
 
-/** undefined_table, invalid_schema_name: the schema was never migrated (or only partly). */
-const NOT_MIGRATED_STATES = new Set(['42P01', '3F000']);
+/**
+ * undefined_table, invalid_schema_name: the schema was never migrated (or only partly);
+ * undefined_function, undefined_column: it is older than this driver (a function or column a
+ * later migration adds).
+ */
+const NOT_MIGRATED_STATES = new Set(['42P01', '3F000', '42883', '42703']);
 
 /** One answer of a statement: pg's `QueryResult` fits it. */
 export interface PgResult {

@@ -1,3 +1,4 @@
+import { isBerthError } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';
@@ -29,6 +30,12 @@ it('migration 3 upgrades a schema at version 2: live slots keep their holders an
          $1::bigint, $1::bigint, $1::bigint, 0)`,
       [Date.now() - 1_000],
     );
+
+    // Before migration 3, a call that needs it says so rather than DRIVER_UNAVAILABLE.
+    const early = await driver.events.publish('x', {}).catch((error: unknown) => error);
+    expect(isBerthError(early) && early.code).toBe('DRIVER_NOT_MIGRATED');
+    const slot = await driver.leases.releaseSlot('k', 'holder').catch((error: unknown) => error);
+    expect(isBerthError(slot) && slot.code).toBe('DRIVER_NOT_MIGRATED');
 
     expect(await driver.migrate()).toMatchObject({ applied: [3] });
     const { rows } = await admin.query<{ expires_at: string }>(
