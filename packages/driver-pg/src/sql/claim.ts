@@ -4,7 +4,7 @@ const ORDER = 'ORDER BY priority DESC, run_at, seq';
 /** The claim's `names` filter: $8 is null for every name. */
 const NAMED = '($8::text[] IS NULL OR j.name = ANY($8::text[]))';
 /** Due delayed or suspended rows a claim considers (and promotes) at most, oldest due first. */
-export const DUE_BATCH = 500;
+export const DUE_BATCH = 200;
 
 /**
  * Where a claim finds its rows, per queue ($1) or, with names ($8), per queue and name, so that
