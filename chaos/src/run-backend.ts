@@ -14,6 +14,7 @@ import {
   KEYED_QUEUE,
   type KeyedPayload,
   MAIN_QUEUE,
+  STEPS_JOB,
 } from './child/jobs.ts';
 import { type ChildSpec, openDriver, openPgDriver } from './child/spec.ts';
 import { type Enqueued, enqueueSpread } from './enqueue.ts';
@@ -125,7 +126,14 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         untilMs: profile.nemesisMs,
         signal,
       }),
-      zombies({ fleet: workers, start, atMs: profile.zombieAtMs, stallMs, signal }),
+      zombies({
+        fleet: workers,
+        start,
+        atMs: profile.zombieAtMs,
+        stallMs,
+        signal,
+        choose: (alive) => alive.find((member) => member.holding.has(STEPS_JOB)),
+      }),
       zombies({
         fleet: keyedWorkers,
         start,
@@ -179,6 +187,8 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     for (const fleet of fleets) await fleet.close(1_000).catch(() => {});
     await driver.close().catch(() => {});
     await server.stop();
-    await rm(ledgerDir, { recursive: true, force: true });
+    if (process.env.BERTH_CHAOS_KEEP_LEDGER === '1')
+      console.log(`chaos: ledger kept in ${ledgerDir}`);
+    else await rm(ledgerDir, { recursive: true, force: true });
   }
 }

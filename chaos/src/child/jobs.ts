@@ -38,7 +38,7 @@ const ids = (job: ClaimedJob) => ({
   claim: job.claim,
 });
 
-/** Told to the parent so a nemesis can pick a process that holds a key's slot right now. */
+/** Told to the parent so a nemesis can pick a process that is running a job right now. */
 export type KeyedNotice = { readonly type: 'holding' | 'released'; readonly key: string };
 
 /** The chaos jobs, each recording what it does in the process's ledger. */
@@ -62,8 +62,11 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
     }
   };
 
-  const handled = async <T>(job: ClaimedJob, body: () => Promise<T>): Promise<T> => {
+  // `held` names what the parent sees the process holding while the handler runs: the key for
+  // a keyed job, else the job's name.
+  const handled = async <T>(job: ClaimedJob, held: string, body: () => Promise<T>): Promise<T> => {
     ledger.append({ ev: 'start', ...ids(job) }, now());
+    notify({ type: 'holding', key: held });
     try {
       const answer = await body();
       ledger.append({ ev: 'end', ...ids(job), ok: true }, now());
@@ -71,6 +74,8 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
     } catch (error) {
       ledger.append({ ev: 'end', ...ids(job), ok: false }, now());
       throw error;
+    } finally {
+      notify({ type: 'released', key: held });
     }
   };
 
@@ -79,7 +84,7 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
     queue: MAIN_QUEUE,
     retry: { maxAttempts: MAX_ATTEMPTS, backoff: { initialMs: 50, factor: 2, maxMs: 500 } },
     run: ({ step, job }) =>
-      handled(job, async () => {
+      handled(job, STEPS_JOB, async () => {
         const a = await runStep(step, job, 'a');
         const b = await runStep(step, job, 'b');
         return { a, b, claim: job.claim } satisfies StepsResult;
@@ -94,16 +99,11 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
     retry: { maxAttempts: MAX_ATTEMPTS, backoff: { initialMs: 50, factor: 2, maxMs: 500 } },
     concurrency: { limit: 1, key: (payload) => payload.key },
     run: ({ payload, job, signal }: JobContext<KeyedPayload>) =>
-      handled(job, async () => {
-        notify({ type: 'holding', key: payload.key });
-        try {
-          for (let unit = 0; unit < payload.units; unit++) {
-            await sleep(payload.unitMs, undefined, { signal });
-            if (signal.aborted) throw signal.reason;
-            ledger.append({ ev: 'unit', ...ids(job), key: payload.key }, now());
-          }
-        } finally {
-          notify({ type: 'released', key: payload.key });
+      handled(job, payload.key, async () => {
+        for (let unit = 0; unit < payload.units; unit++) {
+          await sleep(payload.unitMs, undefined, { signal });
+          if (signal.aborted) throw signal.reason;
+          ledger.append({ ev: 'unit', ...ids(job), key: payload.key }, now());
         }
       }),
   });
@@ -112,7 +112,7 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
     name: CRON_JOB,
     queue: MAIN_QUEUE,
     retry: { maxAttempts: MAX_ATTEMPTS, backoff: { initialMs: 50, factor: 2, maxMs: 500 } },
-    run: ({ job }) => handled(job, async () => undefined),
+    run: ({ job }) => handled(job, CRON_JOB, async () => undefined),
   });
 
   return { steps, keyed, cron, all: [steps, keyed, cron] as const };
