@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type Driver, slotJobId } from '@berth/core';
@@ -157,6 +157,11 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     await workers.close();
     await keyedWorkers.close();
 
+    // Beside the ledger, for reading a kept one (BERTH_CHAOS_KEEP_LEDGER=1).
+    await writeFile(
+      join(ledgerDir, 'nemeses.json'),
+      JSON.stringify({ crashes, disruptions: fleets.flatMap((fleet) => fleet.disruptions) }),
+    );
     const events = await readLedger(ledgerDir);
     const grouped = byJob(events);
     const records = await finalRecords(driver, [...main.acknowledged, ...keyed.acknowledged]);

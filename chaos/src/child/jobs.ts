@@ -46,10 +46,12 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
   let executions = 0;
   const runStep = async (step: StepApi, job: ClaimedJob, name: string): Promise<string> => {
     try {
-      const token = await step.run(name, async ({ signal }) => {
+      // The step ignores its signal, as a handler busy in a call that takes none would: a zombie's
+      // step then reaches its write, and the fence must refuse it.
+      const token = await step.run(name, async () => {
         const token = stepToken(job.claim, process.pid, ++executions);
         ledger.append({ ev: 'step-run', ...ids(job), step: name, token }, now());
-        await sleep(5 + Math.floor(Math.random() * 15), undefined, { signal });
+        await sleep(5 + Math.floor(Math.random() * 15));
         return token;
       });
       ledger.append({ ev: 'step-got', ...ids(job), step: name, token }, now());
