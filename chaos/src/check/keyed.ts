@@ -1,3 +1,4 @@
+import { KEYED_JOB } from '../child/jobs.ts';
 import type { LedgerEvent } from '../ledger/events.ts';
 
 interface Holder {
@@ -16,9 +17,8 @@ export function overLimitUnits(events: readonly LedgerEvent[], leaseMs: number):
   const byKey = new Map<string, Map<string, Holder>>();
   const keyOf = new Map<string, string>();
   for (const event of events) {
-    if (event.ev === 'unit') keyOf.set(event.job, event.key);
-  }
-  for (const event of events) {
+    if (event.name !== KEYED_JOB) continue;
+    if (event.ev === 'start' || event.ev === 'unit') keyOf.set(event.job, event.key);
     const key = keyOf.get(event.job);
     if (key === undefined) continue;
     const holders = byKey.get(key) ?? new Map<string, Holder>();

@@ -67,7 +67,7 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
   // `held` names what the parent sees the process holding while the handler runs: the key for
   // a keyed job, else the job's name.
   const handled = async <T>(job: ClaimedJob, held: string, body: () => Promise<T>): Promise<T> => {
-    ledger.append({ ev: 'start', ...ids(job) }, now());
+    ledger.append({ ev: 'start', ...ids(job), key: held }, now());
     notify({ type: 'holding', key: held });
     try {
       const answer = await body();

@@ -3,7 +3,7 @@
  * instant with sub-millisecond resolution (`t`), comparable across the processes of one machine.
  */
 export type LedgerEvent =
-  | HandlerEvent<'start'>
+  | (HandlerEvent<'start'> & { readonly key: string })
   | (HandlerEvent<'end'> & { readonly ok: boolean })
   | (HandlerEvent<'step-run' | 'step-got'> & { readonly step: string; readonly token: string })
   | (HandlerEvent<'refused'> & { readonly step: string })
