@@ -28,13 +28,13 @@ export async function zombies(input: {
   readonly atMs: readonly number[];
   readonly stallMs: number;
   readonly signal: AbortSignal;
-  /** Picks the victim; none yet → looks again shortly, for up to 5 s. */
+  /** Picks the victim; none yet → looks again shortly, for up to 15 s. */
   readonly choose?: (alive: readonly Member[]) => Member | undefined;
 }): Promise<void> {
   const choose = input.choose ?? ((alive) => pick(alive));
   for (const atMs of input.atMs) {
     await at(input.start, atMs, input.signal, async () => {
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + 15_000;
       while (!input.signal.aborted && Date.now() < deadline) {
         const victim = choose(input.fleet.alive().filter((member) => !member.stopped));
         if (victim !== undefined) return input.fleet.stall(victim, input.stallMs);
