@@ -14,17 +14,19 @@ const RETRY_PAUSE_MS = 250;
  * Enqueues one job under a caller-allocated id, trying again with the same id (which dedupes)
  * while the server is away. Only an answered enqueue counts as acknowledged.
  */
-async function enqueueOne<P>(
+export async function enqueueOne<P>(
   client: Client,
   job: JobDefinition<P, P>,
   payload: P,
   into: Enqueued,
+  queue?: string,
 ): Promise<void> {
   const id = randomUUID();
   into.ids.push(id);
+  const options = queue === undefined ? { id } : { id, queue };
   for (let attempt = 0; attempt < RETRIES; attempt++) {
     try {
-      await client.enqueue(job, payload as never, { id });
+      await client.enqueue(job, payload as never, options);
       into.acknowledged.add(id);
       return;
     } catch {

@@ -16,6 +16,7 @@ const ENTRY = {
 export interface Member {
   readonly pid: number;
   readonly child: ChildProcess;
+  readonly queues: readonly string[];
   /** Keys whose slot one of its handlers holds right now. */
   readonly holding: Map<string, number>;
   leader: boolean;
@@ -44,8 +45,9 @@ export class Fleet {
 
   constructor(private readonly spec: ChildSpec) {}
 
-  /** Starts one process; answers once its worker (or scheduler) started. */
-  spawn(): Promise<Member> {
+  /** Starts one process (on other queues than the fleet's when given); answers once it started. */
+  spawn(queues?: readonly string[]): Promise<Member> {
+    const spec = queues === undefined ? this.spec : { ...this.spec, queues };
     const log = openSync(join(this.spec.ledgerDir, `${this.spec.role}-${Date.now()}.log`), 'a');
     const child = spawn(
       process.execPath,
@@ -54,12 +56,13 @@ export class Fleet {
         TSX,
         '--conditions=source',
         fileURLToPath(ENTRY[this.spec.role]),
-        JSON.stringify(this.spec),
+        JSON.stringify(spec),
       ],
       { stdio: ['ignore', log, log, 'ipc'] },
     );
     const member: Member = {
       pid: child.pid ?? -1,
+      queues: spec.queues,
       child,
       holding: new Map(),
       leader: false,

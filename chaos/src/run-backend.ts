@@ -23,13 +23,13 @@ import { now } from './ledger/events.ts';
 import { readLedger } from './ledger/read.ts';
 import { noLedger } from './ledger/write.ts';
 import { type Crash, crashServer } from './nemesis/server-crash.ts';
+import { HOLDER_QUEUE, RIVAL_QUEUE, stallSlotHolder } from './nemesis/slot-stall.ts';
 import { sleepUnless } from './nemesis/timeline.ts';
 import { killLeaders, killWorkers, zombies } from './nemesis/workers.ts';
 import type { Profile } from './profiles.ts';
 import { type Backend, startServer } from './servers/index.ts';
 import { finalRecords, settled } from './settle.ts';
 
-const KEYED_WORKERS = 2;
 const SCHEDULERS = 3;
 // A keyed unit is long next to a lease renewal's round trip: a worker that wakes from a stall
 // runs the unit already due (forgiven by the checker) and must be aborted before the next.
@@ -77,7 +77,8 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     fleets.push(workers, keyedWorkers, schedulers);
     await Promise.all([
       ...Array.from({ length: profile.workers }, () => workers.spawn()),
-      ...Array.from({ length: KEYED_WORKERS }, () => keyedWorkers.spawn()),
+      keyedWorkers.spawn([KEYED_QUEUE, HOLDER_QUEUE]),
+      keyedWorkers.spawn([KEYED_QUEUE, RIVAL_QUEUE]),
     ]);
 
     const jobs = chaosJobs(noLedger);
@@ -136,13 +137,16 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         signal,
         choose: (alive) => alive.find((member) => member.holding.has(STEPS_JOB)),
       }),
-      zombies({
+      stallSlotHolder({
         fleet: keyedWorkers,
+        client,
+        job: jobs.keyed,
+        unitMs: UNIT_MS,
+        into: keyed,
         start,
         atMs: profile.slotStallAtMs,
         stallMs,
         signal,
-        choose: (alive) => alive.find((member) => member.holding.size > 0),
       }),
       crashServer({
         server,
@@ -155,7 +159,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       cron,
     ]);
     const cronTo = now();
-    await settled(driver, [MAIN_QUEUE, KEYED_QUEUE], profile.settleMs);
+    await settled(driver, [MAIN_QUEUE, KEYED_QUEUE, HOLDER_QUEUE, RIVAL_QUEUE], profile.settleMs);
     await workers.close();
     await keyedWorkers.close();
 
