@@ -9,6 +9,7 @@ import { overLimitUnits } from './check/keyed.ts';
 import { firstCompletions, recoveryTimes } from './check/recovery.ts';
 import type { BackendReport } from './check/report.ts';
 import {
+  CATCH_UP_SLOTS,
   CRON_SCHEDULE,
   chaosJobs,
   KEYED_QUEUE,
@@ -36,13 +37,15 @@ const SCHEDULERS = 3;
 const UNIT_MS = 250;
 
 /**
- * Removes the completed cron jobs of the last minute's slots over and over, so a scheduler
+ * Removes the completed cron jobs of the last two minutes' slots over and over, so a scheduler
  * that enqueued a slot again after a failover would be seen running it twice.
  */
 async function purgeCronJobs(driver: Driver, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     const latest = Math.floor(Date.now() / 1_000) * 1_000;
-    const ids = Array.from({ length: 60 }, (_, i) => slotJobId(CRON_SCHEDULE, latest - i * 1_000));
+    const ids = Array.from({ length: 2 * CATCH_UP_SLOTS }, (_, i) =>
+      slotJobId(CRON_SCHEDULE, latest - i * 1_000),
+    );
     await driver.purge({ states: ['completed'], olderThan: Date.now(), ids }).catch(() => 0);
     await sleepUnless(300, signal);
   }
@@ -88,7 +91,8 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     const crashes: Crash[] = [];
     const start = Date.now();
     const signal = stopNemeses.signal;
-    const cronFrom = now() - 2_000;
+    // The first leader also enqueues the slots of the minute before it started.
+    const cronFrom = now() - (CATCH_UP_SLOTS + 2) * 1_000;
     const cronStop = new AbortController();
     const cron = (async () => {
       await Promise.all(Array.from({ length: SCHEDULERS }, () => schedulers.spawn()));

@@ -31,6 +31,9 @@ const ids = (job: { id: string; runId: string; name: string; claim: number }) =>
 worker.on('completed', ({ job }) => ledger.append({ ev: 'completed', ...ids(job) }, now()));
 worker.on('lease-lost', ({ job }) => ledger.append({ ev: 'lease-lost', ...ids(job) }, now()));
 
+// The parent is gone (it died or gave up): nobody will read this process's work, so it ends.
+process.once('disconnect', () => process.exit(1));
+
 process.once('SIGTERM', () => {
   worker
     .stop({ graceMs: 2_000 })
