@@ -30,7 +30,8 @@ export function settleOps(context: OpsContext) {
 
   async function claim(request: ScreenedClaim): Promise<ClaimOutcome> {
     const now = clock.now();
-    const rows = await db.rows<ClaimRow>('claim', sql.claim.claim, [
+    const text = request.names === undefined ? sql.claim.claim : sql.claim.claimNamed;
+    const rows = await db.rows<ClaimRow>('claim', text, [
       request.queues,
       now,
       request.limit,
@@ -72,17 +73,31 @@ export function settleOps(context: OpsContext) {
       channel,
     ]);
 
-  const suspend = (f: Fence, options: SuspendOptions) =>
-    landed('suspend', sql.settle.suspend, [
+  const suspend = async (f: Fence, options: SuspendOptions) => {
+    const filtered = options.eventsMatch !== undefined || options.eventsExclude !== undefined;
+    const suspended = await landed('suspend', sql.settle.suspend, [
       ...fence(f),
       clock.now(),
       options.until,
       options.waitFor ?? null,
-      options.eventsSince ?? null,
+      // With a filter the events are looked at after the suspend, through the filter.
+      filtered ? null : (options.eventsSince ?? null),
       channel,
-      options.eventsMatch === undefined ? null : JSON.stringify(options.eventsMatch),
-      options.eventsExclude ?? null,
     ]);
+    if (suspended && filtered && options.waitFor !== undefined) {
+      await db.rows('wake a suspend on a stored event', sql.settle.suspendWake, [
+        f.jobId,
+        f.claim,
+        options.waitFor,
+        options.eventsSince ?? null,
+        options.eventsMatch === undefined ? null : JSON.stringify(options.eventsMatch),
+        options.eventsExclude ?? null,
+        clock.now(),
+        channel,
+      ]);
+    }
+    return suspended;
+  };
 
   const extend = (f: Fence, visibilityTimeoutMs: number) =>
     landed('extend a lease', sql.settle.extend, [...fence(f), clock.now(), visibilityTimeoutMs]);

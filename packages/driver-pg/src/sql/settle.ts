@@ -52,25 +52,34 @@ export function settleSql(s: string) {
 
     /**
      * With $7 eventsSince (only ever alongside $6 waitFor): when a live $6 event published at or
-     * after $7, matching $9 and not among $10, is already stored, the row is due now instead of
-     * at until, in this same statement. $1 id, $2 worker, $3 claim, $4 now, $5 until, $6 waitFor,
-     * $7 eventsSince, $8 channel, $9 eventsMatch or NULL, $10 eventsExclude or NULL.
+     * after $7 is already stored, the row is due now instead of at until. With $6 it first takes
+     * the event name's lock, as publish does (see migration 3), so the two never miss each other.
+     * $1 id, $2 worker, $3 claim, $4 now, $5 until, $6 waitFor, $7 eventsSince, $8 channel.
      */
     suspend: `
+      SELECT landed, woke
+      FROM ${s}.suspend_job($1::uuid, $2::text, $3::bigint, $4::bigint, $5::bigint, $6::text,
+        $7::bigint, $8::text)`,
+
+    /**
+     * After a suspend with an events filter landed (run with no eventsSince, so an event that
+     * does not pass the filter never makes it due): when a live $3 event published at or after
+     * $4, matching $5 and not among $6, is stored, the row — still suspended on $3 under claim
+     * $2, not yet due — is due now. A publish after the suspend's lock wakes the row itself; one
+     * before it is committed by now and seen here. $1 id, $2 claim, $3 waitFor, $4 eventsSince,
+     * $5 eventsMatch or NULL, $6 eventsExclude or NULL, $7 now, $8 channel.
+     */
+    suspendWake: `
       WITH moved AS (
-        UPDATE ${s}.jobs j SET
-          state = 'suspended',
-          run_at = CASE
-            WHEN $6::text IS NOT NULL AND $7::bigint IS NOT NULL AND EXISTS (
-              SELECT 1 FROM ${s}.events e
-              WHERE e.name = $6::text AND e.published_at >= $7::bigint
-                AND e.expires_at > $4::bigint AND ${eventCounts('e', '$9', '$10')})
-            THEN $4::bigint ELSE $5::bigint END,
-          wait_for = $6::text,
-          claimed_by = NULL, visible_at = NULL, updated_at = $4::bigint
-        WHERE ${fenced('j', '$1', '$2', '$3')}
-        RETURNING j.queue, j.run_at
-      ), woke AS (SELECT pg_notify($8, queue) FROM moved WHERE run_at <= $4::bigint)
+        UPDATE ${s}.jobs j SET run_at = $7::bigint, updated_at = $7::bigint
+        WHERE j.id = $1 AND j.state = 'suspended' AND j.claim = $2 AND j.wait_for = $3::text
+          AND j.run_at > $7::bigint
+          AND EXISTS (
+            SELECT 1 FROM ${s}.events e
+            WHERE e.name = $3::text AND e.published_at >= $4::bigint
+              AND e.expires_at > $7::bigint AND ${eventCounts('e', '$5', '$6')})
+        RETURNING j.queue
+      ), woke AS (SELECT pg_notify($8, queue) FROM moved)
       SELECT 1 AS landed, (SELECT count(*) FROM woke) AS woke FROM moved`,
 
     /** $1 id, $2 worker, $3 claim, $4 now, $5 visibility ms. */

@@ -1,7 +1,7 @@
 /**
- * How many of a name's newest events published at or after `eventsSince` a suspend looks at for
- * an unexpired one. Newest first, since they are the last to expire; expired events the purge has
- * not reached yet are what could crowd a live one out past the cap.
+ * How many of a name's newest events published at or after `eventsSince` a suspend with an
+ * events filter (eventsMatch, eventsExclude) looks at for a live one that passes it. Newest
+ * first: the events a waiter's look could not have seen are the newest.
  */
 export const EVENTS_SINCE_SCAN = 64;
 
@@ -13,9 +13,11 @@ export const SETTLE_WIDTH = 8;
  * then per item: op, jobId, workerId, claim, a1..a4 ('' = absent):
  * - ack: a1 result JSON;
  * - nack: a1 error JSON, a2 retryAt, a3 final ('1'), a4 deadLetter ('0' = failed);
- * - suspend: a1 until, a2 waitFor, a3 eventsSince (due now when a live `waitFor` event was
- *   published at or after it, over at most EVENTS_SINCE_SCAN of that name's newest events), a4
- *   the events filter JSON `{match?, exclude?}` (eventsMatch, eventsExclude);
+ * - suspend: a1 until, a2 waitFor, a3 eventsSince (due now when an unexpired `waitFor` event
+ *   was published at or after it: the first unexpired entry of the name's live index has the
+ *   latest publishedAt, one O(log n) read), a4 the events filter JSON `{match?, exclude?}`
+ *   (eventsMatch, eventsExclude: then only an event passing it counts, over at most
+ *   EVENTS_SINCE_SCAN of the name's newest events); the row notes the event seq it waits after;
  * - extend: a1 visibilityTimeoutMs.
  * A fence holds while the row is running under this worker and claim (a lapsed lease that no
  * one re-claimed still holds). One wake for the queues a nack or a due suspend gave work.
@@ -33,8 +35,7 @@ local function sameJson(a, b)
   for k in pairs(b) do if a[k] == nil then return false end end
   return true
 end
-local function eventCounts(id, json, filter)
-  if filter == nil then return true end
+local function passes(id, json, filter)
   if filter.exclude then
     for _, excluded in ipairs(filter.exclude) do if excluded == id then return false end end
   end
@@ -47,12 +48,16 @@ local function eventCounts(id, json, filter)
   return true
 end
 local function publishedSince(name, since, filter)
+  if filter == nil then
+    local first = redis.call('ZRANGE', k_eventsLive(name), '(' .. fmt(now), '+inf', 'BYSCORE', 'LIMIT', 0, 1)[1]
+    return first ~= nil and n(string.sub(first, 1, 16)) >= n(since)
+  end
   local members = redis.call('ZRANGE', k_eventsName(name), '+', '[' .. string.format('%016.0f', n(since)),
     'BYLEX', 'REV', 'LIMIT', 0, ${EVENTS_SINCE_SCAN})
   for _, member in ipairs(members) do
     local id = string.sub(member, 34)
     local fields = redis.call('HMGET', k_event(id), 'expiresAt', 'json')
-    if fields[1] and n(fields[1]) > now and eventCounts(id, fields[2], filter) then return true end
+    if fields[1] and n(fields[1]) > now and passes(id, fields[2], filter) then return true end
   end
   return false
 end
@@ -70,6 +75,7 @@ for item = 1, count do
     elseif op == 'nack' then
       set(job, 'lastError', a1)
       set(job, 'claimedBy', nil)
+      set(job, 'claimNote', nil)
       set(job, 'visibleAt', nil)
       if a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
         if a2 ~= '' and n(a2) > now then
@@ -94,8 +100,14 @@ for item = 1, count do
       else
         set(job, 'runAt', a1)
       end
-      if a2 ~= '' then set(job, 'waitFor', a2) else set(job, 'waitFor', nil) end
+      if a2 ~= '' then
+        set(job, 'waitFor', a2)
+        set(job, 'waitSeq', redis.call('GET', k_eventSeq()) or '0')
+      else
+        set(job, 'waitFor', nil)
+      end
       set(job, 'claimedBy', nil)
+      set(job, 'claimNote', nil)
       set(job, 'visibleAt', nil)
       if n(job.d.runAt) <= now then noteWork(seen, job.d.queue) end
     else
