@@ -102,12 +102,15 @@ export const unmatchedEventDoesNotSpin: GoldenScenario = {
         });
         await realPause(100);
         note('invoice parked', outcomeOf(await driver.get(id)));
-        note('times claimed', gap.seen.claimed);
+        // A spin would claim it hundreds of times in 100 ms; a driver whose wake saw the gap's
+        // publish late may wake it once more, and it parks again.
+        const parked = gap.seen.claimed;
+        note('claimed at most twice while parked', parked >= 1 && parked <= 2);
         await client.publish('invoice.paid', { invoice: 'inv-1', amount: 9 });
         await waitReal('the invoice completed', async () => {
           return (await driver.get(id))?.state === 'completed';
         });
-        note('times claimed', gap.seen.claimed);
+        note('claimed once more by the matching publish', gap.seen.claimed === parked + 1);
         note('what the wait answered', log);
       },
       { ...options, driver: gap.driver },

@@ -48,8 +48,8 @@ export const moreRuntimeExpected: Readonly<Record<string, Transcript>> = {
       op: 'invoice parked',
       answer: { name: 'invoice', state: 'suspended', attempts: 1, waitFor: 'invoice.paid' },
     },
-    { op: 'times claimed', answer: 1 },
-    { op: 'times claimed', answer: 2 },
+    { op: 'claimed at most twice while parked', answer: true },
+    { op: 'claimed once more by the matching publish', answer: true },
     { op: 'what the wait answered', answer: [{ invoice: 'inv-1', amount: 9 }] },
   ],
   'two-waits-take-two-events': [
