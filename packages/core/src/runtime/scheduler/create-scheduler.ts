@@ -11,6 +11,7 @@ import { refuseSchedule } from './schedule-refusals.js';
 import type {
   EnqueuedSlot,
   ScheduleDefinition,
+  ScheduledJob,
   Scheduler,
   SchedulerOptions,
   SchedulerTick,
@@ -102,7 +103,9 @@ function prepare(schedule: ScheduleDefinition, index: number): PreparedSchedule 
  * each enqueue: no tick (a catch-up after a failover included) enqueues a slot at or below it,
  * so a slot is never enqueued twice, even once retention purged its job.
  */
-export function createScheduler(options: SchedulerOptions): Scheduler {
+export function createScheduler<const S extends readonly ScheduledJob[]>(
+  options: SchedulerOptions<S>,
+): Scheduler {
   const { driver } = options;
   const { clock } = driver;
   const logger = options.logger ?? silentLogger;
@@ -122,7 +125,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   }
   const leaseName = options.leaseName ?? 'berth.scheduler';
   const holderId = options.holderId ?? `scheduler-${randomUUID()}`;
-  const schedules = options.schedules.map(prepare);
+  const schedules = (options.schedules as readonly ScheduleDefinition[]).map(prepare);
   const names = new Set<string>();
   for (const [index, schedule] of schedules.entries()) {
     if (names.has(schedule.name)) {
