@@ -14,13 +14,16 @@ import { memoryOnManualClock } from './support/memory.js';
 import { driveToState } from './support/runtime.js';
 
 // contracts.ts: what both tiers import. No handler, no handler imports.
-const resize = declareJob<
-  { url: string; width: number },
-  { url: string; width: number },
-  {
-    thumbnail: string;
-  }
->({ name: 'image.resize', queue: 'images', retry: { maxAttempts: 4 } });
+const resize = declareJob<{ url: string; width: number }, { thumbnail: string }>({
+  name: 'image.resize',
+  queue: 'images',
+  retry: { maxAttempts: 4 },
+});
+// With a schema whose input differs from its output: output, result, input.
+const tagged = declareJob<{ tag: string }, { ok: boolean }, { tag?: string | undefined }>({
+  name: 'tagged',
+  schema: z.object({ tag: z.string().default('none') }),
+});
 const welcome = declareJob({ name: 'welcome', schema: z.object({ userId: z.string() }) });
 
 // Compiled by `pnpm typecheck`, never run.
@@ -49,7 +52,9 @@ async function compileOnly(client: Client) {
     },
   });
   // @ts-expect-error a contract's result type must be JSON
-  declareJob<{ a: string }, { a: string }, { at: Date }>({ name: 'dated' });
+  declareJob<{ a: string }, { at: Date }>({ name: 'dated' });
+  await client.enqueue(tagged, {});
+  expectTypeOf(await client.enqueueAndWait(tagged, { tag: 'x' })).toEqualTypeOf<{ ok: boolean }>();
 }
 
 const workers: Worker<unknown>[] = [];

@@ -115,12 +115,13 @@ function resolveConcurrency<TPayload>(
 }
 
 /**
- * Declares a job's contract without its handler: name, schema, options and (as type arguments,
- * when there is no `run` to infer it from) payload and result types. A producer imports only
- * this to enqueue type-safely and read typed results; the worker pairs it with its handler
- * (`implementJob`). A payload or result type that is not JSON does not compile.
+ * Declares a job's contract without its handler: name, schema, options, and as type arguments
+ * the payload and result types (`declareJob<Payload, Result>`; with a schema whose input differs
+ * from its output, `declareJob<Output, Result, Input>`). A producer imports only this to enqueue
+ * type-safely and read typed results; the worker pairs it with its handler (`implementJob`). A
+ * payload or result type that is not JSON does not compile.
  */
-export function declareJob<TInput = Json, TPayload = TInput, TResult = JobResult>(
+export function declareJob<TPayload = Json, TResult = JobResult, TInput = TPayload>(
   options: JobContractOptions<TInput, TPayload> &
     RequireJson<TPayload, 'payload'> &
     RequireJson<TResult, 'result'>,
@@ -177,7 +178,7 @@ export function defineJob<TInput = Json, TPayload = TInput, TResult = JobResult>
   const name = checkName(undefined, 'name', contract.name);
   if (typeof run !== 'function')
     throw refuse(name, 'run', 'must be the function that runs the job');
-  const declared = declareJob<TInput, TPayload, TResult>(
+  const declared = declareJob<TPayload, TResult, TInput>(
     contract as JobContractOptions<TInput, TPayload> &
       RequireJson<TPayload, 'payload'> &
       RequireJson<TResult, 'result'>,
