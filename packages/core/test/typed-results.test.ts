@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type AnyJobDefinition,
   type Client,
   createClient,
   createWorker,
@@ -142,5 +143,16 @@ describe('typed results', () => {
     });
     const wrong = await client.get(ping, id).catch((error: unknown) => error);
     expect(isBerthError(wrong, 'JOB_NOT_FOUND')).toBe(true);
+  });
+});
+
+describe('results of jobs known only as AnyJobDefinition', () => {
+  it('are stored JSON', () => {
+    const { driver } = memoryOnManualClock();
+    const jobs: readonly AnyJobDefinition[] = [invoice, ping];
+    const worker = createWorker({ driver, jobs, concurrency: 1, visibilityTimeoutMs: 30_000 });
+    expectTypeOf(worker).toEqualTypeOf<Worker<Json | undefined>>();
+    expectTypeOf<JobResultOf<AnyJobDefinition>>().toEqualTypeOf<Json | undefined>();
+    expect(worker.running()).toBe(0);
   });
 });

@@ -163,8 +163,13 @@ export type JobInput<J> =
 export type JobPayload<J> =
   J extends JobContract<infer _TInput, infer TPayload, infer _TResult> ? TPayload : never;
 
-/** What a completed run of `job` answered: `completed` events, `get()` and `result()` give it. */
+/**
+ * What a completed run of `job` answered: `completed` events, `get()` and `result()` give it. A
+ * job whose result type is unknown (one of a list of `AnyJobDefinition`) answers stored JSON.
+ */
 export type JobResultOf<J> =
   J extends JobContract<infer _TInput, infer _TPayload, infer TResult>
-    ? ResultValue<TResult>
+    ? unknown extends TResult
+      ? Json | undefined
+      : ResultValue<TResult>
     : never;
