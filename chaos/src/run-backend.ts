@@ -23,6 +23,7 @@ import { Fleet } from './fleet.ts';
 import { now } from './ledger/events.ts';
 import { readLedger } from './ledger/read.ts';
 import { noLedger } from './ledger/write.ts';
+import { Exclusive } from './nemesis/exclusive.ts';
 import { type Crash, crashServer } from './nemesis/server-crash.ts';
 import { HOLDER_QUEUE, RIVAL_QUEUE, stallSlotHolder } from './nemesis/slot-stall.ts';
 import { sleepUnless } from './nemesis/timeline.ts';
@@ -111,6 +112,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       unitMs: UNIT_MS,
     }));
     const stallMs = Math.round(profile.leaseMs * 2.5);
+    const exclusive = new Exclusive();
     await Promise.all([
       enqueueSpread({
         client,
@@ -151,6 +153,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         atMs: profile.slotStallAtMs,
         stallMs,
         signal,
+        exclusive,
       }),
       crashServer({
         server,
@@ -159,6 +162,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         downMs: profile.downMs,
         signal,
         crashes,
+        exclusive,
       }),
       cron,
     ]);
