@@ -12,9 +12,9 @@ const UNITS = 20;
 
 /**
  * A slot holder stalled past its slot ttl, made to happen every time: the holder runs a long job
- * of a fresh key from a queue only it claims, so nobody re-claims that job while it is stopped
- * (its `extend` still succeeds when it wakes); a job of the same key waits on a queue only the
- * rival claims, and takes the slot once its ttl runs out. When the holder wakes, the limit of 1
+ * of a fresh key from a queue only it claims (and only on a wake, never by a poll), so nobody
+ * re-claims that job while it is stopped or as it wakes (its `extend` still succeeds); a job of
+ * the same key waits on a queue only the rival claims, and takes the slot once its ttl runs out. When the holder wakes, the limit of 1
  * holds only if its attempt is aborted on the failed slot renewal.
  */
 export async function stallSlotHolder(input: {
