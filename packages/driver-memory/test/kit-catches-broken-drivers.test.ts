@@ -13,7 +13,11 @@ import { createMemoryDriver } from '../src/index.js';
 
 const memory: DriverFactory = async ({ clock, hooks }) => {
   const driver = createMemoryDriver({ clock, hooks });
-  return { driver, dispose: () => driver.close() };
+  return {
+    driver,
+    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
+    dispose: () => driver.close(),
+  };
 };
 
 /** The memory driver with some members replaced: a deliberately broken copy. */

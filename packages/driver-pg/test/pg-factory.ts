@@ -43,6 +43,12 @@ export async function openPgDriver(options: Omit<PgDriverOptions, 'schema'> = {}
 }
 
 export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
-  const { driver, dispose } = await openPgDriver({ clock, hooks });
-  return { driver, dispose };
+  const { driver, schema, dispose } = await openPgDriver({ clock, hooks });
+  const connectionString = await serverUrl('pg');
+  return {
+    driver,
+    // Its own pool over the same schema: another process of the deployment.
+    sibling: async (context) => createPgDriver({ ...context, connectionString, schema }),
+    dispose,
+  };
 };
