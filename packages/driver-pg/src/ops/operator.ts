@@ -132,7 +132,16 @@ export function operatorOps(context: OpsContext) {
       throw jobDuplicate(wantedKey(row), holder.id);
     }
     const [done] = moved;
-    if (done === undefined) throw jobNotRequeueable(id, 'live');
+    if (done === undefined) {
+      // The move found no requeueable row: a purge removed it after the checks (no such job),
+      // or another requeue won the race.
+      const [still] = await db.rows<JobRow>('requeue a job', sql.operator.get, [
+        id,
+        tenant(options),
+      ]);
+      if (still === undefined) throw jobNotFound(id);
+      throw jobNotRequeueable(id, 'live');
+    }
     return toJobRecord(done, now);
   }
 
