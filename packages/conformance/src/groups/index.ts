@@ -2,6 +2,7 @@ import type { KitGroup, KitOptions } from '../kit.js';
 import { checkGroup } from './check.js';
 import { claimGroup } from './claim.js';
 import { closeGroup } from './close.js';
+import { concurrencyGroup } from './concurrency.js';
 import { differentialGroup } from './differential.js';
 import { enqueueGroup } from './enqueue.js';
 import { eventsGroup } from './events.js';
@@ -42,5 +43,6 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     goldenGroup,
     differentialGroup(options),
     runtimeGroup,
+    concurrencyGroup,
   ];
 }

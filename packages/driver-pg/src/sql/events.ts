@@ -23,7 +23,8 @@ export function eventsSql(s: string) {
       SELECT ev.*, (SELECT count(*) FROM woke) AS woke FROM ev`,
 
     /**
-     * The earliest live event matching: each top-level key of $4 present in the payload with an
+     * The first live event matching in publish order (seq; published_at only filters, so skewed
+     * publisher clocks never reorder): each top-level key of $4 present in the payload with an
      * equal value (jsonb equality is deep). $1 name, $2 now, $3 after, $4 match or NULL.
      */
     find: `
@@ -34,7 +35,7 @@ export function eventsSql(s: string) {
           AND NOT EXISTS (
             SELECT 1 FROM jsonb_each($4::jsonb) m
             WHERE NOT (e.payload::jsonb ? m.key AND (e.payload::jsonb -> m.key) = m.value))))
-      ORDER BY e.published_at, e.seq
+      ORDER BY e.seq
       LIMIT 1`,
 
     /** Live events, all or of $2, in publish order. $1 now. */
