@@ -84,7 +84,7 @@ export const concurrencySettleCases: readonly KitCase[] = [
         const job = await claimExactly(suspender, queue, id);
         // The waiter's last look at the events happened now; both changes race after it.
         const eventsSince = context.clock.now();
-        const racers = [
+        const racers: (() => Promise<unknown>)[] = [
           () =>
             suspender.suspend(fenceOf(job), {
               until: eventsSince + HOUR,
