@@ -13,6 +13,7 @@ import { marksGroup } from './marks.js';
 import { operatorGroup } from './operator.js';
 import { requeueGroup } from './requeue.js';
 import { runtimeGroup } from './runtime.js';
+import { scaleGroup } from './scale.js';
 import { settleGroup } from './settle.js';
 import { statsGroup } from './stats.js';
 import { stepsGroup } from './steps.js';
@@ -44,5 +45,6 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     differentialGroup(options),
     runtimeGroup,
     concurrencyGroup,
+    scaleGroup,
   ];
 }
