@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DriverFactory } from '@berth/conformance';
+import type { DriverFactory, DriverUnderTest } from '@berth/conformance';
+import type { Clock, Driver, DriverHooks } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { createPgDriver, type PgDriverOptions } from '../src/index.js';
@@ -42,13 +43,35 @@ export async function openPgDriver(options: Omit<PgDriverOptions, 'schema'> = {}
   };
 }
 
+/** The kit's DriverUnderTest with the sibling (group concurrency) the pg driver offers too. */
+interface PgUnderTest extends DriverUnderTest {
+  /** Another driver over the same schema, on its own connections: a second process. */
+  sibling(context: { readonly clock: Clock; readonly hooks: DriverHooks }): Promise<Driver>;
+}
+
 export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
   const { driver, schema, dispose } = await openPgDriver({ clock, hooks });
-  const connectionString = await serverUrl('pg');
-  return {
+  const url = await serverUrl('pg');
+  const underTest: PgUnderTest = {
     driver,
-    // Its own pool over the same schema: another process of the deployment.
-    sibling: async (context) => createPgDriver({ ...context, connectionString, schema }),
     dispose,
+    sibling: async (context) => createPgDriver({ connectionString: url, schema, ...context }),
+    // An app's client after BEGIN: every call of the driver given to fn runs in its transaction.
+    async inAppTransaction(fn) {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      await client.connect();
+      const inApp = createPgDriver({ executor: client, schema, clock, hooks });
+      try {
+        await client.query('BEGIN');
+        await fn(inApp);
+        await client.query('COMMIT');
+      } finally {
+        await client.query('ROLLBACK').catch(() => {});
+        await inApp.close();
+        await client.end();
+      }
+    },
   };
+  return underTest;
 };

@@ -4,23 +4,14 @@ const EVENT_COLUMNS = 'id, name, payload::text AS payload, published_at, expires
 export function eventsSql(s: string) {
   return {
     /**
-     * Stores the event and, in the same statement, makes every row suspended on it due now,
-     * waking each of their queues once. $1 id, $2 name, $3 payload, $4 now, $5 expires_at,
-     * $6 channel.
+     * Stores the event and makes every row suspended on it due now, in batches of $7 rows per
+     * statement, waking each of their queues; serialized with suspend on the event name (see
+     * migration 3). $1 id, $2 name, $3 payload, $4 now, $5 expires_at, $6 channel, $7 batch.
      */
     publish: `
-      WITH ev AS (
-        INSERT INTO ${s}.events (id, name, payload, published_at, expires_at)
-        VALUES ($1, $2, $3::json, $4, $5)
-        RETURNING ${EVENT_COLUMNS}
-      ), resumed AS (
-        UPDATE ${s}.jobs SET run_at = $4::bigint, updated_at = $4::bigint
-        WHERE state = 'suspended' AND wait_for = $2::text
-        RETURNING queue
-      ), woke AS (
-        SELECT pg_notify($6, q.queue) FROM (SELECT DISTINCT queue FROM resumed) q
-      )
-      SELECT ev.*, (SELECT count(*) FROM woke) AS woke FROM ev`,
+      SELECT id, name, payload, published_at, expires_at, woken
+      FROM ${s}.publish_event($1::uuid, $2::text, $3::json, $4::bigint, $5::bigint, $6::text,
+        $7::int)`,
 
     /**
      * The first live event matching in publish order (seq; published_at only filters, so skewed
@@ -44,9 +35,18 @@ export function eventsSql(s: string) {
       WHERE expires_at > $1::bigint AND ($2::text IS NULL OR name = $2::text)
       ORDER BY seq`,
 
-    /** $1 now. */
+    /**
+     * At most $2 expired events, oldest expiry first; one another transaction holds is skipped,
+     * never waited for. $1 now, $2 limit.
+     */
     purgeExpired: `
-      WITH gone AS (DELETE FROM ${s}.events WHERE expires_at <= $1::bigint RETURNING 1)
+      WITH doomed AS (
+        SELECT seq FROM ${s}.events
+        WHERE expires_at <= $1::bigint
+        ORDER BY expires_at, seq
+        LIMIT $2
+        FOR UPDATE SKIP LOCKED
+      ), gone AS (DELETE FROM ${s}.events e USING doomed d WHERE e.seq = d.seq RETURNING 1)
       SELECT count(*) AS removed FROM gone`,
   };
 }
