@@ -18,7 +18,7 @@ const worker = createWorker({
   queues: spec.queues,
   concurrency: spec.concurrency,
   visibilityTimeoutMs: spec.leaseMs,
-  pollIntervalMs: 200,
+  pollIntervalMs: spec.pollIntervalMs ?? 200,
   keyBusyDelayMs: 100,
   logger: silent,
 });

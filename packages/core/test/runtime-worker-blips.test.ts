@@ -109,7 +109,8 @@ describe('worker: stop() is bounded by its grace', () => {
         },
       },
     });
-    const worker = makeWorker(hanging, [defineJob({ name: 'idle', run: () => null })]);
+    const idle = defineJob({ name: 'idle', run: () => undefined });
+    const worker = makeWorker(hanging, [idle]);
     await worker.start();
     await settleTicks();
     expect(claims).toBe(1);

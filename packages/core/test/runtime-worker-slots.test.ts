@@ -85,7 +85,7 @@ describe('worker: concurrency slots are held honestly', () => {
       run: ({ signal, attempt, job }) => {
         seen.push({ attempt, resumed: job.resumed });
         if (seen.length > 1) return 'done';
-        return new Promise((_, reject) => {
+        return new Promise<never>((_, reject) => {
           signal.addEventListener('abort', () => {
             reason = signal.reason;
             reject(signal.reason);

@@ -94,14 +94,13 @@ export function nackMany(store: Store, items: readonly NackItem[]): readonly boo
 function eventAlreadyPublished(store: Store, options: SuspendOptions, now: number): boolean {
   const { waitFor, eventsSince, eventsMatch, eventsExclude } = options;
   if (waitFor === undefined || eventsSince === undefined) return false;
-  return store.events.some(
-    ({ record }) =>
-      record.name === waitFor &&
-      record.publishedAt >= eventsSince &&
-      record.expiresAt > now &&
-      matchesEvent(record.payload, eventsMatch) &&
-      !(eventsExclude?.includes(record.id) ?? false),
-  );
+  for (const { record } of store.events.inOrder(waitFor)) {
+    store.meter.visits += 1;
+    if (record.publishedAt < eventsSince || record.expiresAt <= now) continue;
+    if (eventsExclude?.includes(record.id) === true) continue;
+    if (matchesEvent(record.payload, eventsMatch)) return true;
+  }
+  return false;
 }
 
 export function suspend(store: Store, fence: Fence, options: SuspendOptions): boolean {

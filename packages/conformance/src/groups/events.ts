@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { eventsFilterCases } from './events-filter.js';
+import { eventsOrderCases } from './events-order.js';
 import { eventsSinceCases } from './events-since.js';
 import { claimJob, jobIn, LATER, mustGet, VT, WORKER } from './fixtures-b.js';
 
@@ -210,5 +211,12 @@ const wakeCases: readonly KitCase[] = [
 
 export const eventsGroup: KitGroup = {
   name: 'events',
-  cases: [...publishCases, ...findCases, ...wakeCases, ...eventsSinceCases, ...eventsFilterCases],
+  cases: [
+    ...publishCases,
+    ...findCases,
+    ...wakeCases,
+    ...eventsSinceCases,
+    ...eventsOrderCases,
+    ...eventsFilterCases,
+  ],
 };

@@ -80,7 +80,7 @@ export const lostSlotAbortsAttempt: GoldenScenario = {
       run: ({ signal, attempt, job }) => {
         seen.push({ attempt, resumed: job.resumed });
         if (seen.length > 1) return 'synced';
-        return new Promise((_, reject) => {
+        return new Promise<never>((_, reject) => {
           signal.addEventListener('abort', () => {
             aborted = (signal.reason as { code?: string }).code;
             reject(signal.reason);

@@ -3,10 +3,11 @@ import type { Json } from '../../contract/records.js';
 import type { StepRecord } from '../../contract/steps.js';
 import { isBerthError } from '../../errors/berth-error.js';
 import { stepInvalid } from '../../errors/refusals.js';
+import type { JsonRoot, JsonShaped } from '../../json-shape.js';
 import { screenJson } from '../../screen/values.js';
 import { toJobError } from '../jobs/job-error.js';
 import { RunSuspended, type Suspension } from './run-suspended.js';
-import type { CreateStepApiInput, StepApi, StepOutput, WaitForEventOptions } from './step-api.js';
+import type { CreateStepApiInput, StepApi, WaitForEventOptions } from './step-api.js';
 import { stepKindChanged, stepNameReused, stepOutputNotJson, stepTimedOut } from './step-errors.js';
 import { runWithTimeout } from './step-timeout.js';
 
@@ -138,7 +139,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
   };
 
   return {
-    async run<T extends StepOutput>(
+    async run<T extends JsonShaped<T> & JsonRoot>(
       name: string,
       fn: (context: { signal: AbortSignal; attempt: number }) => T | Promise<T>,
       options: { timeout?: number } = {},
@@ -200,17 +201,19 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
       await park(name, () => Math.ceil(at));
     },
 
-    async waitForEvent(name: string, options: WaitForEventOptions): Promise<EventRecord | null> {
+    async waitForEvent<TPayload>(
+      name: string,
+      options: WaitForEventOptions<TPayload>,
+    ): Promise<EventRecord<TPayload> | null> {
       checkDuration(name, 'timeout', options.timeout);
+      // A declared event's payload was checked against its schema at publish: it is TPayload.
+      const event = typeof options.event === 'string' ? options.event : options.event.name;
       const stored = await begin(name, 'event');
-      if (stored !== undefined && stored.eventName !== options.event) {
-        throw stepKindChanged(
-          where(name),
-          `wait for ${stored.eventName}`,
-          `wait for ${options.event}`,
-        );
+      if (stored !== undefined && stored.eventName !== event) {
+        throw stepKindChanged(where(name), `wait for ${stored.eventName}`, `wait for ${event}`);
       }
-      if (stored?.status === 'completed') return (stored.output ?? null) as EventRecord | null;
+      if (stored?.status === 'completed')
+        return (stored.output ?? null) as EventRecord<TPayload> | null;
       const now = clock.now();
       const wakeAt = stored?.wakeAt ?? now + Math.ceil(options.timeout);
       const base = {
@@ -218,19 +221,19 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
         name,
         attempts: 0,
         wakeAt,
-        eventName: options.event,
+        eventName: event,
         startedAt: stored?.startedAt ?? now,
       };
       // Events are stored: one published since the job was made counts, before the wait or not,
       // unless another wait of this run took it already (each event is consumed once per run).
-      const exclude = await consumedEvents(options.event);
+      const exclude = await consumedEvents(event);
       const matching = {
         ...(options.match === undefined ? {} : { match: options.match }),
         ...(exclude.length === 0 ? {} : { exclude }),
       };
-      const found = await driver.events.find(options.event, { after: job.createdAt, ...matching });
+      const found = await driver.events.find(event, { after: job.createdAt, ...matching });
       if (found !== undefined) {
-        takenHere.push({ event: options.event, id: found.id });
+        takenHere.push({ event, id: found.id });
         await write({
           ...base,
           status: 'completed',
@@ -238,7 +241,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
           output: eventJson(found),
           updatedAt: now,
         });
-        return found;
+        return found as EventRecord<TPayload>;
       }
       if (now >= wakeAt) {
         await write({ ...base, status: 'completed', output: null, updatedAt: now });
@@ -252,7 +255,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
       // wakes the run, so it cannot spin. `pollMs` bounds the park all the same.
       return suspendRun({
         until: Math.min(wakeAt, now + pollMs),
-        waitFor: options.event,
+        waitFor: event,
         eventsSince: job.createdAt,
         ...(matching.match === undefined ? {} : { eventsMatch: matching.match }),
         ...(matching.exclude === undefined ? {} : { eventsExclude: matching.exclude }),
