@@ -54,7 +54,7 @@ export class Fleet {
       [
         '--import',
         TSX,
-        '--conditions=source',
+        '--conditions=@berth/source',
         fileURLToPath(ENTRY[this.spec.role]),
         JSON.stringify(spec),
       ],

@@ -5,6 +5,12 @@ export interface DriverUnderTest {
   readonly driver: Driver;
   /** Drops what this driver made (schema, keys, streams) and closes it. */
   dispose(): Promise<void>;
+  /**
+   * For drivers that take an app's executor (KitOptions `inAppTransaction`): runs `fn` with a
+   * driver over the same store whose every call goes through ONE open app transaction, then
+   * commits it. Group `app-transaction`.
+   */
+  inAppTransaction?(fn: (driver: Driver) => Promise<void>): Promise<void>;
 }
 
 export interface FactoryContext {
@@ -58,6 +64,11 @@ export interface KitOptions {
   readonly differentialRuns?: number;
   /** Replays the differential runs of a failure report's seed; default a fresh seed per run. */
   readonly differentialSeed?: number;
+  /**
+   * The factory's drivers take an app's executor and offer `DriverUnderTest.inAppTransaction`:
+   * runs group `app-transaction` (D8). Default false.
+   */
+  readonly inAppTransaction?: boolean;
   /** Groups to run, by name; default all. Narrowing is for local work only, never CI. */
   readonly only?: readonly string[];
 }

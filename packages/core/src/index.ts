@@ -94,6 +94,7 @@ export {
 } from './errors/refusals.js';
 export type { ErrorCodeEntry } from './errors/registry.js';
 export { errorCodeEntry, registerErrorCode, registeredErrorCodes } from './errors/registry.js';
+export type { IsJson, JsonRoot, JsonShaped, RequireJson } from './json-shape.js';
 export { matchesEvent } from './match-event.js';
 export * from './runtime/index.js';
 export { decodeCursor, encodeCursor } from './screen/cursor.js';

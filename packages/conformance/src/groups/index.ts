@@ -1,4 +1,5 @@
 import type { KitGroup, KitOptions } from '../kit.js';
+import { appTransactionGroup } from './app-transaction.js';
 import { checkGroup } from './check.js';
 import { claimGroup } from './claim.js';
 import { closeGroup } from './close.js';
@@ -42,5 +43,6 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     goldenGroup,
     differentialGroup(options),
     runtimeGroup,
+    ...(options.inAppTransaction === true ? [appTransactionGroup] : []),
   ];
 }

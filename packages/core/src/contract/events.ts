@@ -1,9 +1,10 @@
 import type { Json } from './records.js';
 
-export interface EventRecord {
+/** A stored event; `TPayload` is its declared payload type (`defineEvent`), else `Json`. */
+export interface EventRecord<TPayload = Json> {
   readonly id: string;
   readonly name: string;
-  readonly payload: Json;
+  readonly payload: TPayload;
   readonly publishedAt: number;
   readonly expiresAt: number;
 }

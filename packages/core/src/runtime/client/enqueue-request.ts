@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { EnqueueRequest, Json } from '../../contract/records.js';
 import { jobInvalid } from '../../errors/refusals.js';
-import type { AnyJobDefinition } from '../jobs/job-types.js';
+import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { activeTraceparent } from '../otel/traceparent.js';
 import type { EnqueueOptions } from './client-types.js';
@@ -17,7 +17,7 @@ function runAtOf(clock: Clock, options: EnqueueOptions): number | undefined {
   return options.delay === 0 ? undefined : clock.now() + options.delay;
 }
 
-function concurrencyKeyOf(job: AnyJobDefinition, payload: unknown, options: EnqueueOptions) {
+function concurrencyKeyOf(job: AnyJobContract, payload: unknown, options: EnqueueOptions) {
   if (options.concurrencyKey !== undefined) return options.concurrencyKey;
   const key = job.concurrency?.key?.(payload);
   if (key !== undefined && typeof key !== 'string') {
@@ -35,7 +35,7 @@ function concurrencyKeyOf(job: AnyJobDefinition, payload: unknown, options: Enqu
  */
 export async function toEnqueueRequest(
   clock: Clock,
-  job: AnyJobDefinition,
+  job: AnyJobContract,
   payload: unknown,
   options: EnqueueOptions = {},
 ): Promise<EnqueueRequest> {
