@@ -16,6 +16,7 @@ export type {
   EventStore,
   FindEventOptions,
   PublishOptions,
+  PurgeExpiredOptions,
 } from './contract/events.js';
 export type { LeaseHolder, LeaseStore } from './contract/leases.js';
 export {
@@ -23,6 +24,7 @@ export {
   DEFAULT_JOB_PAGE,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_MAX_PAYLOAD_BYTES,
+  DEFAULT_PURGE_LIMIT,
   DEFAULT_QUEUE,
   MAX_CLAIM_BATCH,
   MAX_ENQUEUE_BATCH,
@@ -30,6 +32,7 @@ export {
   MAX_ERROR_STACK_LENGTH,
   MAX_JOB_PAGE,
   MAX_NAME_LENGTH,
+  MAX_PURGE_LIMIT,
 } from './contract/limits.js';
 export type { MarkStore } from './contract/marks.js';
 export type {
@@ -52,6 +55,7 @@ export type {
   QueueStats,
   RequeueOptions,
   ScreenedEnqueue,
+  ScreenedPurge,
   StateCounts,
   SuspendOptions,
 } from './contract/records.js';

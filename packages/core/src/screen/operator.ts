@@ -1,9 +1,16 @@
-import { MAX_JOB_PAGE } from '../contract/limits.js';
-import type { ByIdOptions, PurgeRequest, RequeueOptions } from '../contract/records.js';
+import type { PurgeExpiredOptions } from '../contract/events.js';
+import { DEFAULT_PURGE_LIMIT, MAX_JOB_PAGE, MAX_PURGE_LIMIT } from '../contract/limits.js';
+import type {
+  ByIdOptions,
+  PurgeRequest,
+  RequeueOptions,
+  ScreenedPurge,
+} from '../contract/records.js';
 import { isJobState, TERMINAL_STATES } from '../contract/states.js';
 import { jobInvalid } from '../errors/refusals.js';
 import {
   screenInstant,
+  screenInteger,
   screenName,
   screenObject,
   screenOptionalName,
@@ -25,7 +32,7 @@ export function screenRequeue(options: RequeueOptions = {}): RequeueOptions {
   return { ...screenById(input), ...(fromStep === undefined ? {} : { fromStep }) };
 }
 
-export function screenPurge(request: PurgeRequest): PurgeRequest {
+export function screenPurge(request: PurgeRequest): ScreenedPurge {
   const input = screenObject('purge request', request);
   if (!Array.isArray(input.states) || input.states.length === 0) {
     throw jobInvalid('states', 'must name at least one terminal state');
@@ -40,7 +47,20 @@ export function screenPurge(request: PurgeRequest): PurgeRequest {
     states: [...new Set(input.states)],
     olderThan: screenInstant('olderThan', input.olderThan),
     ...(ids === undefined ? {} : { ids }),
+    limit: screenPurgeLimit(input.limit),
   };
+}
+
+/** `purgeExpired`'s options: the limit filled in. */
+export function screenPurgeExpired(options: PurgeExpiredOptions = {}): { limit: number } {
+  const input = screenObject('purge options', options);
+  return { limit: screenPurgeLimit(input.limit) };
+}
+
+function screenPurgeLimit(limit: unknown): number {
+  return limit === undefined
+    ? DEFAULT_PURGE_LIMIT
+    : screenInteger('limit', limit, 1, MAX_PURGE_LIMIT);
 }
 
 /** An empty list is refused rather than read as "no id filter": it would purge everything. */
