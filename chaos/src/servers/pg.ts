@@ -37,7 +37,6 @@ export async function startPg(): Promise<ChaosServer> {
   const data = join(dir, 'data');
   const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await asServerUser('initdb', ['-D', data, '-U', OS_USER, '-A', 'trust', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
   const serves = async () => {
     const client = new pg.Client({ connectionString: url });
@@ -56,7 +55,15 @@ export async function startPg(): Promise<ChaosServer> {
   const crash = async () => {
     await asServerUser('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
   };
-  await start();
+  try {
+    await asServerUser('initdb', ['-D', data, '-U', OS_USER, '-A', 'trust', '--no-sync']);
+    await start();
+  } catch (error) {
+    // A cluster that never came up leaves nothing behind either.
+    await crash().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   const unregister = onExit(() =>
     runNow(...asServerUserArgs('pg_ctl', ['-D', data, '-m', 'immediate', 'stop'])),
   );

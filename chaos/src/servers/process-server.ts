@@ -59,7 +59,14 @@ export async function processServer(input: {
     current.kill('SIGKILL');
     await exited(current);
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    // A server that never came up leaves nothing behind either.
+    await kill();
+    await rm(input.dir, { recursive: true, force: true });
+    throw error;
+  }
   const unregister = onExit(() => child?.kill('SIGKILL'));
   return {
     backend: input.backend,
