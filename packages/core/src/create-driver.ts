@@ -4,6 +4,7 @@ import type { LeaseStore } from './contract/leases.js';
 import type { MarkStore } from './contract/marks.js';
 import type { JobRecord } from './contract/records.js';
 import type { StepStore } from './contract/steps.js';
+import { jobInvalid } from './errors/refusals.js';
 import { guarded } from './internal/guard.js';
 import { toListPage } from './list-page.js';
 import { screenClaim } from './screen/claim.js';
@@ -26,6 +27,7 @@ import {
   screenPublish,
   screenSlotLimit,
   screenStep,
+  screenSubscribeQueues,
   screenTtl,
 } from './screen/stores.js';
 import { screenUuid } from './screen/values.js';
@@ -204,12 +206,10 @@ export function createDriver(backend: DriverBackend): Driver {
       ? {}
       : {
           subscribe: (queues: readonly string[], onWork: (queue: string) => void) =>
-            run('subscribe', () =>
-              subscribe(
-                queues.map((queue) => screenLeaseName('queues', queue)),
-                onWork,
-              ),
-            ),
+            run('subscribe', () => {
+              if (typeof onWork !== 'function') throw jobInvalid('onWork', 'must be a function');
+              return subscribe(screenSubscribeQueues(queues), onWork);
+            }),
         }),
     close() {
       closing ??= guarded(backend.name, 'close', () => backend.close());

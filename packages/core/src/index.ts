@@ -30,6 +30,7 @@ export {
   MAX_ERROR_STACK_LENGTH,
   MAX_JOB_PAGE,
   MAX_NAME_LENGTH,
+  MAX_PAYLOAD_DEPTH,
 } from './contract/limits.js';
 export type { MarkStore } from './contract/marks.js';
 export type {

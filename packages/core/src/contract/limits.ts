@@ -20,3 +20,5 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_ENQUEUE_BATCH = 1_000;
 /** The most rows one `claim` call takes. */
 export const MAX_CLAIM_BATCH = 1_000;
+/** The deepest nesting of arrays and objects a payload, result or step output may hold. */
+export const MAX_PAYLOAD_DEPTH = 100;

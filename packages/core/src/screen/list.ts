@@ -4,9 +4,11 @@ import type { ListRequest } from '../contract/records.js';
 import { isJobState } from '../contract/states.js';
 import { jobInvalid, jobPageInvalid } from '../errors/refusals.js';
 import { decodeCursor } from './cursor.js';
-import { screenObject, screenOptionalName } from './values.js';
+import { screening, screenObject, screenOptionalName } from './values.js';
 
-export function screenList(request: ListRequest = {}): ScreenedList {
+export const screenList = screening('list request', listRequest);
+
+function listRequest(request: ListRequest = {}): ScreenedList {
   const input = screenObject('list request', request);
   if (input.state !== undefined && !isJobState(input.state)) {
     throw jobInvalid('state', 'is not a job state');

@@ -4,9 +4,11 @@ import type { StepRecord } from '../contract/steps.js';
 import { jobInvalid } from '../errors/refusals.js';
 import { screenJobError } from './settle.js';
 import {
+  screenArray,
   screenDuration,
   screenInstant,
   screenInteger,
+  screening,
   screenJson,
   screenName,
   screenObject,
@@ -16,9 +18,13 @@ import {
 
 const STEP_STATUSES = new Set(['completed', 'failed', 'sleeping', 'waiting']);
 
-export function screenStep(record: StepRecord, maxBytes: number): StepRecord {
+export const screenStep = screening('step', stepRecord);
+
+function stepRecord(record: StepRecord, maxBytes: number): StepRecord {
   const input = screenObject('step', record);
-  if (!STEP_STATUSES.has(String(input.status))) throw jobInvalid('status', 'is not a step status');
+  if (typeof input.status !== 'string' || !STEP_STATUSES.has(input.status)) {
+    throw jobInvalid('status', 'is not a step status');
+  }
   const eventName = screenOptionalName('eventName', input.eventName);
   const eventId = input.eventId === undefined ? undefined : screenUuid('eventId', input.eventId);
   return {
@@ -40,7 +46,9 @@ export function screenStep(record: StepRecord, maxBytes: number): StepRecord {
   };
 }
 
-export function screenPublish(
+export const screenPublish = screening('publish options', publishInput);
+
+function publishInput(
   name: string,
   payload: unknown,
   options: PublishOptions = {},
@@ -57,7 +65,9 @@ export function screenPublish(
   };
 }
 
-export function screenFind(
+export const screenFind = screening('find options', findInput);
+
+function findInput(
   name: string,
   options: FindEventOptions,
 ): { name: string; options: FindEventOptions } {
@@ -80,6 +90,10 @@ export function screenFind(
 }
 
 export const screenLeaseName = (field: string, value: unknown): string => screenName(field, value);
+/** The queues a wake subscription listens on: an array, without holes, of queue names. */
+export const screenSubscribeQueues = screening('queues', (value: readonly string[]): string[] =>
+  screenArray('queues', value).map((queue) => screenName('queues', queue)),
+);
 /** A mark's value: a safe integer >= 0 (an instant, a counter). */
 export const screenMarkValue = (value: unknown): number =>
   screenInteger('value', value, 0, Number.MAX_SAFE_INTEGER);

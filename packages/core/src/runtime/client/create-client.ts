@@ -1,8 +1,10 @@
+import { MAX_ENQUEUE_BATCH } from '../../contract/limits.js';
 import { configInvalid } from '../../errors/refusals.js';
+import { screenArray, screening, screenObject } from '../../screen/values.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { loadOtel } from '../otel/load-otel.js';
 import type { Client, ClientOptions, EnqueueItem } from './client-types.js';
-import { toEnqueueRequest } from './enqueue-request.js';
+import { screenJobDefinition, toEnqueueRequest } from './enqueue-request.js';
 
 function knownJobs(jobs: readonly AnyJobDefinition[] | undefined): Set<string> | undefined {
   if (jobs === undefined) return undefined;
@@ -21,13 +23,21 @@ function knownJobs(jobs: readonly AnyJobDefinition[] | undefined): Set<string> |
   return names;
 }
 
+/** The batch as plain items: an array without holes of objects, at most MAX_ENQUEUE_BATCH. */
+const screenItems = screening('items', (items: unknown): EnqueueItem[] =>
+  screenArray('items', items, MAX_ENQUEUE_BATCH).map(
+    (item, index) => ({ ...screenObject(`items[${index}]`, item) }) as unknown as EnqueueItem,
+  ),
+);
+
 /** The app's side of the queue: typed enqueues and event publishes over one driver. */
 export function createClient(options: ClientOptions): Client {
   const { driver } = options;
   const known = knownJobs(options.jobs);
   void loadOtel();
 
-  const check = (job: AnyJobDefinition): AnyJobDefinition => {
+  const check = (given: unknown, field = 'job'): AnyJobDefinition => {
+    const job = screenJobDefinition(given, field);
     if (known !== undefined && !known.has(job.name)) {
       throw configInvalid({
         option: 'jobs',
@@ -42,16 +52,21 @@ export function createClient(options: ClientOptions): Client {
   return {
     driver,
     async enqueue(job, payload, enqueueOptions) {
-      const definition = check(job as unknown as AnyJobDefinition);
+      const definition = check(job);
       return driver.enqueue(
         await toEnqueueRequest(driver.clock, definition, payload, enqueueOptions),
       );
     },
     async enqueueMany(items) {
-      const list = items as readonly EnqueueItem[];
+      const list = screenItems(items);
       const requests = await Promise.all(
-        list.map((item) =>
-          toEnqueueRequest(driver.clock, check(item.job), item.payload, item.options),
+        list.map((item, index) =>
+          toEnqueueRequest(
+            driver.clock,
+            check(item.job, `items[${index}].job`),
+            item.payload,
+            item.options,
+          ),
         ),
       );
       return driver.enqueueMany(requests);
