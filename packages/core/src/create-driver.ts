@@ -8,6 +8,7 @@ import { jobInvalid } from './errors/refusals.js';
 import { guarded } from './internal/guard.js';
 import { toListPage } from './list-page.js';
 import { screenClaim } from './screen/claim.js';
+import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
 import { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
 import { screenList } from './screen/list.js';
 import { screenById, screenId, screenPurge, screenRequeue } from './screen/operator.js';
@@ -59,6 +60,10 @@ export function createDriver(backend: DriverBackend): Driver {
     guarded(backend.name, operation, call, isClosed);
   // Screens throw synchronously; inside `run` they reject like every other refusal.
   const limit = backend.maxPayloadBytes;
+  const cursors = createCursorCodec(
+    backend.cursorSecret ?? defaultCursorSecret(backend.name, backend.name),
+    `create${backend.name.charAt(0).toUpperCase()}${backend.name.slice(1)}Driver`,
+  );
 
   const steps: StepStore = {
     get: (runId, name) =>
@@ -192,8 +197,8 @@ export function createDriver(backend: DriverBackend): Driver {
       run('requeue a job', () => backend.requeue(screenId(id), screenRequeue(options))),
     list: (request) =>
       run('list jobs', async () => {
-        const screened = screenList(request);
-        return toListPage(screened, await backend.list(screened));
+        const screened = screenList(request, cursors);
+        return toListPage(screened, await backend.list(screened), cursors);
       }),
     stats: () => run('read stats', () => backend.stats()),
     purge: (request) => run('purge jobs', () => backend.purge(screenPurge(request))),

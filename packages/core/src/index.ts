@@ -97,6 +97,15 @@ export type { ErrorCodeEntry } from './errors/registry.js';
 export { errorCodeEntry, registerErrorCode, registeredErrorCodes } from './errors/registry.js';
 export { matchesEvent } from './match-event.js';
 export * from './runtime/index.js';
-export { decodeCursor, encodeCursor } from './screen/cursor.js';
+export type {
+  CursorCodec,
+  CursorDirection,
+  CursorFilters,
+} from './screen/cursor.js';
+export {
+  createCursorCodec,
+  defaultCursorSecret,
+  MIN_CURSOR_SECRET_LENGTH,
+} from './screen/cursor.js';
 export { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
 export { isUuid } from './screen/values.js';

@@ -5,6 +5,7 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  defaultCursorSecret,
   driverClosed,
   driverUnavailable,
   isBerthError,
@@ -38,6 +39,12 @@ export interface MemoryDriverOptions {
   readonly hooks?: DriverHooks;
   /** Largest payload, result or step output, in bytes of its JSON. Default 1 MiB. */
   readonly maxPayloadBytes?: number;
+  /**
+   * The key list cursors are signed with, at least 16 characters. Default: derived from the driver's name (a memory driver shares no store with other processes), so
+   * every process of one deployment reads the others' cursors; set it (the same value in every
+   * process) to make cursors unforgeable.
+   */
+  readonly cursorSecret?: string;
 }
 
 /**
@@ -71,6 +78,7 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     name: DRIVER_NAME,
     clock: store.clock,
     maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+    cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER_NAME, DRIVER_NAME),
     enqueue: (request) => run('enqueue', () => enqueue(store, request)),
     enqueueMany: (requests) => run('enqueue a batch', () => enqueueMany(store, requests)),
     claim: (request) => run('claim', () => claim(store, request)),

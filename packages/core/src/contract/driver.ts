@@ -132,6 +132,11 @@ export interface DriverBackend {
   readonly clock: Clock;
   /** Payload limit in bytes of JSON, applied by core's screen. */
   readonly maxPayloadBytes: number;
+  /**
+   * The key list cursors are signed with: the app's `cursorSecret` option, else
+   * `defaultCursorSecret(name, namespace)` so every process of one deployment agrees. Group `list`.
+   */
+  readonly cursorSecret?: string;
 
   /**
    * Inserts one job (`runAt > now` → `delayed`, else `ready`; attempts 0, claim 0), with a
