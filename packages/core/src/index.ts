@@ -83,6 +83,7 @@ export {
   driverNotMigrated,
   driverUnavailable,
   enqueueIndexDisagrees,
+  idTaken,
   jobDuplicate,
   jobInvalid,
   jobNotCancellable,
@@ -91,6 +92,7 @@ export {
   jobNotRequeueable,
   jobPageInvalid,
   leaseLost,
+  sameTenant,
   stepInvalid,
 } from './errors/refusals.js';
 export type { ErrorCodeEntry } from './errors/registry.js';

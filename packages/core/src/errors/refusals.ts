@@ -26,6 +26,25 @@ export function jobInvalid(field: string, reason: string, extra: JobInvalidExtra
 }
 
 /**
+ * A caller-allocated id already held by a row of another tenant (or of no tenant when the
+ * request names one, or the reverse). Says nothing of the holder: not its run, state or tenant.
+ */
+export function idTaken() {
+  return new BerthError({
+    code: 'JOB_INVALID',
+    detail: 'the id is taken',
+    fix: 'allocate a fresh id (crypto.randomUUID()) for this job, or leave id out and use the one enqueue answers',
+    meta: { field: 'id', reason: 'is taken' },
+  });
+}
+
+/** Whether a row's tenant is the request's: both none, or the same one. */
+export const sameTenant = (
+  rowTenant: string | null | undefined,
+  requestTenant: string | null | undefined,
+): boolean => (rowTenant ?? undefined) === (requestTenant ?? undefined);
+
+/**
  * `wanted` is the request (or the requeued row) whose key is taken; `existingId` the live job
  * holding it. Takes the request itself so every driver builds the same `meta` from it.
  */

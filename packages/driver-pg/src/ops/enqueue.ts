@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
   enqueueIndexDisagrees,
+  idTaken,
   jobDuplicate,
   type ScreenedEnqueue,
 } from '@berth/core';
@@ -15,12 +16,12 @@ interface IdRow {
 }
 
 interface InsertRow extends IdRow {
-  readonly hit: 'inserted' | 'id' | 'key';
+  readonly hit: 'inserted' | 'id' | 'taken' | 'key';
 }
 
 interface BatchRow {
   readonly ord: number;
-  readonly verdict: 'land' | 'id' | 'key' | 'error';
+  readonly verdict: 'land' | 'id' | 'taken' | 'key' | 'error';
   readonly answer_id: string;
   readonly answer_run: string;
 }
@@ -88,6 +89,7 @@ export function enqueueOps(context: OpsContext) {
       const rows = await insert(request, id, runId);
       const made = rows.find((row) => row.hit === 'inserted');
       if (made !== undefined) return answer(made, false);
+      if (rows.some((row) => row.hit === 'taken')) throw idTaken();
       const existing = rows.find((row) => row.hit === 'id');
       if (existing !== undefined) return answer(existing, true);
       if (request.idempotencyKey === undefined) continue;
@@ -141,6 +143,7 @@ export function enqueueOps(context: OpsContext) {
       now,
       channel,
     ]);
+    if (rows.some((row) => row.verdict === 'taken')) throw idTaken();
     const refused = rows.find((row) => row.verdict === 'error');
     if (refused !== undefined) {
       const request = requests[refused.ord - 1];
