@@ -12,6 +12,7 @@ import { marksGroup } from './marks.js';
 import { operatorGroup } from './operator.js';
 import { requeueGroup } from './requeue.js';
 import { runtimeGroup } from './runtime.js';
+import { screensGroup } from './screens.js';
 import { settleGroup } from './settle.js';
 import { statsGroup } from './stats.js';
 import { stepsGroup } from './steps.js';
@@ -39,6 +40,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     wakeGroup,
     checkGroup,
     closeGroup,
+    screensGroup,
     goldenGroup,
     differentialGroup(options),
     runtimeGroup,
