@@ -58,6 +58,10 @@ export interface KitOptions {
   readonly differentialRuns?: number;
   /** Replays the differential runs of a failure report's seed; default a fresh seed per run. */
   readonly differentialSeed?: number;
+  /** Calls the fuzz group makes per driver. Default 300. */
+  readonly fuzzRuns?: number;
+  /** Replays the fuzz group's call sequence of a failure report's seed; default a fresh seed. */
+  readonly fuzzSeed?: number;
   /** Groups to run, by name; default all. Narrowing is for local work only, never CI. */
   readonly only?: readonly string[];
 }

@@ -5,6 +5,7 @@ import { closeGroup } from './close.js';
 import { differentialGroup } from './differential.js';
 import { enqueueGroup } from './enqueue.js';
 import { eventsGroup } from './events.js';
+import { fuzzGroup } from './fuzz.js';
 import { goldenGroup } from './golden.js';
 import { leasesGroup } from './leases.js';
 import { listGroup } from './list.js';
@@ -43,6 +44,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     screensGroup,
     goldenGroup,
     differentialGroup(options),
+    fuzzGroup(options),
     runtimeGroup,
   ];
 }
