@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type Fence, leaseLost, type StepRecord, type StepStore, stepInvalid } from '@berth/core';
+import {
+  type Fence,
+  isBerthError,
+  leaseLost,
+  type StepRecord,
+  type StepStore,
+  stepInvalid,
+} from '@berth/core';
 import { readBlob, writeBlob } from './blobs.js';
 import { dropAux, type NatsContext } from './context.js';
 import type { Row } from './index/row.js';
@@ -81,7 +88,10 @@ export function createStepStore(context: NatsContext): StepStore {
         },
         now,
       ).catch(async (error: unknown) => {
-        await dropAux(context, key);
+        // Only a refusal is known to have written no record. Any other failure may have lost
+        // the answer of a write that landed: the record may name this payload, so it stays
+        // (garbage at worst, removed with the job).
+        if (isBerthError(error, 'STEP_INVALID')) await dropAux(context, key);
         throw error;
       });
       if (landed === undefined) {

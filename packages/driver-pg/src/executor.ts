@@ -1,9 +1,14 @@
 import { configInvalid, driverNotMigrated, driverUnavailable, isBerthError } from '@berth/core';
 import pg from 'pg';
 import { LATEST_VERSION } from './sql/migrations/index.js';
+import { RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT, SAVEPOINT } from './sql/savepoint.js';
 
-/** undefined_table, invalid_schema_name: the schema was never migrated (or only partly). */
-const NOT_MIGRATED_STATES = new Set(['42P01', '3F000']);
+/**
+ * undefined_table, invalid_schema_name: the schema was never migrated (or only partly);
+ * undefined_function, undefined_column: it is older than this driver (a function or column a
+ * later migration adds).
+ */
+const NOT_MIGRATED_STATES = new Set(['42P01', '3F000', '42883', '42703']);
 
 /** One answer of a statement: pg's `QueryResult` fits it. */
 export interface PgResult {
@@ -112,14 +117,26 @@ export function openConnections(options: PgConnectionOptions): Connections {
 export interface Db {
   rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]>;
   /**
+   * `rows` for a statement that can meet a unique violation: on an app's executor it runs under
+   * a savepoint, so the violation rolls back only this statement and the app's transaction
+   * stays usable. Outside a transaction (the savepoint is refused) it runs as `rows`.
+   */
+  guarded<R>(operation: string, text: string, values: unknown[]): Promise<R[]>;
+  /**
    * Fails every statement still waiting, with `error`. A pool that was ended never hands a
    * connection to the statements queued for one, so close calls this once the pool has ended.
    */
   abandon(error: Error): void;
 }
 
-/** `schema` is the plain schema name, named by DRIVER_NOT_MIGRATED. */
-export function createDb(executor: PgExecutor, schema: string): Db {
+/** no_active_sql_transaction: SAVEPOINT outside a transaction block. */
+const NO_TRANSACTION = '25P01';
+
+/**
+ * `schema` is the plain schema name, named by DRIVER_NOT_MIGRATED. `appExecutor`: statements go
+ * through an app's executor, which may hold an open transaction.
+ */
+export function createDb(executor: PgExecutor, schema: string, appExecutor = false): Db {
   const waiting = new Set<(error: Error) => void>();
   const send = (text: string, values: unknown[]) =>
     new Promise<PgResult>((resolve, reject) => {
@@ -129,18 +146,43 @@ export function createDb(executor: PgExecutor, schema: string): Db {
         .then(resolve, reject)
         .finally(() => waiting.delete(reject));
     });
+  const fail = (operation: string, error: unknown): never => {
+    if (isBerthError(error)) throw error;
+    if (NOT_MIGRATED_STATES.has(sqlState(error) ?? '')) {
+      throw driverNotMigrated({ driver: 'pg', schema, required: LATEST_VERSION, cause: error });
+    }
+    throw driverUnavailable({ driver: 'pg', operation, cause: error });
+  };
+  async function rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]> {
+    try {
+      return (await send(text, values)).rows as R[];
+    } catch (error) {
+      return fail(operation, error);
+    }
+  }
   return {
-    async rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]> {
+    rows,
+    async guarded<R>(operation: string, text: string, values: unknown[]): Promise<R[]> {
+      if (!appExecutor) return rows<R>(operation, text, values);
       try {
-        const result = await send(text, values);
-        return result.rows as R[];
+        await send(SAVEPOINT, []);
       } catch (error) {
-        if (isBerthError(error)) throw error;
-        if (NOT_MIGRATED_STATES.has(sqlState(error) ?? '')) {
-          throw driverNotMigrated({ driver: 'pg', schema, required: LATEST_VERSION, cause: error });
-        }
-        throw driverUnavailable({ driver: 'pg', operation, cause: error });
+        if (sqlState(error) === NO_TRANSACTION) return rows<R>(operation, text, values);
+        return fail(operation, error);
       }
+      let answer: R[];
+      try {
+        answer = (await send(text, values)).rows as R[];
+      } catch (error) {
+        // The statement's own error is the answer; a failed rollback leaves the app's
+        // transaction as the backend left it.
+        await send(ROLLBACK_TO_SAVEPOINT, [])
+          .then(() => send(RELEASE_SAVEPOINT, []))
+          .catch(() => {});
+        return fail(operation, error);
+      }
+      await send(RELEASE_SAVEPOINT, []).catch((error: unknown) => fail(operation, error));
+      return answer;
     },
     abandon(error) {
       for (const reject of waiting) reject(error);

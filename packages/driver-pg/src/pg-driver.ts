@@ -52,7 +52,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
   const s = quoteSchema(schema);
   const connections = openConnections(options);
   const context = {
-    db: createDb(connections.executor, schema),
+    db: createDb(connections.executor, schema, options.executor !== undefined),
     sql: statements(s),
     clock: options.clock ?? systemClock,
     hooks: options.hooks ?? {},

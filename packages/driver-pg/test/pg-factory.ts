@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DriverFactory } from '@berth/conformance';
+import type { DriverFactory, DriverUnderTest } from '@berth/conformance';
+import type { Clock, Driver, DriverHooks } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { createPgDriver, type PgDriverOptions } from '../src/index.js';
@@ -42,7 +43,39 @@ export async function openPgDriver(options: Omit<PgDriverOptions, 'schema'> = {}
   };
 }
 
+/** What the kit may ask of a driver beyond `driver` and `dispose`, as the pg driver offers it. */
+interface PgUnderTest extends DriverUnderTest {
+  /** Another driver over the same schema, on its own connections: a second process. */
+  sibling(context: { readonly clock: Clock; readonly hooks: DriverHooks }): Promise<Driver>;
+  /**
+   * Runs `fn` with a driver whose every statement goes through an app's open transaction (a
+   * client after BEGIN), then commits it: the transaction must still be usable after `fn`.
+   */
+  inAppTransaction(fn: (driver: Driver) => Promise<void>): Promise<void>;
+}
+
 export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
-  const { driver, dispose } = await openPgDriver({ clock, hooks });
-  return { driver, dispose };
+  const { driver, schema, dispose } = await openPgDriver({ clock, hooks });
+  const url = await serverUrl('pg');
+  const underTest: PgUnderTest = {
+    driver,
+    dispose,
+    sibling: async (context) => createPgDriver({ connectionString: url, schema, ...context }),
+    async inAppTransaction(fn) {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      await client.connect();
+      const inApp = createPgDriver({ executor: client, schema, clock, hooks });
+      try {
+        await client.query('BEGIN');
+        await fn(inApp);
+        await client.query('COMMIT');
+      } finally {
+        await client.query('ROLLBACK').catch(() => {});
+        await inApp.close();
+        await client.end();
+      }
+    },
+  };
+  return underTest;
 };

@@ -11,35 +11,41 @@ import {
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
 import { memberDigits } from './keys.js';
-import { EVENT_PURGE_LUA, EVENT_WALK_LUA, PUBLISH_LUA } from './lua/events.js';
+import { EVENT_PURGE_LUA, EVENT_WALK_LUA, PUBLISH_LUA, WAKE_MORE_LUA } from './lua/events.js';
 import { defineScript } from './scripts.js';
 
 const PUBLISH = defineScript('publish', PUBLISH_LUA);
+const WAKE_MORE = defineScript('wake-more', WAKE_MORE_LUA);
 const EVENT_WALK = defineScript('event-walk', EVENT_WALK_LUA);
 const EVENT_PURGE = defineScript('event-purge', EVENT_PURGE_LUA);
 
-/** Events one script call scans, or purges, at most. */
-const BATCH = 500;
+/** Events one script call scans at most. */
+const WALK_BATCH = 500;
+
+/** Expired events one `purgeExpired` call removes unless told otherwise (D2). */
+const DEFAULT_EVENT_PURGE_LIMIT = 1_000;
 
 /**
- * Walks unexpired events of `name` (or all) in publish order from `start`, batch by batch, until
- * `visit` answers true or the index runs out.
+ * Walks unexpired events in batches, from `start`: of `name` (or all) in publish order, or of
+ * `name` by (publishedAt, seq) for `time`, until `visit` answers true or the index runs out.
  */
 async function walk(
   context: RedisContext,
+  index: 'order' | 'time',
   name: string,
   start: string,
-  visit: (event: EventRecord) => boolean,
+  visit: (event: EventRecord, seq: number) => boolean,
 ): Promise<void> {
   const now = context.clock.now();
   let bound = start;
   for (;;) {
     const [found, last] = asArray(
-      await context.run(EVENT_WALK, now, [name, bound, BATCH]),
+      await context.run(EVENT_WALK, now, [index, name, bound, WALK_BATCH]),
       'events',
     );
-    for (const text of asArray(found, 'events')) {
-      if (visit(JSON.parse(asString(text, 'events')) as EventRecord)) return;
+    for (const entry of asArray(found, 'events')) {
+      const [text, seq] = asArray(entry, 'events');
+      if (visit(JSON.parse(asString(text, 'events')) as EventRecord, Number(seq))) return;
     }
     const lastMember = asString(last, 'events');
     if (lastMember === '') return;
@@ -47,7 +53,11 @@ async function walk(
   }
 }
 
-export function createEventStore(context: RedisContext): EventStore {
+type RedisEventStore = Omit<EventStore, 'purgeExpired'> & {
+  purgeExpired(options?: { readonly limit?: number }): Promise<number>;
+};
+
+export function createEventStore(context: RedisContext): RedisEventStore {
   return {
     async publish(name: string, payload: Json, options: PublishOptions = {}) {
       const now = context.clock.now();
@@ -58,40 +68,46 @@ export function createEventStore(context: RedisContext): EventStore {
         publishedAt: now,
         expiresAt: now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
       };
-      await context.run(PUBLISH, now, [
-        event.id,
-        name,
-        JSON.stringify(event),
-        event.publishedAt,
-        event.expiresAt,
-      ]);
+      const [seq, waiting] = asArray(
+        await context.run(PUBLISH, now, [
+          event.id,
+          name,
+          JSON.stringify(event),
+          event.publishedAt,
+          event.expiresAt,
+        ]),
+        'publish',
+      );
+      // The rest of the waiters, a bounded batch per script (claims carry on if this stops).
+      for (let left = Number(waiting); left > 0; ) {
+        left = Number(
+          await context.run(WAKE_MORE, context.clock.now(), [String(seq), event.id, name]),
+        );
+      }
       return event;
     },
+    /** The first in publish order of the events published at or after `after` that match. */
     async find(name: string, options: FindEventOptions) {
-      let hit: EventRecord | undefined;
-      await walk(context, name, `[${memberDigits(options.after)}`, (event) => {
-        if (!matchesEvent(event.payload, options.match)) return false;
-        hit = event;
-        return true;
+      let hit: { event: EventRecord; seq: number } | undefined;
+      await walk(context, 'time', name, `[${memberDigits(options.after)}`, (event, seq) => {
+        if ((hit === undefined || seq < hit.seq) && matchesEvent(event.payload, options.match)) {
+          hit = { event, seq };
+        }
+        return false;
       });
-      return hit;
+      return hit?.event;
     },
     async list(name?: string) {
       const events: EventRecord[] = [];
-      await walk(context, name ?? '', '-', (event) => {
+      await walk(context, 'order', name ?? '', '-', (event) => {
         events.push(event);
         return false;
       });
       return events;
     },
-    async purgeExpired() {
-      const now = context.clock.now();
-      let total = 0;
-      for (;;) {
-        const removed = Number(await context.run(EVENT_PURGE, now, [BATCH]));
-        total += removed;
-        if (removed < BATCH) return total;
-      }
+    async purgeExpired(options = {}) {
+      const limit = options.limit ?? DEFAULT_EVENT_PURGE_LIMIT;
+      return Number(await context.run(EVENT_PURGE, context.clock.now(), [limit]));
     },
   };
 }

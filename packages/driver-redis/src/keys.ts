@@ -25,6 +25,21 @@ const SHAPES = {
   leases: 'leases:$',
   /** Lex zset per queue: lapsed rows on their final attempt, waiting to be buried. */
   spent: 'spent:$',
+  /**
+   * The same four per (queue, name), so `claim({ names })` reads only rows of its names. The
+   * part is `qn(queue, name)`: the queue's length first, so no two pairs make one name.
+   */
+  dueName: 'due-name:$',
+  timersName: 'timers-name:$',
+  leasesName: 'leases-name:$',
+  spentName: 'spent-name:$',
+  /** Zset per terminal state: rows by finishedAt, member (seq, id): purge takes the oldest. */
+  finished: 'finished:$',
+  /**
+   * Hash per worker: id → the claim note (token:prior state:attempt counted) of each row it
+   * holds running, so a claim whose answer was lost can be given back by its token.
+   */
+  claims: 'claims:$',
   /** Set per event name: suspended rows waiting for it. */
   waiters: 'waiters:$',
   /** Lex zsets by (createdAt, seq): every row, and rows per queue, name, tenant, stored state. */
@@ -38,11 +53,22 @@ const SHAPES = {
   /** Zset per run: step name by first-write order. */
   stepOrder: 'step-order:$',
   stepSeq: 'step-seq',
-  /** Hash per event: its JSON, name, expiry and index member. */
+  /** Hash per event: its JSON, name, expiry and index members. */
   event: 'event:$',
-  /** Lex zsets by (publishedAt, seq): every event, and events per name. */
-  eventsAll: 'events:all',
+  /** Lex zsets by (seq, id), publish order: every event, and events per name. */
+  eventsOrder: 'events:order',
+  eventsNameOrder: 'events:name-order:$',
+  /** Lex zset per name by (publishedAt, seq): where `find({ after })` starts. */
   eventsName: 'events:name:$',
+  /**
+   * Zset per name by expiresAt, member (publishedAt, id): only events no other event of the name
+   * outlives while published later, so the first one unexpired has the latest publishedAt.
+   */
+  eventsLive: 'events:live:$',
+  /** Set per published event: the waiters it still has to wake (publish wakes in batches). */
+  waking: 'waking:$',
+  /** Lex zset: (seq, id, name) of events whose waking set is not empty yet. */
+  wakesPending: 'wakes-pending',
   /** Zset: event id by expiresAt. */
   eventExpiry: 'event-expiry',
   eventSeq: 'event-seq',

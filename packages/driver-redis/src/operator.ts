@@ -27,8 +27,11 @@ const STATS = defineScript('stats', STATS_LUA);
 const PURGE = defineScript('purge', PURGE_LUA);
 const PURGE_IDS = defineScript('purge-ids', PURGE_IDS_LUA);
 
-/** Rows one purge call removes at most; purge repeats until a call removes fewer. */
-const PURGE_CAP = 500;
+/** Rows one purge call removes unless told otherwise (D1); callers loop for more. */
+const DEFAULT_PURGE_LIMIT = 1_000;
+
+/** `limit` is on core's PurgeRequest from issue 8's D1 on; read it either way. */
+type BoundedPurge = PurgeRequest & { readonly limit?: number };
 
 const stateOf = (value: unknown): JobState => {
   const state = asString(value, 'state');
@@ -133,23 +136,13 @@ export async function stats(context: RedisContext): Promise<readonly QueueStats[
     .sort((a, b) => (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : 0));
 }
 
-export async function purge(context: RedisContext, request: PurgeRequest): Promise<number> {
+export async function purge(context: RedisContext, request: BoundedPurge): Promise<number> {
   const now = context.clock.now();
   if (request.ids !== undefined) {
     const args = [request.olderThan, request.states.length, ...request.states, ...request.ids];
     return Number(await context.run(PURGE_IDS, now, args));
   }
-  let total = 0;
-  for (;;) {
-    const removed = Number(
-      await context.run(PURGE, now, [
-        request.olderThan,
-        PURGE_CAP,
-        request.states.length,
-        ...request.states,
-      ]),
-    );
-    total += removed;
-    if (removed < PURGE_CAP) return total;
-  }
+  const limit = request.limit ?? DEFAULT_PURGE_LIMIT;
+  const args = [request.olderThan, limit, request.states.length, ...request.states];
+  return Number(await context.run(PURGE, now, args));
 }

@@ -189,4 +189,30 @@ export const runtimeExpected: Readonly<Record<string, Transcript>> = {
     { op: 'report jobs after the catch-up', answer: 0 },
     { op: 'b ticks at minute 2', answer: { leader: true, slots: [[120_000, false]] } },
   ],
+  'scheduler-killed-before-mark': [
+    // The enqueue landed: a's tick answers the slot before a dies.
+    { op: 'a ticks at minute 1 and dies before its mark', answer: { slots: [60_000] } },
+    { op: 'slot jobs run and purged', answer: 1 },
+    // The claim mark holds minute 1, though its job is gone: b does not enqueue it again.
+    { op: 'b takes the lead and catches up', answer: { leader: true, slots: [] } },
+    { op: 'b ticks at minute 2', answer: { slots: [120_000] } },
+    { op: 'jobs each slot made', answer: [1, 1] },
+  ],
+  'scheduler-stalled-leader': [
+    // a claimed minute 1 before it hung: b catches up the two slots after it.
+    { op: 'b leads while a hangs', answer: { leader: true, slots: [120_000, 180_000] } },
+    { op: 'slot jobs run and purged', answer: 2 },
+    // a's claimed enqueue lands; its next slot finds the lead lost and stops the tick.
+    { op: 'a’s stalled tick ends', answer: { slots: [60_000], leader: false } },
+    { op: 'b ticks again', answer: { leader: true, slots: 0 } },
+    { op: 'jobs each slot made', answer: [1, 1, 1] },
+  ],
+  'scheduler-stop-leaves-lead': [
+    { op: 'a leads', answer: true },
+    // The tick in flight renewed before the stop released; the one asked for during it did nothing.
+    { op: 'a’s ticks around the stop', answer: [true, false] },
+    { op: 'lease holder once a stopped', answer: null },
+    { op: 'a ticks after its stop', answer: { leader: false, enqueued: [] } },
+    { op: 'b ticks', answer: true },
+  ],
 };

@@ -3,6 +3,11 @@ import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
 import {
+  schedulerKilledBeforeMark,
+  schedulerStalledLeader,
+  schedulerStopLeavesLead,
+} from './schedule-crash.js';
+import {
   sleepSuspendsThenResumes,
   stepMemoizedAcrossRetry,
   waitForEventPublishedBefore,
@@ -23,5 +28,8 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   waitForEventTimesOut,
   schedulerSlotsOnce,
   schedulerSlotAfterPurge,
+  schedulerKilledBeforeMark,
+  schedulerStalledLeader,
+  schedulerStopLeavesLead,
   unknownNameStaysReady,
 ];

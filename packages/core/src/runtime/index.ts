@@ -44,7 +44,13 @@ export type {
   SchedulerOptions,
   SchedulerTick,
 } from './scheduler/index.js';
-export { createScheduler, slotJobId, slotKey, slotMarkName } from './scheduler/index.js';
+export {
+  createScheduler,
+  slotClaimMarkName,
+  slotJobId,
+  slotKey,
+  slotMarkName,
+} from './scheduler/index.js';
 export type {
   CreateStepApiInput,
   StepApi,

@@ -38,6 +38,9 @@ const namespaceOf = (request: ScreenedEnqueue): string | null =>
     ? null
     : JSON.stringify([request.name, request.tenantId ?? null, request.idempotencyKey]);
 
+/** unique_violation, deadlock_detected: the batch landed nothing and a new walk can answer. */
+const RETRIED = new Set(['23505', '40P01']);
+
 export function enqueueOps(context: OpsContext) {
   const { db, sql, clock, hooks, channel } = context;
 
@@ -107,22 +110,27 @@ export function enqueueOps(context: OpsContext) {
 
   /**
    * The batch is one statement that lands whole or not at all. A writer that took one of its ids
-   * or keys after the statement read the table makes the index refuse it all; the batch is then
-   * walked once more over what that writer committed.
+   * or keys after the statement read the table makes the index refuse it all (on an app's
+   * transaction, under a savepoint, so the transaction stays usable); the batch is then walked
+   * again over what that writer committed, which the next walk dedupes. A batch PostgreSQL ends
+   * as a deadlock victim (two writers inserting shared keys in different orders) lands nothing
+   * and is walked again the same way. Walks are bounded by the batch: one per item that met a
+   * conflict, and one more.
    */
   async function enqueueMany(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
-    try {
-      return await enqueueBatch(requests);
-    } catch (error) {
-      if (sqlState(error) !== '23505') throw error;
-      return enqueueBatch(requests);
+    for (let walk = 0; ; walk += 1) {
+      try {
+        return await enqueueBatch(requests);
+      } catch (error) {
+        if (!RETRIED.has(sqlState(error) ?? '') || walk >= requests.length) throw error;
+      }
     }
   }
 
   async function enqueueBatch(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
     const now = clock.now();
     const column = <T>(pick: (request: ScreenedEnqueue) => T) => requests.map(pick);
-    const rows = await db.rows<BatchRow>('enqueue a batch', sql.enqueue.insertMany, [
+    const rows = await db.guarded<BatchRow>('enqueue a batch', sql.enqueue.insertMany, [
       requests.map((_, index) => index + 1),
       column((request) => request.id ?? randomUUID()),
       column((request) => request.id !== undefined),

@@ -20,9 +20,7 @@ import {
 import { sqlState } from '../executor.js';
 import { int, type JobRow, positionOf, storedState, toJobRecord } from '../rows.js';
 import type { OpsContext } from './context.js';
-
-/** Rows one purge statement removes: big purges never hold a long lock. */
-const PURGE_BATCH = 1_000;
+import { DEFAULT_PURGE_BATCH } from './stores.js';
 
 type ChangeRow = JobRow & { readonly moved: boolean };
 type CheckRow = JobRow & { readonly holder_id: string | null; readonly has_step: boolean };
@@ -113,7 +111,7 @@ export function operatorOps(context: OpsContext) {
     const now = clock.now();
     let moved: JobRow[];
     try {
-      moved = await db.rows<JobRow>('requeue a job', sql.operator.requeue, [
+      moved = await db.guarded<JobRow>('requeue a job', sql.operator.requeue, [
         id,
         tenant(options),
         now,
@@ -132,7 +130,15 @@ export function operatorOps(context: OpsContext) {
       throw jobDuplicate(wantedKey(row), holder.id);
     }
     const [done] = moved;
-    if (done === undefined) throw jobNotRequeueable(id, 'live');
+    if (done === undefined) {
+      // The row changed after the check: gone (a purge removed it) or live again.
+      const [still] = await db.rows<JobRow>('requeue a job', sql.operator.get, [
+        id,
+        tenant(options),
+      ]);
+      if (still === undefined) throw jobNotFound(id);
+      throw jobNotRequeueable(id, 'live');
+    }
     return toJobRecord(done, now);
   }
 
@@ -173,26 +179,16 @@ export function operatorOps(context: OpsContext) {
     return answers.sort((a, b) => (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : 0));
   }
 
+  /** One bounded statement: callers that want everything loop until it answers < limit. */
   async function purge(request: PurgeRequest): Promise<number> {
-    if (request.ids !== undefined) {
-      const [row] = await db.rows<{ removed: string }>('purge jobs', sql.list.purgeIds, [
-        request.states,
-        request.olderThan,
-        request.ids,
-      ]);
-      return row === undefined ? 0 : int(row.removed);
-    }
-    let removed = 0;
-    for (;;) {
-      const [row] = await db.rows<{ removed: string }>('purge jobs', sql.list.purgeBatch, [
-        request.states,
-        request.olderThan,
-        PURGE_BATCH,
-      ]);
-      const batch = row === undefined ? 0 : int(row.removed);
-      removed += batch;
-      if (batch < PURGE_BATCH) return removed;
-    }
+    const limit = (request as { readonly limit?: number }).limit ?? DEFAULT_PURGE_BATCH;
+    const [row] = await db.rows<{ removed: string }>('purge jobs', sql.list.purge, [
+      request.states,
+      request.olderThan,
+      limit,
+      request.ids ?? null,
+    ]);
+    return row === undefined ? 0 : int(row.removed);
   }
 
   return { get, cancel, promote, requeue, list, stats, purge };

@@ -30,7 +30,8 @@ export function settleOps(context: OpsContext) {
 
   async function claim(request: ScreenedClaim): Promise<ClaimOutcome> {
     const now = clock.now();
-    const rows = await db.rows<ClaimRow>('claim', sql.claim.claim, [
+    const text = request.names === undefined ? sql.claim.claim : sql.claim.claimNamed;
+    const rows = await db.rows<ClaimRow>('claim', text, [
       request.queues,
       now,
       request.limit,

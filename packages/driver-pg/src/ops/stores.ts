@@ -20,6 +20,13 @@ import {
 } from '../rows.js';
 import type { OpsContext } from './context.js';
 
+/** Waiters one publish statement wakes; publish loops until every waiter is woken. */
+const WAKE_BATCH = 1_000;
+/** Slot rows whose holders all expired that one acquireSlot or releaseSlot deletes. */
+const SLOT_SWEEP = 100;
+/** Rows a purge call removes when the caller names no limit (DEFAULT_PURGE_LIMIT in core). */
+export const DEFAULT_PURGE_BATCH = 1_000;
+
 export function stepStore({ db, sql }: OpsContext): StepStore {
   return {
     async get(runId, name) {
@@ -72,6 +79,7 @@ export function eventStore({ db, sql, clock, channel }: OpsContext): EventStore 
         now,
         now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
         channel,
+        WAKE_BATCH,
       ]);
       if (row === undefined) throw new Error('the event insert answered no row');
       return toEventRecord(row);
@@ -92,11 +100,11 @@ export function eventStore({ db, sql, clock, channel }: OpsContext): EventStore 
       ]);
       return rows.map(toEventRecord);
     },
-    async purgeExpired() {
+    async purgeExpired(options: { readonly limit?: number } = {}) {
       const [row] = await db.rows<{ removed: string }>(
         'purge expired events',
         sql.events.purgeExpired,
-        [clock.now()],
+        [clock.now(), options.limit ?? DEFAULT_PURGE_BATCH],
       );
       return row === undefined ? 0 : int(row.removed);
     },
@@ -146,14 +154,23 @@ export function leaseStore({ db, sql, clock }: OpsContext): LeaseStore {
         holder,
         now,
         now + ttlMs,
+        SLOT_SWEEP,
       ]);
     },
     renewSlot(key, holder, ttlMs) {
       const now = clock.now();
       return granted('renew a slot', sql.leases.renewSlot, [key, holder, now, now + ttlMs]);
     },
-    releaseSlot(key, holder) {
-      return granted('release a slot', sql.leases.releaseSlot, [key, holder, clock.now()]);
+    async releaseSlot(key, holder) {
+      const [row] = await db.rows<{ emptied: boolean }>('release a slot', sql.leases.releaseSlot, [
+        key,
+        holder,
+        clock.now(),
+        SLOT_SWEEP,
+      ]);
+      if (row === undefined) return false;
+      if (row.emptied) await db.rows('release a slot', sql.leases.deleteEmptySlot, [key]);
+      return true;
     },
   };
 }

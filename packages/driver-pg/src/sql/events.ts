@@ -4,26 +4,17 @@ const EVENT_COLUMNS = 'id, name, payload::text AS payload, published_at, expires
 export function eventsSql(s: string) {
   return {
     /**
-     * Stores the event and, in the same statement, makes every row suspended on it due now,
-     * waking each of their queues once. $1 id, $2 name, $3 payload, $4 now, $5 expires_at,
-     * $6 channel.
+     * Stores the event and makes every row suspended on it due now, in batches of $7 rows per
+     * statement, waking each of their queues; serialized with suspend on the event name (see
+     * migration 3). $1 id, $2 name, $3 payload, $4 now, $5 expires_at, $6 channel, $7 batch.
      */
     publish: `
-      WITH ev AS (
-        INSERT INTO ${s}.events (id, name, payload, published_at, expires_at)
-        VALUES ($1, $2, $3::json, $4, $5)
-        RETURNING ${EVENT_COLUMNS}
-      ), resumed AS (
-        UPDATE ${s}.jobs SET run_at = $4::bigint, updated_at = $4::bigint
-        WHERE state = 'suspended' AND wait_for = $2::text
-        RETURNING queue
-      ), woke AS (
-        SELECT pg_notify($6, q.queue) FROM (SELECT DISTINCT queue FROM resumed) q
-      )
-      SELECT ev.*, (SELECT count(*) FROM woke) AS woke FROM ev`,
+      SELECT id, name, payload, published_at, expires_at, woken
+      FROM ${s}.publish_event($1::uuid, $2::text, $3::json, $4::bigint, $5::bigint, $6::text,
+        $7::int)`,
 
     /**
-     * The earliest live event matching: each top-level key of $4 present in the payload with an
+     * The first live event in publish order (insertion sequence, never published_at) matching: each top-level key of $4 present in the payload with an
      * equal value (jsonb equality is deep). $1 name, $2 now, $3 after, $4 match or NULL.
      */
     find: `
@@ -34,7 +25,7 @@ export function eventsSql(s: string) {
           AND NOT EXISTS (
             SELECT 1 FROM jsonb_each($4::jsonb) m
             WHERE NOT (e.payload::jsonb ? m.key AND (e.payload::jsonb -> m.key) = m.value))))
-      ORDER BY e.published_at, e.seq
+      ORDER BY e.seq
       LIMIT 1`,
 
     /** Live events, all or of $2, in publish order. $1 now. */
@@ -43,9 +34,18 @@ export function eventsSql(s: string) {
       WHERE expires_at > $1::bigint AND ($2::text IS NULL OR name = $2::text)
       ORDER BY seq`,
 
-    /** $1 now. */
+    /**
+     * At most $2 expired events, oldest expiry first; one another transaction holds is skipped,
+     * never waited for. $1 now, $2 limit.
+     */
     purgeExpired: `
-      WITH gone AS (DELETE FROM ${s}.events WHERE expires_at <= $1::bigint RETURNING 1)
+      WITH doomed AS (
+        SELECT seq FROM ${s}.events
+        WHERE expires_at <= $1::bigint
+        ORDER BY expires_at, seq
+        LIMIT $2
+        FOR UPDATE SKIP LOCKED
+      ), gone AS (DELETE FROM ${s}.events e USING doomed d WHERE e.seq = d.seq RETURNING 1)
       SELECT count(*) AS removed FROM gone`,
   };
 }

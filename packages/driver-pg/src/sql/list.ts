@@ -43,32 +43,18 @@ export function listSql(s: string) {
       ORDER BY queue COLLATE "C"`,
 
     /**
-     * One bounded batch of purge, with the steps of the runs it removes.
-     * $1 states, $2 olderThan, $3 batch size.
+     * Purge: at most $3 rows, oldest finish first (then insertion order), with the steps of the
+     * runs it removes. A row another transaction holds is skipped, never waited for.
+     * $1 states, $2 olderThan, $3 limit, $4 ids (null: any row).
      */
-    purgeBatch: `
+    purge: `
       WITH doomed AS (
         SELECT seq FROM ${s}.jobs
-        WHERE state = ANY($1::text[]) AND finished_at < $2::bigint
-        ORDER BY seq
+        WHERE finished_at IS NOT NULL AND finished_at < $2::bigint AND state = ANY($1::text[])
+          AND ($4::uuid[] IS NULL OR id = ANY($4::uuid[]))
+        ORDER BY finished_at, seq
         LIMIT $3
-        FOR UPDATE
-      ), gone AS (
-        DELETE FROM ${s}.jobs j USING doomed d WHERE j.seq = d.seq RETURNING j.run_id
-      ), steps_gone AS (
-        DELETE FROM ${s}.steps st WHERE st.run_id IN (SELECT run_id FROM gone) RETURNING 1
-      )
-      SELECT (SELECT count(*) FROM gone) AS removed, (SELECT count(*) FROM steps_gone) AS steps`,
-
-    /**
-     * Purge among chosen ids (at most MAX_JOB_PAGE, so one statement), with their steps.
-     * $1 states, $2 olderThan, $3 ids.
-     */
-    purgeIds: `
-      WITH doomed AS (
-        SELECT seq FROM ${s}.jobs
-        WHERE id = ANY($3::uuid[]) AND state = ANY($1::text[]) AND finished_at < $2::bigint
-        FOR UPDATE
+        FOR UPDATE SKIP LOCKED
       ), gone AS (
         DELETE FROM ${s}.jobs j USING doomed d WHERE j.seq = d.seq RETURNING j.run_id
       ), steps_gone AS (

@@ -50,25 +50,14 @@ export function settleSql(s: string) {
 
     /**
      * With $7 eventsSince (only ever alongside $6 waitFor): when a live $6 event published at or
-     * after $7 is already stored, the row is due now instead of at until, in this same statement.
+     * after $7 is already stored, the row is due now instead of at until. With $6 it first takes
+     * the event name's lock, as publish does (see migration 3), so the two never miss each other.
      * $1 id, $2 worker, $3 claim, $4 now, $5 until, $6 waitFor, $7 eventsSince, $8 channel.
      */
     suspend: `
-      WITH moved AS (
-        UPDATE ${s}.jobs j SET
-          state = 'suspended',
-          run_at = CASE
-            WHEN $6::text IS NOT NULL AND $7::bigint IS NOT NULL AND EXISTS (
-              SELECT 1 FROM ${s}.events e
-              WHERE e.name = $6::text AND e.published_at >= $7::bigint
-                AND e.expires_at > $4::bigint)
-            THEN $4::bigint ELSE $5::bigint END,
-          wait_for = $6::text,
-          claimed_by = NULL, visible_at = NULL, updated_at = $4::bigint
-        WHERE ${fenced('j', '$1', '$2', '$3')}
-        RETURNING j.queue, j.run_at
-      ), woke AS (SELECT pg_notify($8, queue) FROM moved WHERE run_at <= $4::bigint)
-      SELECT 1 AS landed, (SELECT count(*) FROM woke) AS woke FROM moved`,
+      SELECT landed, woke
+      FROM ${s}.suspend_job($1::uuid, $2::text, $3::bigint, $4::bigint, $5::bigint, $6::text,
+        $7::bigint, $8::text)`,
 
     /** $1 id, $2 worker, $3 claim, $4 now, $5 visibility ms. */
     extend: `

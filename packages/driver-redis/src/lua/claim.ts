@@ -1,101 +1,127 @@
+import { WAKE_WAITERS_LUA } from './events.js';
+
+/** Due timers, and lapsed leases, a claim moves per queue (or queue and name) beyond its limit. */
+export const PROMOTE_SLACK = 16;
+
 /**
- * One claim, atomically. ARGV: now, limit, workerId, visibilityTimeoutMs, lapsed-error JSON,
- * queue count, queues..., drop count, dropExhausted names..., names count (0: every name),
- * names...
- * First each queue's due timers (delayed/suspended rows whose runAt came) move into its due
- * set, and each lapsed lease (visibleAt <= now) moves there too, or, on its final attempt, into
- * the spent set. Each row moves once, so the work is bounded by what became due.
- * Then the first `limit` due rows over all queues (priority desc, runAt, seq) are claimed and
- * the first `limit` spent rows are buried; with names, rows of other names are skipped (they
- * stay in their due or spent set). Answers {{job, resumed}...}, {job...}.
+ * One claim, atomically, doing work bounded by its limit whatever the backlog. ARGV: now,
+ * limit, workerId, visibilityTimeoutMs, lapsed-error JSON, claim token, queue count, queues...,
+ * drop count, dropExhausted names..., names count (0: every name), names...
+ * First, per queue (or per queue and name, with names), the earliest limit + PROMOTE_SLACK due
+ * timers (delayed/suspended rows whose runAt came) move into the due sets, and as many lapsed
+ * leases (visibleAt <= now) move there too, or, on their final attempt, into the spent sets.
+ * The rest wait for the next claim: each claim moves more than it can take, so nothing starves.
+ * Then the first `limit` due rows (priority desc, runAt, seq) are claimed and the first `limit`
+ * spent rows are buried, read from the heads of the sets of the wanted names only. Each claimed
+ * row carries a claim note (token, prior state, whether the attempt counted), kept in its
+ * worker's `claims` hash while it runs, so a caller that lost the answer can give the rows back
+ * (UNCLAIM_LUA). A publish whose waiters are not all woken yet gets a batch of
+ * limit + PROMOTE_SLACK more woken first. Answers {{job, resumed}...}, {job...}, index members
+ * read.
  */
-export const CLAIM_LUA = `
+export const CLAIM_LUA = `${WAKE_WAITERS_LUA}
 local now = n(ARGV[1])
 local limit = n(ARGV[2])
 local worker = ARGV[3]
 local visibility = n(ARGV[4])
 local lapsedError = ARGV[5]
-local queueCount = n(ARGV[6])
+local token = ARGV[6]
+local queueCount = n(ARGV[7])
 local queues = {}
-for i = 1, queueCount do queues[i] = ARGV[6 + i] end
+for i = 1, queueCount do queues[i] = ARGV[7 + i] end
 local drop = {}
-local dropCount = n(ARGV[7 + queueCount])
-for i = 1, dropCount do drop[ARGV[7 + queueCount + i]] = true end
-local namesAt = 8 + queueCount + dropCount
-local named = nil
+local dropCount = n(ARGV[8 + queueCount])
+for i = 1, dropCount do drop[ARGV[8 + queueCount + i]] = true end
+local namesAt = 9 + queueCount + dropCount
+local names = nil
 if n(ARGV[namesAt]) > 0 then
-  named = {}
-  for i = 1, n(ARGV[namesAt]) do named[ARGV[namesAt + i]] = true end
+  names = {}
+  for i = 1, n(ARGV[namesAt]) do names[i] = ARGV[namesAt + i] end
+end
+local reach = limit + ${PROMOTE_SLACK}
+local read = 0
+
+-- The keys to read for queue q: the queue's own set, or one per wanted name.
+local function lanes(q, whole, byName)
+  if not names then return { whole(q) } end
+  local out = {}
+  for i, name in ipairs(names) do out[i] = byName(qn(q, name)) end
+  return out
 end
 
-for _, q in ipairs(queues) do
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', k_timers(q), '-inf', ARGV[1])) do
-    redis.call('ZREM', k_timers(q), id)
-    local f = redis.call('HMGET', k_job(id), 'priority', 'runAt', 'seq')
+local function promote(q, key, lapsed)
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', key, '-inf', ARGV[1], 'LIMIT', 0, reach)) do
+    read = read + 1
+    local f = redis.call('HMGET', k_job(id), 'priority', 'runAt', 'seq', 'name', 'attempts', 'maxAttempts')
+    redis.call('ZREM', key, id)
     if f[1] then
-      redis.call('ZADD', k_due(q), 0, claimMember({ id = id, priority = f[1], runAt = f[2], seq = f[3] }))
-    end
-  end
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', k_leases(q), '-inf', ARGV[1])) do
-    redis.call('ZREM', k_leases(q), id)
-    local f = redis.call('HMGET', k_job(id), 'priority', 'runAt', 'seq', 'attempts', 'maxAttempts')
-    if f[1] then
+      local lane = qn(q, f[4])
       local member = claimMember({ id = id, priority = f[1], runAt = f[2], seq = f[3] })
-      if n(f[4]) >= n(f[5]) then
-        redis.call('ZADD', k_spent(q), 0, member)
+      if lapsed then
+        redis.call('ZREM', k_leases(q), id)
+        redis.call('ZREM', k_leasesName(lane), id)
+        if n(f[5]) >= n(f[6]) then
+          redis.call('ZADD', k_spent(q), 0, member)
+          redis.call('ZADD', k_spentName(lane), 0, member)
+        else
+          redis.call('ZADD', k_due(q), 0, member)
+          redis.call('ZADD', k_dueName(lane), 0, member)
+        end
       else
+        redis.call('ZREM', k_timers(q), id)
+        redis.call('ZREM', k_timersName(lane), id)
         redis.call('ZADD', k_due(q), 0, member)
+        redis.call('ZADD', k_dueName(lane), 0, member)
       end
     end
   end
+end
+
+local seen = {}
+wakePending(reach, now, seen)
+wake(seen)
+
+for _, q in ipairs(queues) do
+  for _, key in ipairs(lanes(q, k_timers, k_timersName)) do promote(q, key, false) end
+  for _, key in ipairs(lanes(q, k_leases, k_leasesName)) do promote(q, key, true) end
 end
 
 -- Members start with 42 digits (priority, runAt, seq); compared as numbers, not by locale.
 local function before(a, b)
   for _, span in ipairs({ { 1, 10 }, { 11, 26 }, { 27, 42 } }) do
-    local x, y = n(string.sub(a, span[1], span[2])), n(string.sub(b, span[1], span[2]))
+    local x, y = n(string.sub(a[1], span[1], span[2])), n(string.sub(b[1], span[1], span[2]))
     if x ~= y then return x < y end
   end
-  return a < b
+  return a[1] < b[1]
 end
 
--- The first limit members of one queue's set whose job is of a wanted name, in set order.
--- Without names that is the set's head; with names, members of other names are stepped over.
-local function headOf(key)
-  if not named then return redis.call('ZRANGE', key, 0, limit - 1) end
-  local picked, start = {}, 0
-  while #picked < limit do
-    local page = redis.call('ZRANGE', key, start, start + limit * 4 - 1)
-    if #page == 0 then break end
-    for _, member in ipairs(page) do
-      if named[redis.call('HGET', k_job(string.sub(member, 43)), 'name')] then
-        picked[#picked + 1] = member
-        if #picked == limit then break end
-      end
-    end
-    start = start + #page
-  end
-  return picked
-end
-
-local function firstOf(keyOf)
+-- The first limit rows over the heads of every lane; an entry whose row is gone leaves its set.
+local function firstOf(whole, byName)
   local all = {}
   for _, q in ipairs(queues) do
-    for _, member in ipairs(headOf(keyOf(q))) do all[#all + 1] = member end
+    for _, key in ipairs(lanes(q, whole, byName)) do
+      for _, member in ipairs(redis.call('ZRANGE', key, 0, limit - 1)) do
+        read = read + 1
+        all[#all + 1] = { member, key }
+      end
+    end
   end
   table.sort(all, before)
   local jobs = {}
   for i = 1, math.min(limit, #all) do
-    local job = loadJob(string.sub(all[i], 43))
-    if job then jobs[#jobs + 1] = job end
+    local job = loadJob(string.sub(all[i][1], 43))
+    if job then jobs[#jobs + 1] = job else redis.call('ZREM', all[i][2], all[i][1]) end
   end
   return jobs
 end
 
 local claimed = {}
-for _, job in ipairs(firstOf(k_due)) do
+for _, job in ipairs(firstOf(k_due, k_dueName)) do
   unindex(job.d)
-  local resumed = job.d.state == 'suspended'
+  local prior = job.d.state
+  local resumed = prior == 'suspended'
+  -- A lapsed lease taken again goes back as ready: its old holder's fence no longer holds.
+  if prior == 'running' then prior = 'ready' end
   set(job, 'state', 'running')
   set(job, 'claim', fmt(n(job.d.claim) + 1))
   set(job, 'claimedBy', worker)
@@ -103,13 +129,14 @@ for _, job in ipairs(firstOf(k_due)) do
   set(job, 'waitFor', nil)
   set(job, 'updatedAt', fmt(now))
   if not resumed then set(job, 'attempts', fmt(n(job.d.attempts) + 1)) end
+  set(job, 'claimNote', token .. ':' .. prior .. ':' .. (resumed and '0' or '1'))
   index(job.d, now)
   save(job)
   claimed[#claimed + 1] = { flat(job), resumed and 1 or 0 }
 end
 
 local buried = {}
-for _, job in ipairs(firstOf(k_spent)) do
+for _, job in ipairs(firstOf(k_spent, k_spentName)) do
   unindex(job.d)
   local state = 'dead'
   if drop[job.d.name] then state = 'failed' end
@@ -121,5 +148,41 @@ for _, job in ipairs(firstOf(k_spent)) do
   buried[#buried + 1] = flat(job)
 end
 
-return { claimed, buried }
+return { claimed, buried, read }
+`;
+
+/**
+ * Gives back the rows of a claim whose answer never reached its caller (a timeout, a dropped
+ * connection): each row its worker still holds under that claim's token goes back to the state
+ * it was claimed from, with the attempt it never ran restored. Reads only the rows the worker
+ * holds. ARGV: now, claim token, workerId. Answers how many rows went back.
+ */
+export const UNCLAIM_LUA = `
+local now = n(ARGV[1])
+local raw = redis.call('HGETALL', k_claims(ARGV[3]))
+local seen = {}
+local restored = 0
+for i = 1, #raw, 2 do
+  local token, prior, counted = string.match(raw[i + 1], '^(.+):(%a+):(%d)$')
+  if token == ARGV[2] then
+    local job = loadJob(raw[i])
+    if job and job.d.state == 'running' and job.d.claimedBy == ARGV[3] and job.d.claimNote == raw[i + 1] then
+      unindex(job.d)
+      set(job, 'state', prior)
+      set(job, 'claimedBy', nil)
+      set(job, 'visibleAt', nil)
+      set(job, 'claimNote', nil)
+      set(job, 'updatedAt', fmt(now))
+      if counted == '1' then set(job, 'attempts', fmt(n(job.d.attempts) - 1)) end
+      index(job.d, now)
+      save(job)
+      noteWork(seen, job.d.queue)
+      restored = restored + 1
+    else
+      redis.call('HDEL', k_claims(ARGV[3]), raw[i])
+    end
+  end
+end
+wake(seen)
+return restored
 `;

@@ -12,6 +12,8 @@ local REQUEUEABLE = { failed = true, dead = true, cancelled = true }
 local STATES = { 'ready', 'delayed', 'running', 'suspended', 'completed', 'failed', 'dead', 'cancelled' }
 
 local function n(value) return tonumber(value) end
+-- The (queue, name) part of the per-name index keys: the queue's length first keeps it unique.
+local function qn(q, name) return #q .. ':' .. q .. ':' .. name end
 local function fmt(value) return string.format('%.0f', value) end
 
 -- Lua's unpack refuses more than a few thousand values, so a long list goes in slices; answers
@@ -81,6 +83,11 @@ local function listMember(d)
   return string.format('%016.0f%016.0f', n(d.createdAt), n(d.seq)) .. ':' .. d.id
 end
 
+-- Purge order among settled rows of one state: finishedAt (the score), then seq.
+local function finishedMember(d)
+  return string.format('%016.0f', n(d.seq)) .. d.id
+end
+
 local function stateScore(d)
   if d.state == 'running' then return d.visibleAt end
   if LIVE[d.state] then return d.runAt end
@@ -96,15 +103,44 @@ end
 -- Removes every index entry the row's CURRENT fields put it in.
 local function unindex(d)
   local q = d.queue
-  redis.call('ZREM', k_state(d.state, q), d.id)
-  redis.call('ZREM', k_listState(d.state), listMember(d))
-  if LIVE[d.state] then redis.call('ZREM', k_due(q), claimMember(d)) end
-  if d.state == 'delayed' or d.state == 'suspended' then redis.call('ZREM', k_timers(q), d.id) end
-  if d.state == 'running' then
-    redis.call('ZREM', k_leases(q), d.id)
-    redis.call('ZREM', k_spent(q), claimMember(d))
+  local lane = qn(q, d.name)
+  local state = d.state
+  redis.call('ZREM', k_state(state, q), d.id)
+  redis.call('ZREM', k_listState(state), listMember(d))
+  if not LIVE[state] then
+    redis.call('ZREM', k_finished(state), finishedMember(d))
+    return
   end
-  if d.state == 'suspended' and d.waitFor then redis.call('SREM', k_waiters(d.waitFor), d.id) end
+  if state == 'suspended' and d.waitFor then redis.call('SREM', k_waiters(d.waitFor), d.id) end
+  if state == 'running' and d.claimedBy then redis.call('HDEL', k_claims(d.claimedBy), d.id) end
+  -- A waiting row is in its timer set or (once due) its due set, never both; a running row in
+  -- its lease set, or (lapsed) its due or spent set: the common case costs two ZREMs.
+  if state == 'delayed' or state == 'suspended' then
+    if redis.call('ZREM', k_timers(q), d.id) == 1 then
+      redis.call('ZREM', k_timersName(lane), d.id)
+      return
+    end
+  elseif state == 'running' then
+    if redis.call('ZREM', k_leases(q), d.id) == 1 then
+      redis.call('ZREM', k_leasesName(lane), d.id)
+      return
+    end
+    local member = claimMember(d)
+    if redis.call('ZREM', k_spent(q), member) == 1 then
+      redis.call('ZREM', k_spentName(lane), member)
+      return
+    end
+  end
+  local member = claimMember(d)
+  redis.call('ZREM', k_due(q), member)
+  redis.call('ZREM', k_dueName(lane), member)
+end
+
+-- A row becoming claimable: into its queue's due set and its (queue, name) one.
+local function addDue(d)
+  local member = claimMember(d)
+  redis.call('ZADD', k_due(d.queue), 0, member)
+  redis.call('ZADD', k_dueName(qn(d.queue, d.name)), 0, member)
 end
 
 -- Puts the row in the indexes its fields call for, as of now.
@@ -113,15 +149,20 @@ local function index(d, now)
   redis.call('ZADD', k_state(d.state, q), stateScore(d), d.id)
   redis.call('ZADD', k_listState(d.state), 0, listMember(d))
   if d.state == 'ready' then
-    redis.call('ZADD', k_due(q), 0, claimMember(d))
+    addDue(d)
   elseif d.state == 'delayed' or d.state == 'suspended' then
     if n(d.runAt) <= now then
-      redis.call('ZADD', k_due(q), 0, claimMember(d))
+      addDue(d)
     else
       redis.call('ZADD', k_timers(q), d.runAt, d.id)
+      redis.call('ZADD', k_timersName(qn(q, d.name)), d.runAt, d.id)
     end
   elseif d.state == 'running' then
+    if d.claimNote then redis.call('HSET', k_claims(d.claimedBy), d.id, d.claimNote) end
     redis.call('ZADD', k_leases(q), d.visibleAt, d.id)
+    redis.call('ZADD', k_leasesName(qn(q, d.name)), d.visibleAt, d.id)
+  else
+    redis.call('ZADD', k_finished(d.state), d.finishedAt, finishedMember(d))
   end
   if d.state == 'suspended' and d.waitFor then redis.call('SADD', k_waiters(d.waitFor), d.id) end
 end
@@ -159,6 +200,7 @@ local function finish(job, state, now)
   set(job, 'state', state)
   set(job, 'finishedAt', fmt(now))
   set(job, 'claimedBy', nil)
+  set(job, 'claimNote', nil)
   set(job, 'visibleAt', nil)
   set(job, 'waitFor', nil)
   releaseKey(job.d)

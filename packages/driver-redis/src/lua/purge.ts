@@ -21,33 +21,36 @@ end
 `;
 
 /**
- * Removes settled rows of the given states with finishedAt < olderThan, their list entries and
- * their steps; at most `cap` per call (the caller repeats while a call fills its cap), so one
- * call never holds the server long. ARGV: now, olderThan, cap, state count, states...
- * Answers how many rows went.
+ * Removes at most `limit` settled rows of the given states with finishedAt < olderThan, oldest
+ * finishedAt first (then insertion order), with their list entries and steps; the caller calls
+ * again for more. Reads at most `limit` entries per state. ARGV: now, olderThan, limit, state
+ * count, states... Answers how many rows went.
  */
 export const PURGE_LUA = `${REMOVE_ROW_LUA}
-local olderThan = ARGV[2]
-local cap = n(ARGV[3])
-local states = {}
-for i = 1, n(ARGV[4]) do states[i] = ARGV[4 + i] end
-local removed = 0
-for _, q in ipairs(redis.call('SMEMBERS', k_queues())) do
-  for _, state in ipairs(states) do
-    if removed >= cap then break end
-    local ids = redis.call('ZRANGEBYSCORE', k_state(state, q), '-inf', '(' .. olderThan, 'LIMIT', 0, cap - removed)
-    for _, id in ipairs(ids) do
-      local job = loadJob(id)
-      if job then
-        removeRow(job)
-        removed = removed + 1
-      else
-        redis.call('ZREM', k_state(state, q), id)
-      end
-    end
-  end
-  forgetEmptyQueue(q)
+local limit = n(ARGV[3])
+local picked = {}
+for i = 1, n(ARGV[4]) do
+  local key = k_finished(ARGV[4 + i])
+  local page = redis.call('ZRANGE', key, '-inf', '(' .. ARGV[2], 'BYSCORE', 'LIMIT', 0, limit, 'WITHSCORES')
+  for j = 1, #page, 2 do picked[#picked + 1] = { n(page[j + 1]), page[j], key } end
 end
+table.sort(picked, function(a, b)
+  if a[1] ~= b[1] then return a[1] < b[1] end
+  return a[2] < b[2]
+end)
+local removed = 0
+local queues = {}
+for i = 1, math.min(limit, #picked) do
+  local job = loadJob(string.sub(picked[i][2], 17))
+  if job then
+    removeRow(job)
+    queues[job.d.queue] = true
+    removed = removed + 1
+  else
+    redis.call('ZREM', picked[i][3], picked[i][2])
+  end
+end
+for q in pairs(queues) do forgetEmptyQueue(q) end
 return removed
 `;
 

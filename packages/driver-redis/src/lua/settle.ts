@@ -1,10 +1,3 @@
-/**
- * How many of a name's newest events published at or after `eventsSince` a suspend looks at for
- * an unexpired one. Newest first, since they are the last to expire; expired events the purge has
- * not reached yet are what could crowd a live one out past the cap.
- */
-export const EVENTS_SINCE_SCAN = 64;
-
 /** ARGV slots per settle item: op, jobId, workerId, claim, then four op arguments. */
 export const SETTLE_WIDTH = 8;
 
@@ -13,8 +6,9 @@ export const SETTLE_WIDTH = 8;
  * then per item: op, jobId, workerId, claim, a1..a4 ('' = absent):
  * - ack: a1 result JSON;
  * - nack: a1 error JSON, a2 retryAt, a3 final ('1'), a4 deadLetter ('0' = failed);
- * - suspend: a1 until, a2 waitFor, a3 eventsSince (due now when a live `waitFor` event was
- *   published at or after it, over at most EVENTS_SINCE_SCAN of that name's newest events);
+ * - suspend: a1 until, a2 waitFor, a3 eventsSince (due now when an unexpired `waitFor` event
+ *   was published at or after it: the first unexpired entry of the name's live index has the
+ *   latest publishedAt, one O(log n) read); the row notes the event seq it waits after;
  * - extend: a1 visibilityTimeoutMs.
  * A fence holds while the row is running under this worker and claim (a lapsed lease that no
  * one re-claimed still holds). One wake for the queues a nack or a due suspend gave work.
@@ -25,13 +19,8 @@ local count = n(ARGV[2])
 local landed = {}
 local seen = {}
 local function publishedSince(name, since)
-  local members = redis.call('ZRANGE', k_eventsName(name), '+', '[' .. string.format('%016.0f', n(since)),
-    'BYLEX', 'REV', 'LIMIT', 0, ${EVENTS_SINCE_SCAN})
-  for _, member in ipairs(members) do
-    local expiresAt = redis.call('HGET', k_event(string.sub(member, 34)), 'expiresAt')
-    if expiresAt and n(expiresAt) > now then return true end
-  end
-  return false
+  local first = redis.call('ZRANGE', k_eventsLive(name), '(' .. fmt(now), '+inf', 'BYSCORE', 'LIMIT', 0, 1)[1]
+  return first ~= nil and n(string.sub(first, 1, 16)) >= n(since)
 end
 for item = 1, count do
   local at = 2 + (item - 1) * ${SETTLE_WIDTH}
@@ -47,6 +36,7 @@ for item = 1, count do
     elseif op == 'nack' then
       set(job, 'lastError', a1)
       set(job, 'claimedBy', nil)
+      set(job, 'claimNote', nil)
       set(job, 'visibleAt', nil)
       if a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
         if a2 ~= '' and n(a2) > now then
@@ -69,8 +59,14 @@ for item = 1, count do
       else
         set(job, 'runAt', a1)
       end
-      if a2 ~= '' then set(job, 'waitFor', a2) else set(job, 'waitFor', nil) end
+      if a2 ~= '' then
+        set(job, 'waitFor', a2)
+        set(job, 'waitSeq', redis.call('GET', k_eventSeq()) or '0')
+      else
+        set(job, 'waitFor', nil)
+      end
       set(job, 'claimedBy', nil)
+      set(job, 'claimNote', nil)
       set(job, 'visibleAt', nil)
       if n(job.d.runAt) <= now then noteWork(seen, job.d.queue) end
     else

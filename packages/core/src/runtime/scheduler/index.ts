@@ -7,4 +7,4 @@ export type {
   SchedulerOptions,
   SchedulerTick,
 } from './schedule-types.js';
-export { slotJobId, slotKey, slotMarkName } from './slot-id.js';
+export { slotClaimMarkName, slotJobId, slotKey, slotMarkName } from './slot-id.js';

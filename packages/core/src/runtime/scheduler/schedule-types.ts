@@ -72,7 +72,11 @@ export interface Scheduler {
    * DRIVER_UNAVAILABLE), runs the first tick, then ticks every `tickMs` until stopped.
    */
   start(): Promise<void>;
-  /** Stops ticking, waits for a tick in flight, and gives the lead up. */
+  /**
+   * Stops ticking, waits for a tick in flight (it stops before its next slot), and gives the
+   * lead up. Until `start()` again, every tick (one asked for during the stop included) does
+   * nothing and answers `{ leader: false, enqueued: [] }`, so none retakes the lead.
+   */
   stop(): Promise<void>;
   /** One tick now: take or renew the lead, then enqueue the due slots. */
   tick(): Promise<SchedulerTick>;

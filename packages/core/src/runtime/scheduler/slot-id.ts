@@ -9,6 +9,13 @@ export const slotInstant = (slot: number): string => new Date(slot).toISOString(
 /** The name of a schedule's high-water mark in `driver.marks`: its latest enqueued slot. */
 export const slotMarkName = (schedule: string): string => `schedule:${schedule}`;
 
+/**
+ * The name of a schedule's claim mark in `driver.marks`: the latest slot a leader claimed, raised
+ * before that slot's enqueue. Its own prefix, so no schedule name can make it collide with a
+ * `slotMarkName`.
+ */
+export const slotClaimMarkName = (schedule: string): string => `schedule-claim:${schedule}`;
+
 /** The idempotency key of one slot of a schedule. */
 export const slotKey = (schedule: string, slot: number): string =>
   `schedule:${schedule}:${slotInstant(slot)}`;

@@ -1,0 +1,87 @@
+import type { JobRecord } from '@berth/core';
+import type { StepsResult } from '../child/jobs.ts';
+import { type LedgerEvent, tokenClaim } from '../ledger/events.ts';
+
+export interface JobFindings {
+  readonly completed: number;
+  /** Acknowledged at enqueue, not completed at the end. */
+  readonly lost: string[];
+  /** More than one completion landed for one run. */
+  readonly completedTwice: string[];
+  /** A step ran again under a claim that came after the claim whose output was stored. */
+  readonly stepReexecuted: string[];
+  /** A step ran again under a claim that came before the stored one (its run was cut short). */
+  readonly inFlightReexecuted: number;
+  /** A write (result or step) from a claim that a later claim had already superseded, landed. */
+  readonly staleLanded: string[];
+  /** Stale step writes the backend refused (LEASE_LOST), and attempts that saw their lease go. */
+  readonly staleRefused: number;
+  readonly leaseLost: number;
+  readonly stuck: string[];
+}
+
+const isStepsResult = (result: unknown): result is StepsResult =>
+  typeof result === 'object' && result !== null && 'a' in result && 'b' in result;
+
+/** Checks each acknowledged job against its final row and its ledger events. */
+export function checkJobs(input: {
+  readonly acknowledged: ReadonlySet<string>;
+  readonly records: ReadonlyMap<string, JobRecord | undefined>;
+  readonly events: ReadonlyMap<string, readonly LedgerEvent[]>;
+}): JobFindings {
+  const found = {
+    lost: [] as string[],
+    completedTwice: [] as string[],
+    stepReexecuted: [] as string[],
+    staleLanded: [] as string[],
+    stuck: [] as string[],
+  };
+  let completed = 0;
+  let inFlight = 0;
+  let refused = 0;
+  let lapsed = 0;
+  for (const id of input.acknowledged) {
+    const record = input.records.get(id);
+    const events = input.events.get(id) ?? [];
+    refused += events.filter((event) => event.ev === 'refused').length;
+    lapsed += events.filter((event) => event.ev === 'lease-lost').length;
+    if (record?.state === 'running') found.stuck.push(id);
+    if (record?.state !== 'completed') {
+      found.lost.push(id);
+      continue;
+    }
+    completed++;
+    const completions = new Set(
+      events.filter((event) => event.ev === 'completed').map((event) => event.claim),
+    );
+    if (completions.size > 1) found.completedTwice.push(id);
+    const starts = events.filter((event) => event.ev === 'start');
+    const lastClaim = Math.max(record.claim, ...starts.map((event) => event.claim));
+    if (isStepsResult(record.result)) {
+      if (record.result.claim < lastClaim) found.staleLanded.push(id);
+      for (const step of ['a', 'b'] as const) {
+        const stored = record.result[step];
+        const storedClaim = tokenClaim(stored);
+        const runs = events.filter(
+          (event) => event.ev === 'step-run' && event.step === step && event.token !== stored,
+        );
+        if (runs.some((event) => event.claim >= storedClaim)) found.stepReexecuted.push(id);
+        inFlight += runs.filter((event) => event.claim < storedClaim).length;
+        const producedAt = events.find(
+          (event) => event.ev === 'step-run' && event.token === stored,
+        )?.t;
+        const superseded = starts.some(
+          (event) => event.claim > storedClaim && producedAt !== undefined && event.t < producedAt,
+        );
+        if (superseded) found.staleLanded.push(id);
+      }
+    }
+  }
+  return {
+    ...found,
+    completed,
+    inFlightReexecuted: inFlight,
+    staleRefused: refused,
+    leaseLost: lapsed,
+  };
+}

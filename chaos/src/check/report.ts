@@ -1,0 +1,112 @@
+import type { Backend } from '../servers/server.ts';
+import type { CronFindings } from './cron.ts';
+import { median } from './index-events.ts';
+import type { JobFindings } from './jobs.ts';
+
+export interface BackendReport {
+  readonly backend: Backend;
+  readonly profile: string;
+  readonly durationMs: number;
+  readonly enqueued: number;
+  readonly acknowledged: number;
+  readonly jobs: JobFindings;
+  readonly keyed: JobFindings & { readonly overLimitUnits: number };
+  readonly cron: CronFindings;
+  readonly workerKills: number;
+  readonly zombies: number;
+  readonly slotStalls: number;
+  readonly leaderKills: number;
+  /** ms from each worker SIGKILL until every job it held started again elsewhere. */
+  readonly killRecoveryMs: readonly number[];
+  readonly crashes: readonly {
+    readonly downMs: number;
+    readonly firstCompletionMs?: number | undefined;
+  }[];
+}
+
+/** Every broken promise in the report, in words; empty when the run kept them all. */
+export function violations(report: BackendReport): string[] {
+  const found: string[] = [];
+  const count = (what: string, ids: readonly unknown[]) => {
+    if (ids.length > 0)
+      found.push(`${report.backend}: ${ids.length} ${what} (e.g. ${ids.slice(0, 3).join(', ')})`);
+  };
+  for (const [kind, jobs] of [
+    ['jobs', report.jobs],
+    ['keyed jobs', report.keyed],
+  ] as const) {
+    count(`${kind} lost`, jobs.lost);
+    count(`${kind} completed twice`, jobs.completedTwice);
+    count(`${kind} with a completed step re-executed`, jobs.stepReexecuted);
+    count(`${kind} where a stale (zombie) write landed`, jobs.staleLanded);
+    count(`${kind} stuck in running`, jobs.stuck);
+  }
+  if (report.keyed.overLimitUnits > 0) {
+    found.push(
+      `${report.backend}: ${report.keyed.overLimitUnits} units of keyed work ran over the per-key limit of 1`,
+    );
+  }
+  count(
+    'cron slots fired twice',
+    report.cron.firedTwice.map((slot) => new Date(slot).toISOString()),
+  );
+  count(
+    'cron slots missed',
+    report.cron.missed.map((slot) => new Date(slot).toISOString()),
+  );
+  if (report.cron.slots === 0) found.push(`${report.backend}: no cron slot ran`);
+  return found;
+}
+
+const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);
+
+/** The Jepsen-style table: one row per figure, one column per backend. */
+export function formatTable(reports: readonly BackendReport[]): string {
+  const rows: [string, (report: BackendReport) => string | number][] = [
+    ['profile', (r) => r.profile],
+    ['run time', (r) => `${(r.durationMs / 1_000).toFixed(1)} s`],
+    ['enqueued', (r) => r.enqueued],
+    ['acknowledged enqueue', (r) => r.acknowledged],
+    ['completed', (r) => r.jobs.completed],
+    ['lost', (r) => r.jobs.lost.length],
+    ['completed twice', (r) => r.jobs.completedTwice.length],
+    ['completed step re-executed (bug)', (r) => r.jobs.stepReexecuted.length],
+    ['in-flight step re-executed (expected)', (r) => r.jobs.inFlightReexecuted],
+    ['stale write landed (zombie)', (r) => r.jobs.staleLanded.length],
+    ['stale step write refused (LEASE_LOST)', (r) => r.jobs.staleRefused + r.keyed.staleRefused],
+    ['attempts aborted on a lost lease', (r) => r.jobs.leaseLost + r.keyed.leaseLost],
+    ['stuck in running', (r) => r.jobs.stuck.length + r.keyed.stuck.length],
+    ['worker SIGKILLs / zombies (SIGSTOP)', (r) => `${r.workerKills} / ${r.zombies}`],
+    ['recovery after a kill, median', (r) => ms(median(r.killRecoveryMs))],
+    [
+      'recovery after a kill, max',
+      (r) => ms(r.killRecoveryMs.length === 0 ? undefined : Math.max(...r.killRecoveryMs)),
+    ],
+    ['server crashes (down for)', (r) => r.crashes.map((c) => ms(c.downMs)).join(', ') || '-'],
+    [
+      'first completion after the server came back',
+      (r) => r.crashes.map((c) => ms(c.firstCompletionMs)).join(', ') || '-',
+    ],
+    [
+      'keyed jobs completed / acknowledged',
+      (r) => `${r.keyed.completed} / ${r.keyed.completed + r.keyed.lost.length}`,
+    ],
+    ['keyed: slot holders stalled past the ttl', (r) => r.slotStalls],
+    ['keyed: units over the per-key limit', (r) => r.keyed.overLimitUnits],
+    ['cron: slots / leader SIGKILLs', (r) => `${r.cron.slots} / ${r.leaderKills}`],
+    ['cron: slots fired twice', (r) => r.cron.firedTwice.length],
+    ['cron: slots missed', (r) => r.cron.missed.length],
+  ];
+  const header = ['', ...reports.map((report) => report.backend)];
+  const body = rows.map(([label, cell]) => [
+    label,
+    ...reports.map((report) => String(cell(report))),
+  ]);
+  const widths = header.map((_, column) =>
+    Math.max(...[header, ...body].map((row) => (row[column] ?? '').length)),
+  );
+  const line = (row: readonly string[]) =>
+    `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ')} |`;
+  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
+  return [line(header), rule, ...body.map(line)].join('\n');
+}

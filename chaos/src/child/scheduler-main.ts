@@ -1,0 +1,47 @@
+// A scheduler process: one every-second cron; tells its parent when it leads.
+
+import { createScheduler } from '@berth/core';
+import { openLedger } from '../ledger/write.ts';
+import { CRON_SCHEDULE, chaosJobs } from './jobs.ts';
+import { type ChildMessage, type ChildSpec, openDriver } from './spec.ts';
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec;
+const tell = (message: ChildMessage) => process.send?.(message);
+const jobs = chaosJobs(openLedger(spec.ledgerDir));
+const driver = openDriver(spec.backend, spec.url);
+const scheduler = createScheduler({
+  driver,
+  schedules: [{ name: CRON_SCHEDULE, cron: '* * * * * *', job: jobs.cron }],
+  // Enough catch-up to cover a failover: a slot missed while nobody led still fires once.
+  catchUp: { maxSlots: 60 },
+  leaseTtlMs: spec.leaseMs,
+  tickMs: 200,
+  leaseName: 'chaos.scheduler',
+});
+
+let leading = false;
+setInterval(() => {
+  if (scheduler.isLeader() === leading) return;
+  leading = scheduler.isLeader();
+  tell({ type: 'leader', leader: leading });
+}, 50);
+
+process.once('SIGTERM', () => {
+  scheduler
+    .stop()
+    .then(() => driver.close())
+    .finally(() => process.exit(0));
+});
+
+async function start(): Promise<void> {
+  for (;;) {
+    try {
+      await scheduler.start();
+      tell({ type: 'ready' });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+void start();

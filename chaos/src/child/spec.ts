@@ -1,0 +1,37 @@
+import type { Driver } from '@berth/core';
+import { createNatsDriver } from '@berth/driver-nats';
+import { createPgDriver } from '@berth/driver-pg';
+import { createRedisDriver } from '@berth/driver-redis';
+import type { Backend } from '../servers/server.ts';
+
+/** Every driver of a run uses this schema (pg) or prefix (redis, nats). */
+export const NAMESPACE = 'chaos';
+
+/** What a child process is told on its command line. */
+export interface ChildSpec {
+  readonly role: 'worker' | 'scheduler';
+  readonly backend: Backend;
+  readonly url: string;
+  readonly ledgerDir: string;
+  readonly queues: readonly string[];
+  readonly concurrency: number;
+  readonly leaseMs: number;
+}
+
+/** Messages a child sends its parent over IPC. */
+export type ChildMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'leader'; readonly leader: boolean }
+  | { readonly type: 'holding' | 'released'; readonly key: string };
+
+export function openDriver(backend: Backend, url: string): Driver {
+  return backend === 'pg' ? openPgDriver(url) : openKeyValueDriver(backend, url);
+}
+
+export const openPgDriver = (url: string) =>
+  createPgDriver({ connectionString: url, schema: NAMESPACE });
+
+function openKeyValueDriver(backend: 'redis' | 'nats', url: string): Driver {
+  if (backend === 'redis') return createRedisDriver({ url, prefix: NAMESPACE });
+  return createNatsDriver({ servers: url, prefix: NAMESPACE });
+}

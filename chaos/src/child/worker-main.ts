@@ -1,0 +1,53 @@
+// A worker process: `createWorker` over the chaos jobs, recording into its own ledger file.
+
+import { createWorker } from '@berth/core';
+import { now } from '../ledger/events.ts';
+import { openLedger } from '../ledger/write.ts';
+import { chaosJobs } from './jobs.ts';
+import { type ChildMessage, type ChildSpec, openDriver } from './spec.ts';
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec;
+const tell = (message: ChildMessage) => process.send?.(message);
+const ledger = openLedger(spec.ledgerDir);
+const jobs = chaosJobs(ledger, tell);
+const driver = openDriver(spec.backend, spec.url);
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const worker = createWorker({
+  driver,
+  jobs: jobs.all,
+  queues: spec.queues,
+  concurrency: spec.concurrency,
+  visibilityTimeoutMs: spec.leaseMs,
+  pollIntervalMs: 200,
+  keyBusyDelayMs: 100,
+  logger: silent,
+});
+const ids = (job: { id: string; runId: string; name: string; claim: number }) => ({
+  job: job.id,
+  runId: job.runId,
+  name: job.name,
+  claim: job.claim,
+});
+worker.on('completed', ({ job }) => ledger.append({ ev: 'completed', ...ids(job) }, now()));
+worker.on('lease-lost', ({ job }) => ledger.append({ ev: 'lease-lost', ...ids(job) }, now()));
+
+process.once('SIGTERM', () => {
+  worker
+    .stop({ graceMs: 2_000 })
+    .then(() => driver.close())
+    .finally(() => process.exit(0));
+});
+
+// The server may be down at this moment (a crash nemesis): keep trying to start.
+async function start(): Promise<void> {
+  for (;;) {
+    try {
+      await worker.start();
+      tell({ type: 'ready' });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+void start();

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ChildMessage, ChildSpec } from './child/spec.ts';
+import { now } from './ledger/events.ts';
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const ENTRY = {
+  worker: new URL('./child/worker-main.ts', import.meta.url),
+  scheduler: new URL('./child/scheduler-main.ts', import.meta.url),
+};
+
+/** One child process of a fleet, with what it last told its parent. */
+export interface Member {
+  readonly pid: number;
+  readonly child: ChildProcess;
+  readonly queues: readonly string[];
+  /** Keys whose slot one of its handlers holds right now. */
+  readonly holding: Map<string, number>;
+  leader: boolean;
+  stopped: boolean;
+  exited: boolean;
+}
+
+/** What a nemesis did to a process, for the checker. */
+export interface Disruption {
+  readonly kind: 'kill' | 'stall';
+  readonly pid: number;
+  readonly role: ChildSpec['role'];
+  readonly at: number;
+  /** For a stall: when SIGCONT was sent. */
+  readonly until?: number;
+}
+
+/**
+ * Child processes of one role running the same spec. Each runs TypeScript sources through tsx's
+ * loader in the node process itself, so the pid the fleet signals is the worker's own.
+ */
+export class Fleet {
+  readonly members: Member[] = [];
+  readonly disruptions: Disruption[] = [];
+  private closing = false;
+
+  constructor(private readonly spec: ChildSpec) {}
+
+  /** Starts one process (on other queues than the fleet's when given); answers once it started. */
+  spawn(queues?: readonly string[]): Promise<Member> {
+    const spec = queues === undefined ? this.spec : { ...this.spec, queues };
+    const log = openSync(join(this.spec.ledgerDir, `${this.spec.role}-${Date.now()}.log`), 'a');
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        TSX,
+        '--conditions=source',
+        fileURLToPath(ENTRY[this.spec.role]),
+        JSON.stringify(spec),
+      ],
+      { stdio: ['ignore', log, log, 'ipc'] },
+    );
+    const member: Member = {
+      pid: child.pid ?? -1,
+      queues: spec.queues,
+      child,
+      holding: new Map(),
+      leader: false,
+      stopped: false,
+      exited: false,
+    };
+    this.members.push(member);
+    return new Promise((resolve, reject) => {
+      child.on('message', (message: ChildMessage) => {
+        if (message.type === 'ready') resolve(member);
+        if (message.type === 'leader') member.leader = message.leader;
+        if (message.type === 'holding') {
+          member.holding.set(message.key, (member.holding.get(message.key) ?? 0) + 1);
+        }
+        if (message.type === 'released') {
+          const held = (member.holding.get(message.key) ?? 1) - 1;
+          if (held === 0) member.holding.delete(message.key);
+          else member.holding.set(message.key, held);
+        }
+      });
+      child.once('exit', (code, signal) => {
+        member.exited = true;
+        member.holding.clear();
+        member.leader = false;
+        reject(
+          new Error(
+            `${this.spec.role} ${member.pid} exited (${code ?? signal}) before it was ready`,
+          ),
+        );
+      });
+    });
+  }
+
+  alive(): Member[] {
+    return this.members.filter((member) => !member.exited);
+  }
+
+  /** SIGKILL, then a replacement (not awaited: the fleet works on while it boots). */
+  kill(member: Member): Promise<Member | undefined> {
+    this.disruptions.push({ kind: 'kill', pid: member.pid, role: this.spec.role, at: now() });
+    member.child.kill('SIGKILL');
+    if (this.closing) return Promise.resolve(undefined);
+    return this.spawn().catch(() => undefined);
+  }
+
+  /** SIGSTOP for `ms`, then SIGCONT: the process sleeps through its leases and wakes a zombie. */
+  async stall(member: Member, ms: number): Promise<void> {
+    const at = now();
+    member.stopped = true;
+    member.child.kill('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    member.child.kill('SIGCONT');
+    member.stopped = false;
+    this.disruptions.push({
+      kind: 'stall',
+      pid: member.pid,
+      role: this.spec.role,
+      at,
+      until: now(),
+    });
+  }
+
+  /** SIGTERM (a graceful stop), and SIGKILL for whatever has not exited after `graceMs`. */
+  async close(graceMs = 5_000): Promise<void> {
+    this.closing = true;
+    const exits = this.alive().map(
+      (member) =>
+        new Promise<void>((resolve) => {
+          if (member.exited) return resolve();
+          member.child.once('exit', () => resolve());
+          if (member.stopped) member.child.kill('SIGCONT');
+          member.child.kill('SIGTERM');
+        }),
+    );
+    const timer = setTimeout(() => {
+      for (const member of this.alive()) member.child.kill('SIGKILL');
+    }, graceMs);
+    await Promise.all(exits);
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,31 @@
+// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats]...`: runs the suite, prints the table,
+// exits 1 on any violation.
+
+import { parseArgs } from 'node:util';
+import { formatTable, violations } from './check/report.ts';
+import { PROFILES } from './profiles.ts';
+import { runBackend } from './run-backend.ts';
+import { BACKENDS, type Backend } from './servers/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    profile: { type: 'string', default: 'long' },
+    backend: { type: 'string', multiple: true },
+  },
+});
+const profile = PROFILES[values.profile as keyof typeof PROFILES];
+if (profile === undefined) throw new Error(`--profile is ci or long, not ${values.profile}`);
+const backends = (values.backend ?? BACKENDS) as Backend[];
+for (const backend of backends) {
+  if (!BACKENDS.includes(backend)) throw new Error(`--backend is one of ${BACKENDS.join(', ')}`);
+}
+
+const reports = [];
+for (const backend of backends) {
+  console.log(`chaos: ${backend}, profile ${profile.name}...`);
+  reports.push(await runBackend(backend, profile));
+}
+console.log(formatTable(reports));
+const broken = reports.flatMap(violations);
+for (const line of broken) console.log(`VIOLATION ${line}`);
+process.exitCode = broken.length === 0 ? 0 : 1;

@@ -1,0 +1,67 @@
+/** How big and how rough one run is. Every duration is in ms from the start of the run. */
+export interface Profile {
+  readonly name: 'ci' | 'long';
+  /** `chaos.steps` jobs enqueued, spread over `enqueueMs`. */
+  readonly jobs: number;
+  readonly enqueueMs: number;
+  readonly workers: number;
+  readonly concurrency: number;
+  /** The workers' `visibilityTimeoutMs` (and so each concurrency slot's ttl). */
+  readonly leaseMs: number;
+  /** SIGKILL of a random worker every `killEveryMs` (a random pick in the range) until `nemesisMs`. */
+  readonly killEveryMs: readonly [number, number];
+  readonly nemesisMs: number;
+  /** When a worker is SIGSTOPped past its lease (for 2.5 leases), each one a zombie. */
+  readonly zombieAtMs: readonly number[];
+  /** When the server crashes, and how long it stays down each time. */
+  readonly crashAtMs: readonly number[];
+  readonly downMs: number;
+  /** `chaos.keyed` jobs (limit 1 per key) over `keys` keys, run by two worker processes. */
+  readonly keyed: { readonly jobs: number; readonly keys: number; readonly units: number };
+  /** When the processes holding a key's slot are stalled past the slot ttl. */
+  readonly slotStallAtMs: readonly number[];
+  /** Three schedulers run for `cronMs`; the leader is SIGKILLed at each `leaderKillAtMs`. */
+  readonly cronMs: number;
+  readonly leaderKillAtMs: readonly number[];
+  /** How long after the nemeses end every acknowledged job must have completed. */
+  readonly settleMs: number;
+}
+
+export const PROFILES: Record<Profile['name'], Profile> = {
+  ci: {
+    name: 'ci',
+    jobs: 1_000,
+    enqueueMs: 8_000,
+    workers: 3,
+    concurrency: 8,
+    leaseMs: 1_500,
+    killEveryMs: [2_000, 4_000],
+    nemesisMs: 10_000,
+    zombieAtMs: [2_500],
+    crashAtMs: [5_000],
+    downMs: 1_000,
+    keyed: { jobs: 24, keys: 3, units: 4 },
+    slotStallAtMs: [3_000],
+    cronMs: 9_000,
+    leaderKillAtMs: [4_000],
+    settleMs: 30_000,
+  },
+  long: {
+    name: 'long',
+    jobs: 10_000,
+    enqueueMs: 90_000,
+    workers: 4,
+    concurrency: 8,
+    leaseMs: 2_000,
+    killEveryMs: [2_000, 4_000],
+    nemesisMs: 120_000,
+    zombieAtMs: [10_000, 50_000, 95_000],
+    crashAtMs: [30_000, 75_000],
+    downMs: 2_000,
+    keyed: { jobs: 120, keys: 4, units: 4 },
+    slotStallAtMs: [15_000, 45_000, 75_000],
+    cronMs: 110_000,
+    leaderKillAtMs: [20_000, 55_000, 90_000],
+    settleMs: 90_000,
+  },
+};

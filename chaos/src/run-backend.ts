@@ -1,0 +1,205 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient, type Driver, slotJobId } from '@berth/core';
+import { checkCron } from './check/cron.ts';
+import { byJob } from './check/index-events.ts';
+import { checkJobs } from './check/jobs.ts';
+import { overLimitUnits } from './check/keyed.ts';
+import { firstCompletions, recoveryTimes } from './check/recovery.ts';
+import type { BackendReport } from './check/report.ts';
+import {
+  CRON_SCHEDULE,
+  chaosJobs,
+  KEYED_QUEUE,
+  type KeyedPayload,
+  MAIN_QUEUE,
+  STEPS_JOB,
+} from './child/jobs.ts';
+import { type ChildSpec, openDriver, openPgDriver } from './child/spec.ts';
+import { type Enqueued, enqueueSpread } from './enqueue.ts';
+import { Fleet } from './fleet.ts';
+import { now } from './ledger/events.ts';
+import { readLedger } from './ledger/read.ts';
+import { noLedger } from './ledger/write.ts';
+import { type Crash, crashServer } from './nemesis/server-crash.ts';
+import { HOLDER_QUEUE, RIVAL_QUEUE, stallSlotHolder } from './nemesis/slot-stall.ts';
+import { sleepUnless } from './nemesis/timeline.ts';
+import { killLeaders, killWorkers, zombies } from './nemesis/workers.ts';
+import type { Profile } from './profiles.ts';
+import { type Backend, startServer } from './servers/index.ts';
+import { finalRecords, settled } from './settle.ts';
+
+const SCHEDULERS = 3;
+// A keyed unit is long next to a lease renewal's round trip: a worker that wakes from a stall
+// runs the unit already due (forgiven by the checker) and must be aborted before the next.
+const UNIT_MS = 250;
+
+/**
+ * Removes the completed cron jobs of the last minute's slots over and over, so a scheduler
+ * that enqueued a slot again after a failover would be seen running it twice.
+ */
+async function purgeCronJobs(driver: Driver, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    const latest = Math.floor(Date.now() / 1_000) * 1_000;
+    const ids = Array.from({ length: 60 }, (_, i) => slotJobId(CRON_SCHEDULE, latest - i * 1_000));
+    await driver.purge({ states: ['completed'], olderThan: Date.now(), ids }).catch(() => 0);
+    await sleepUnless(300, signal);
+  }
+}
+
+/** One backend through one profile: its own server, fleets and nemeses; answers the findings. */
+export async function runBackend(backend: Backend, profile: Profile): Promise<BackendReport> {
+  const started = Date.now();
+  const ledgerDir = await mkdtemp(join(tmpdir(), `berth-chaos-ledger-${backend}-`));
+  const server = await startServer(backend);
+  const fleets: Fleet[] = [];
+  const stopNemeses = new AbortController();
+  const driver = openDriver(backend, server.url);
+  try {
+    // Redis and NATS need no migration: their drivers create what they use on first use.
+    if (backend === 'pg') {
+      const migrator = openPgDriver(server.url);
+      await migrator.migrate().finally(() => migrator.close());
+    }
+    const spec = (role: ChildSpec['role'], queues: string[], concurrency: number): ChildSpec => ({
+      role,
+      backend,
+      url: server.url,
+      ledgerDir,
+      queues,
+      concurrency,
+      leaseMs: profile.leaseMs,
+    });
+    const workers = new Fleet(spec('worker', [MAIN_QUEUE], profile.concurrency));
+    const keyedWorkers = new Fleet(spec('worker', [KEYED_QUEUE], 4));
+    const schedulers = new Fleet(spec('scheduler', [], 1));
+    fleets.push(workers, keyedWorkers, schedulers);
+    await Promise.all([
+      ...Array.from({ length: profile.workers }, () => workers.spawn()),
+      keyedWorkers.spawn([KEYED_QUEUE, HOLDER_QUEUE]),
+      keyedWorkers.spawn([KEYED_QUEUE, RIVAL_QUEUE]),
+    ]);
+
+    const jobs = chaosJobs(noLedger);
+    const client = createClient({ driver, jobs: jobs.all });
+    const main: Enqueued = { ids: [], acknowledged: new Set() };
+    const keyed: Enqueued = { ids: [], acknowledged: new Set() };
+    const crashes: Crash[] = [];
+    const start = Date.now();
+    const signal = stopNemeses.signal;
+    const cronFrom = now() - 2_000;
+    const cronStop = new AbortController();
+    const cron = (async () => {
+      await Promise.all(Array.from({ length: SCHEDULERS }, () => schedulers.spawn()));
+      const purging = purgeCronJobs(driver, cronStop.signal);
+      await Promise.all([
+        killLeaders({ fleet: schedulers, start, atMs: profile.leaderKillAtMs, signal }),
+        sleepUnless(start + profile.cronMs - Date.now(), signal),
+      ]);
+      await schedulers.close();
+      cronStop.abort();
+      await purging;
+    })();
+    const keyedPayloads: KeyedPayload[] = Array.from({ length: profile.keyed.jobs }, (_, i) => ({
+      key: `k${i % profile.keyed.keys}`,
+      units: profile.keyed.units,
+      unitMs: UNIT_MS,
+    }));
+    const stallMs = Math.round(profile.leaseMs * 2.5);
+    await Promise.all([
+      enqueueSpread({
+        client,
+        job: jobs.steps,
+        payloads: Array.from({ length: profile.jobs }, (_, n) => ({ n })),
+        spreadMs: profile.enqueueMs,
+        into: main,
+      }),
+      enqueueSpread({
+        client,
+        job: jobs.keyed,
+        payloads: keyedPayloads,
+        spreadMs: profile.enqueueMs,
+        into: keyed,
+      }),
+      killWorkers({
+        fleet: workers,
+        start,
+        everyMs: profile.killEveryMs,
+        untilMs: profile.nemesisMs,
+        signal,
+      }),
+      zombies({
+        fleet: workers,
+        start,
+        atMs: profile.zombieAtMs,
+        stallMs,
+        signal,
+        choose: (alive) => alive.find((member) => member.holding.has(STEPS_JOB)),
+      }),
+      stallSlotHolder({
+        fleet: keyedWorkers,
+        client,
+        job: jobs.keyed,
+        unitMs: UNIT_MS,
+        into: keyed,
+        start,
+        atMs: profile.slotStallAtMs,
+        stallMs,
+        signal,
+      }),
+      crashServer({
+        server,
+        start,
+        atMs: profile.crashAtMs,
+        downMs: profile.downMs,
+        signal,
+        crashes,
+      }),
+      cron,
+    ]);
+    const cronTo = now();
+    await settled(driver, [MAIN_QUEUE, KEYED_QUEUE, HOLDER_QUEUE, RIVAL_QUEUE], profile.settleMs);
+    await workers.close();
+    await keyedWorkers.close();
+
+    // Beside the ledger, for reading a kept one (BERTH_CHAOS_KEEP_LEDGER=1).
+    await writeFile(
+      join(ledgerDir, 'nemeses.json'),
+      JSON.stringify({ crashes, disruptions: fleets.flatMap((fleet) => fleet.disruptions) }),
+    );
+    const events = await readLedger(ledgerDir);
+    const grouped = byJob(events);
+    const records = await finalRecords(driver, [...main.acknowledged, ...keyed.acknowledged]);
+    const jobFindings = checkJobs({ acknowledged: main.acknowledged, records, events: grouped });
+    const keyedFindings = checkJobs({ acknowledged: keyed.acknowledged, records, events: grouped });
+    const disruptions = workers.disruptions;
+    return {
+      backend,
+      profile: profile.name,
+      durationMs: Date.now() - started,
+      enqueued: main.ids.length,
+      acknowledged: main.acknowledged.size,
+      jobs: jobFindings,
+      keyed: { ...keyedFindings, overLimitUnits: overLimitUnits(events, profile.leaseMs) },
+      cron: checkCron(events, { from: cronFrom, to: cronTo }),
+      workerKills: disruptions.filter((d) => d.kind === 'kill').length,
+      zombies: disruptions.filter((d) => d.kind === 'stall').length,
+      slotStalls: keyedWorkers.disruptions.length,
+      leaderKills: schedulers.disruptions.length,
+      killRecoveryMs: recoveryTimes(
+        disruptions.filter((d) => d.kind === 'kill'),
+        events,
+      ),
+      crashes: firstCompletions(crashes, events),
+    };
+  } finally {
+    stopNemeses.abort();
+    for (const fleet of fleets) await fleet.close(1_000).catch(() => {});
+    await driver.close().catch(() => {});
+    await server.stop();
+    if (process.env.BERTH_CHAOS_KEEP_LEDGER === '1')
+      console.log(`chaos: ledger kept in ${ledgerDir}`);
+    else await rm(ledgerDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,48 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { processServer } from './process-server.ts';
+import { type ChaosServer, freePort } from './server.ts';
+
+/**
+ * A private redis-server with the settings under which an acknowledged write survives a crash:
+ * AOF on, fsynced on every write. Restarted on the same AOF after a SIGKILL.
+ */
+export async function startRedis(): Promise<ChaosServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'berth-chaos-redis-'));
+  const port = await freePort();
+  const url = `redis://127.0.0.1:${port}`;
+  // Answers only once the AOF is loaded: before that redis refuses commands with LOADING.
+  const ready = async () => {
+    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    try {
+      await redis.connect();
+      return (await redis.ping()) === 'PONG';
+    } finally {
+      redis.disconnect();
+    }
+  };
+  return processServer({
+    backend: 'redis',
+    url,
+    port,
+    dir,
+    command: 'redis-server',
+    args: [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '',
+      '--dir',
+      dir,
+    ],
+    ready,
+  });
+}

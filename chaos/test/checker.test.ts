@@ -1,0 +1,160 @@
+import { type JobRecord, slotJobId } from '@berth/core';
+import { describe, expect, it } from 'vitest';
+import { checkCron } from '../src/check/cron.ts';
+import { byJob } from '../src/check/index-events.ts';
+import { checkJobs } from '../src/check/jobs.ts';
+import { overLimitUnits } from '../src/check/keyed.ts';
+import { CRON_JOB, CRON_SCHEDULE, KEYED_JOB, STEPS_JOB } from '../src/child/jobs.ts';
+import type { LedgerEvent } from '../src/ledger/events.ts';
+
+// The checker must be able to fail: each finding is shown on a ledger made to hold it.
+const ID = '00000000-0000-4000-8000-000000000001';
+
+const event = (ev: string, t: number, claim: number, extra: object = {}, pid = 100) =>
+  ({
+    ev,
+    t,
+    pid,
+    job: ID,
+    runId: 'run-1',
+    name: STEPS_JOB,
+    claim,
+    key: STEPS_JOB,
+    ...extra,
+  }) as LedgerEvent;
+
+const completedRow = (result: object, claim: number) =>
+  ({ id: ID, state: 'completed', claim, result }) as unknown as JobRecord;
+
+const check = (events: LedgerEvent[], record: JobRecord | undefined) =>
+  checkJobs({
+    acknowledged: new Set([ID]),
+    records: new Map([[ID, record]]),
+    events: byJob(events),
+  });
+
+describe('checkJobs', () => {
+  it('passes a job that ran its steps once and completed once', () => {
+    const found = check(
+      [
+        event('start', 1, 1),
+        event('step-run', 2, 1, { step: 'a', token: '1/100/1' }),
+        event('step-run', 3, 1, { step: 'b', token: '1/100/2' }),
+        event('completed', 4, 1),
+      ],
+      completedRow({ a: '1/100/1', b: '1/100/2', claim: 1 }, 1),
+    );
+    expect(found).toMatchObject({ completed: 1, lost: [], completedTwice: [], stepReexecuted: [] });
+    expect(found.staleLanded).toEqual([]);
+  });
+
+  it('counts a step re-run under an earlier claim as in flight, under a later one as a bug', () => {
+    const inFlight = check(
+      [
+        event('start', 1, 1),
+        event('step-run', 2, 1, { step: 'a', token: '1/100/1' }),
+        event('start', 5, 2, {}, 200),
+        event('step-run', 6, 2, { step: 'a', token: '2/200/1' }, 200),
+        event('step-run', 7, 2, { step: 'b', token: '2/200/2' }, 200),
+      ],
+      completedRow({ a: '2/200/1', b: '2/200/2', claim: 2 }, 2),
+    );
+    expect(inFlight.inFlightReexecuted).toBe(1);
+    expect(inFlight.stepReexecuted).toEqual([]);
+
+    const rerun = check(
+      [
+        event('start', 1, 1),
+        event('step-run', 2, 1, { step: 'a', token: '1/100/1' }),
+        event('start', 5, 2, {}, 200),
+        event('step-run', 6, 2, { step: 'a', token: '2/200/1' }, 200),
+        event('step-run', 7, 2, { step: 'b', token: '2/200/2' }, 200),
+      ],
+      completedRow({ a: '1/100/1', b: '2/200/2', claim: 2 }, 2),
+    );
+    expect(rerun.stepReexecuted).toEqual([ID]);
+  });
+
+  it('finds a stale result or step write, a double completion, a lost and a stuck job', () => {
+    const staleResult = check(
+      [event('start', 1, 1), event('start', 5, 2, {}, 200)],
+      completedRow({ a: '1/100/1', b: '1/100/2', claim: 1 }, 2),
+    );
+    expect(staleResult.staleLanded).toContain(ID);
+
+    const staleStep = check(
+      [
+        event('start', 1, 1),
+        event('start', 5, 2, {}, 200),
+        event('step-run', 6, 1, { step: 'a', token: '1/100/1' }),
+        event('step-run', 7, 2, { step: 'b', token: '2/200/2' }, 200),
+      ],
+      completedRow({ a: '1/100/1', b: '2/200/2', claim: 2 }, 2),
+    );
+    expect(staleStep.staleLanded).toEqual([ID]);
+
+    const twice = check(
+      [event('completed', 1, 1), event('completed', 2, 2, {}, 200)],
+      completedRow({ a: '1/100/1', b: '1/100/2', claim: 2 }, 2),
+    );
+    expect(twice.completedTwice).toEqual([ID]);
+
+    expect(check([], undefined).lost).toEqual([ID]);
+    const stuck = check([], { id: ID, state: 'running', claim: 1 } as unknown as JobRecord);
+    expect(stuck).toMatchObject({ lost: [ID], stuck: [ID] });
+  });
+});
+
+describe('overLimitUnits', () => {
+  const keyed = (ev: string, t: number, job: string, claim = 1) =>
+    ({ ev, t, pid: 1, job, runId: job, name: KEYED_JOB, claim, key: 'k' }) as LedgerEvent;
+
+  it('counts units a holder ran while a later admission to its key ran', () => {
+    const events = [
+      keyed('start', 0, 'x'),
+      keyed('unit', 50, 'x'),
+      keyed('start', 60, 'y'),
+      keyed('unit', 100, 'x'),
+      keyed('unit', 110, 'y'),
+      keyed('end', 200, 'y'),
+      keyed('unit', 250, 'x'),
+    ];
+    expect(overLimitUnits(events, 1_500)).toBe(1);
+  });
+
+  it('forgives the first unit after a silence longer than the lease, not the next', () => {
+    const events = [
+      keyed('start', 0, 'x'),
+      keyed('unit', 50, 'x'),
+      keyed('start', 1_700, 'y'),
+      keyed('unit', 3_000, 'x'),
+      keyed('unit', 3_050, 'x'),
+      keyed('end', 4_000, 'y'),
+    ];
+    expect(overLimitUnits(events, 1_500)).toBe(1);
+  });
+});
+
+describe('checkCron', () => {
+  it('finds a slot that ran twice and a slot between two that ran but never did', () => {
+    const base = 1_800_000_000_000;
+    const ran = (slot: number, runId: string) =>
+      ({
+        ev: 'completed',
+        t: slot + 10,
+        pid: 1,
+        job: slotJobId(CRON_SCHEDULE, slot),
+        runId,
+        name: CRON_JOB,
+        claim: 1,
+      }) as LedgerEvent;
+    const events = [
+      ran(base, 'r0'),
+      ran(base + 1_000, 'r1'),
+      ran(base + 1_000, 'r1-again'),
+      ran(base + 3_000, 'r3'),
+    ];
+    const found = checkCron(events, { from: base - 500, to: base + 5_000 });
+    expect(found).toEqual({ slots: 4, firedTwice: [base + 1_000], missed: [base + 2_000] });
+  });
+});

@@ -1,0 +1,99 @@
+import { expect, it } from 'vitest';
+import { statements } from '../src/sql/index.js';
+import { adminPool, openPgDriver } from './pg-factory.js';
+
+const FUTURE_ROWS = 200_000;
+
+interface PlanNode {
+  readonly 'Shared Hit Blocks': number;
+  readonly 'Shared Read Blocks': number;
+}
+
+/**
+ * Runs the claim under EXPLAIN (ANALYZE, BUFFERS) in a transaction it rolls back, and answers
+ * the buffers it touched (the root's counts include every node under it).
+ */
+async function buffersOfClaim(schema: string, names: readonly string[] | null): Promise<number> {
+  const client = await (await adminPool()).connect();
+  try {
+    await client.query('BEGIN');
+    const sql = statements(`"${schema}"`);
+    const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${names === null ? sql.claim.claim : sql.claim.claimNamed}`,
+      [['default'], Date.now(), 1, 'w', 60_000, [], '{}', names],
+    );
+    const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
+    if (plan === undefined) throw new Error('no plan');
+    return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
+}
+
+/** Rows in one statement: `state` rows of priority 5, due an hour from now. */
+async function insertFuture(schema: string, state: 'delayed' | 'suspended', name: string) {
+  const admin = await adminPool();
+  const later = Date.now() + 3_600_000;
+  await admin.query(
+    `INSERT INTO "${schema}".jobs (id, run_id, name, queue, payload, state, priority, attempts,
+       max_attempts, run_at, created_at, updated_at, claim, wait_for)
+     SELECT gen_random_uuid(), gen_random_uuid(), $3, 'default', 'null', $4, 5, 0, 3, $1, $2, $2, 0,
+       CASE WHEN $4 = 'suspended' THEN 'never' END
+     FROM generate_series(1, $5::int)`,
+    [later, Date.now(), name, state, FUTURE_ROWS / 2],
+  );
+  await admin.query(`ANALYZE "${schema}".jobs`);
+}
+
+it('claim(1) reads about as much behind 200k future higher-priority rows as behind none, with and without names', async () => {
+  const { driver, schema, dispose } = await openPgDriver();
+  try {
+    await driver.enqueueMany(Array.from({ length: 20 }, () => ({ name: 'x' })));
+    await (await adminPool()).query(`ANALYZE "${schema}".jobs`);
+    const small = await buffersOfClaim(schema, null);
+    const smallNamed = await buffersOfClaim(schema, ['x']);
+
+    await insertFuture(schema, 'delayed', 'x');
+    await insertFuture(schema, 'suspended', 'x');
+    const large = await buffersOfClaim(schema, null);
+    const largeNamed = await buffersOfClaim(schema, ['x']);
+
+    // Walking the future rows would touch thousands of index and heap pages.
+    expect(large).toBeLessThan(small * 3 + 20);
+    expect(largeNamed).toBeLessThan(smallNamed * 3 + 20);
+    const [claimed] = await driver.claim({
+      queues: ['default'],
+      limit: 1,
+      workerId: 'w',
+      visibilityTimeoutMs: 60_000,
+    });
+    expect(claimed?.name).toBe('x');
+    expect(claimed?.priority).toBe(0);
+  } finally {
+    await dispose();
+  }
+}, 120_000);
+
+it('claim({ names }) reads about as much behind 100k ready rows of another name at higher priority as behind none', async () => {
+  const { driver, schema, dispose } = await openPgDriver();
+  try {
+    await driver.enqueueMany(Array.from({ length: 20 }, () => ({ name: 'wanted' })));
+    await (await adminPool()).query(`ANALYZE "${schema}".jobs`);
+    const small = await buffersOfClaim(schema, ['wanted']);
+    const admin = await adminPool();
+    await admin.query(
+      `INSERT INTO "${schema}".jobs (id, run_id, name, queue, payload, state, priority, attempts,
+         max_attempts, run_at, created_at, updated_at, claim)
+       SELECT gen_random_uuid(), gen_random_uuid(), 'other', 'default', 'null', 'ready', 5, 0, 3,
+         $1, $1, $1, 0
+       FROM generate_series(1, 100000)`,
+      [Date.now() - 1_000],
+    );
+    await admin.query(`ANALYZE "${schema}".jobs`);
+    const large = await buffersOfClaim(schema, ['wanted']);
+    expect(large).toBeLessThan(small * 3 + 20);
+  } finally {
+    await dispose();
+  }
+}, 120_000);
