@@ -9,8 +9,8 @@ export function enqueueSql(s: string) {
   return {
     /**
      * One insert, in ONE statement that also says why it was refused: the job a caller id
-     * already made (`hit` 'id'; 'taken' when another tenant's row holds the id), or the live holder of the key as this statement saw it (`hit`
-     * 'key'). Wakes the queue when it lands. $1 id, $2 run_id, $3 name, $4 queue, $5 payload,
+     * already made (`hit` 'id'; 'taken' when another tenant's row holds the id), or the live
+     * holder of the key as this statement saw it (`hit` 'key'). Wakes the queue when it lands. $1 id, $2 run_id, $3 name, $4 queue, $5 payload,
      * $6 run_at, $7 now, $8 priority, $9 max_attempts, $10 key, $11 concurrency_key,
      * $12 tenant_id, $13 traceparent, $14 enqueued_by, $15 channel, $16 caller id given.
      */
@@ -48,8 +48,9 @@ export function enqueueSql(s: string) {
     /**
      * A whole batch in ONE statement. `walk` applies the requests in order, as enqueue would one
      * by one: a caller id that exists (in the table or landed earlier in the batch) answers that
-     * job, or is 'taken' when another tenant's row holds it (nothing lands then either); a key held live (in the table or by an earlier landed item) dedupes or is an error;
-     * anything else lands. Nothing is inserted when any item is an error. No ON CONFLICT: a
+     * job, or is 'taken' when another tenant's row holds it (nothing lands then either); a key
+     * held live (in the table or by an earlier landed item) dedupes or is an error; anything
+     * else lands. Nothing is inserted when any item is an error. No ON CONFLICT: a
      * writer that took an id or key after this statement read the table makes the unique index
      * refuse the whole statement (23505), so the batch never lands in part.
      * Arrays: $1 ord, $2 id, $3 caller, $4 run_id, $5 name, $6 queue, $7 payload, $8 run_at,
