@@ -151,8 +151,9 @@ export function enqueueOps(context: OpsContext) {
       now,
       channel,
     ]);
-    if (rows.some((row) => row.verdict === 'taken')) throw idTaken();
-    const refused = rows.find((row) => row.verdict === 'error');
+    // The first refused item in batch order answers, as enqueuing one by one would.
+    const refused = rows.find((row) => row.verdict === 'error' || row.verdict === 'taken');
+    if (refused?.verdict === 'taken') throw idTaken();
     if (refused !== undefined) {
       const request = requests[refused.ord - 1];
       if (request !== undefined) throw jobDuplicate(request, refused.answer_id);
