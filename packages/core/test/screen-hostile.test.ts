@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   createClient,
   type Driver,
@@ -69,6 +70,11 @@ async function freshDriver(): Promise<Driver> {
 
 describe('client entry points refuse bad arguments with a registered code', () => {
   const job = defineJob({ name: 'hostile.job', run: () => undefined });
+  const checked = defineJob({
+    name: 'hostile.checked',
+    schema: z.object({ a: z.number() }),
+    run: () => undefined,
+  });
 
   it.each([
     [
@@ -105,6 +111,16 @@ describe('client entry points refuse bad arguments with a registered code', () =
       'enqueue with options whose getter throws',
       (c: ReturnType<typeof createClient>) => c.enqueue(job, {}, throwingGetter() as never),
       'options',
+    ],
+    [
+      'enqueue of a Proxy payload',
+      (c: ReturnType<typeof createClient>) => c.enqueue(job, throwingProxy() as never),
+      'payload',
+    ],
+    [
+      'enqueue of a Proxy payload through a schema',
+      (c: ReturnType<typeof createClient>) => c.enqueue(checked, throwingProxy() as never),
+      'payload',
     ],
   ])('%s answers JOB_INVALID naming the field', async (_title, call, field) => {
     const driver = await freshDriver();

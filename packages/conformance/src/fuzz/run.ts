@@ -111,11 +111,19 @@ export async function runFuzz(
   try {
     for (const [index, call] of calls.entries()) {
       const where = `fuzz seed ${options.seed}, call ${index} (${JSON.stringify(call)})`;
-      const mine = await step(subject, call, where);
-      const theirs = await step(mirror, call, `${where} on the reference`);
-      expect(comparable(mine), `${where}: answers as the reference does`).toEqual(
-        comparable(theirs),
-      );
+      try {
+        const mine = await step(subject, call, where);
+        const theirs = await step(mirror, call, `${where} on the reference`);
+        expect(comparable(mine), `${where}: answers as the reference does`).toEqual(
+          comparable(theirs),
+        );
+      } catch (error) {
+        // Every failure names the seed and call that replay it (fuzzSeed).
+        if (error instanceof Error && !error.message.includes('fuzz seed')) {
+          error.message = `${where}: ${error.message}`;
+        }
+        throw error;
+      }
     }
     expect(
       ({} as Record<string, unknown>).polluted,

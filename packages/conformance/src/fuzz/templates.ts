@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import { defineJob } from '@berth/core';
 import type { ScreensWorld } from '../groups/screens-world.js';
 
@@ -86,10 +87,21 @@ export function templateOf(entry: string, world: ScreensWorld, now: number): unk
   }
 }
 
-/** `base` with `field` set to `value` (defined, so "__proto__" is a key like any other). */
+/** A copy of `base` made from its own property descriptors, so no getter or trap of it runs. */
+function copyOf(base: unknown): object {
+  if (base === null || typeof base !== 'object' || types.isProxy(base)) return {};
+  const descriptors = Object.getOwnPropertyDescriptors(base);
+  if (!Array.isArray(base)) return Object.defineProperties({}, descriptors);
+  const { length: _length, ...entries } = descriptors;
+  return Object.defineProperties(new Array(base.length), entries);
+}
+
+/**
+ * `base` with `field` set to `value` (defined, so "__proto__" is a key like any other). A base
+ * that is no plain object or array (an earlier break made it a Proxy, a number) becomes `{}`.
+ */
 export function withField(base: unknown, field: string, value: unknown): unknown {
-  if (base === null || typeof base !== 'object') return { [field]: value };
-  const copy: unknown = Array.isArray(base) ? [...base] : { ...base };
+  const copy = copyOf(base);
   Object.defineProperty(copy, field, {
     value,
     enumerable: true,

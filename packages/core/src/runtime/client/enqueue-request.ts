@@ -68,7 +68,9 @@ export async function toEnqueueRequest(
   const options = screenOptions(given);
   // Read first: the caller's active span is the one to continue.
   const traceparent = options.traceparent ?? (await activeTraceparent());
-  const value = await validatePayload(job, payload);
+  // Without a schema the payload goes to the driver's screen untouched: awaiting it here would
+  // read its `then`, running a Proxy's trap or a getter before any screen sees it.
+  const value = job.schema === undefined ? payload : await validatePayload(job, payload);
   const runAt = runAtOf(clock, options);
   const concurrencyKey = concurrencyKeyOf(job, value, options);
   const request: Mutable<EnqueueRequest> = {
