@@ -5,7 +5,7 @@ export default mergeConfig(
   vitestPreset,
   defineConfig({
     test: {
-      projects: ['packages/*', 'examples/*', 'chaos'],
+      projects: ['packages/*', 'examples/*', 'chaos', 'tooling/packaging'],
     },
   }),
 );

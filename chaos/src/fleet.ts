@@ -45,16 +45,16 @@ export class Fleet {
 
   constructor(private readonly spec: ChildSpec) {}
 
-  /** Starts one process (on other queues than the fleet's when given); answers once it started. */
-  spawn(queues?: readonly string[]): Promise<Member> {
-    const spec = queues === undefined ? this.spec : { ...this.spec, queues };
+  /** Starts one process (with some settings of its own when given); answers once it started. */
+  spawn(own: Partial<Pick<ChildSpec, 'queues' | 'pollIntervalMs'>> = {}): Promise<Member> {
+    const spec = { ...this.spec, ...own };
     const log = openSync(join(this.spec.ledgerDir, `${this.spec.role}-${Date.now()}.log`), 'a');
     const child = spawn(
       process.execPath,
       [
         '--import',
         TSX,
-        '--conditions=source',
+        '--conditions=@berth/source',
         fileURLToPath(ENTRY[this.spec.role]),
         JSON.stringify(spec),
       ],

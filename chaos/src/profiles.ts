@@ -18,7 +18,10 @@ export interface Profile {
   readonly downMs: number;
   /** `chaos.keyed` jobs (limit 1 per key) over `keys` keys, run by two worker processes. */
   readonly keyed: { readonly jobs: number; readonly keys: number; readonly units: number };
-  /** When the processes holding a key's slot are stalled past the slot ttl. */
+  /**
+   * When a slot holder is stalled past the slot ttl. Never while the server is down: the rival
+   * could not take the slot, and the stall would prove nothing.
+   */
   readonly slotStallAtMs: readonly number[];
   /** Three schedulers run for `cronMs`; the leader is SIGKILLed at each `leaderKillAtMs`. */
   readonly cronMs: number;
@@ -38,10 +41,10 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     killEveryMs: [2_000, 4_000],
     nemesisMs: 10_000,
     zombieAtMs: [2_500],
-    crashAtMs: [5_000],
+    crashAtMs: [7_000],
     downMs: 1_000,
     keyed: { jobs: 24, keys: 3, units: 4 },
-    slotStallAtMs: [3_000],
+    slotStallAtMs: [1_000],
     cronMs: 9_000,
     leaderKillAtMs: [4_000],
     settleMs: 30_000,
@@ -59,7 +62,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     crashAtMs: [30_000, 75_000],
     downMs: 2_000,
     keyed: { jobs: 120, keys: 4, units: 4 },
-    slotStallAtMs: [15_000, 45_000, 75_000],
+    slotStallAtMs: [15_000, 55_000, 95_000],
     cronMs: 110_000,
     leaderKillAtMs: [20_000, 55_000, 90_000],
     settleMs: 90_000,

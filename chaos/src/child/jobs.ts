@@ -15,6 +15,11 @@ export const CRON_JOB = 'chaos.cron';
 export const MAIN_QUEUE = 'chaos';
 export const KEYED_QUEUE = 'keyed';
 export const CRON_SCHEDULE = 'chaos-every-second';
+/**
+ * Slots a scheduler enqueues on taking the lead: enough to cover a failover, so a slot missed
+ * while nobody led still runs once. A first start enqueues as many past slots.
+ */
+export const CATCH_UP_SLOTS = 60;
 /** Kills and stalls must never exhaust a job: a dead letter would hide a loss. */
 export const MAX_ATTEMPTS = 1_000;
 

@@ -2,7 +2,7 @@
 
 import { createScheduler } from '@berth/core';
 import { openLedger } from '../ledger/write.ts';
-import { CRON_SCHEDULE, chaosJobs } from './jobs.ts';
+import { CATCH_UP_SLOTS, CRON_SCHEDULE, chaosJobs } from './jobs.ts';
 import { type ChildMessage, type ChildSpec, openDriver } from './spec.ts';
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec;
@@ -12,8 +12,7 @@ const driver = openDriver(spec.backend, spec.url);
 const scheduler = createScheduler({
   driver,
   schedules: [{ name: CRON_SCHEDULE, cron: '* * * * * *', job: jobs.cron }],
-  // Enough catch-up to cover a failover: a slot missed while nobody led still fires once.
-  catchUp: { maxSlots: 60 },
+  catchUp: { maxSlots: CATCH_UP_SLOTS },
   leaseTtlMs: spec.leaseMs,
   tickMs: 200,
   leaseName: 'chaos.scheduler',
@@ -25,6 +24,9 @@ setInterval(() => {
   leading = scheduler.isLeader();
   tell({ type: 'leader', leader: leading });
 }, 50);
+
+// The parent is gone (it died or gave up): nobody will read this process's work, so it ends.
+process.once('disconnect', () => process.exit(1));
 
 process.once('SIGTERM', () => {
   scheduler

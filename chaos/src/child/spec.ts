@@ -16,6 +16,8 @@ export interface ChildSpec {
   readonly queues: readonly string[];
   readonly concurrency: number;
   readonly leaseMs: number;
+  /** The worker's fallback poll; default 200 ms. */
+  readonly pollIntervalMs?: number;
 }
 
 /** Messages a child sends its parent over IPC. */

@@ -18,7 +18,7 @@ const worker = createWorker({
   queues: spec.queues,
   concurrency: spec.concurrency,
   visibilityTimeoutMs: spec.leaseMs,
-  pollIntervalMs: 200,
+  pollIntervalMs: spec.pollIntervalMs ?? 200,
   keyBusyDelayMs: 100,
   logger: silent,
 });
@@ -30,6 +30,9 @@ const ids = (job: { id: string; runId: string; name: string; claim: number }) =>
 });
 worker.on('completed', ({ job }) => ledger.append({ ev: 'completed', ...ids(job) }, now()));
 worker.on('lease-lost', ({ job }) => ledger.append({ ev: 'lease-lost', ...ids(job) }, now()));
+
+// The parent is gone (it died or gave up): nobody will read this process's work, so it ends.
+process.once('disconnect', () => process.exit(1));
 
 process.once('SIGTERM', () => {
   worker

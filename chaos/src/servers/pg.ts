@@ -2,6 +2,7 @@ import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { onExit, runNow } from './on-exit.ts';
 import { accepts } from './process-server.ts';
 import { type ChaosServer, freePort, run, until } from './server.ts';
 
@@ -9,11 +10,14 @@ const BIN = process.env.BERTH_CHAOS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const OS_USER = 'postgres';
 
 /** PostgreSQL refuses to run as root: then every pg binary runs as the `postgres` OS user. */
-async function asServerUser(binary: string, args: readonly string[]): Promise<string> {
+function asServerUserArgs(binary: string, args: readonly string[]): [string, string[]] {
   const path = join(BIN, binary);
-  if (process.getuid?.() !== 0) return run(path, args);
-  return run('runuser', ['-u', OS_USER, '--', path, ...args]);
+  if (process.getuid?.() !== 0) return [path, [...args]];
+  return ['runuser', ['-u', OS_USER, '--', path, ...args]];
 }
+
+const asServerUser = (binary: string, args: readonly string[]): Promise<string> =>
+  run(...asServerUserArgs(binary, args));
 
 async function ownedByServerUser(dir: string): Promise<void> {
   if (process.getuid?.() !== 0) return;
@@ -33,7 +37,6 @@ export async function startPg(): Promise<ChaosServer> {
   const data = join(dir, 'data');
   const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await asServerUser('initdb', ['-D', data, '-U', OS_USER, '-A', 'trust', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
   const serves = async () => {
     const client = new pg.Client({ connectionString: url });
@@ -52,7 +55,18 @@ export async function startPg(): Promise<ChaosServer> {
   const crash = async () => {
     await asServerUser('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
   };
-  await start();
+  try {
+    await asServerUser('initdb', ['-D', data, '-U', OS_USER, '-A', 'trust', '--no-sync']);
+    await start();
+  } catch (error) {
+    // A cluster that never came up leaves nothing behind either.
+    await crash().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const unregister = onExit(() =>
+    runNow(...asServerUserArgs('pg_ctl', ['-D', data, '-m', 'immediate', 'stop'])),
+  );
   let stopped = false;
   return {
     backend: 'pg',
@@ -62,6 +76,7 @@ export async function startPg(): Promise<ChaosServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      unregister();
       await crash().catch(() => {});
       await rm(dir, { recursive: true, force: true });
     },

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { onExit } from './on-exit.ts';
 import { type Backend, type ChaosServer, until } from './server.ts';
 
 /** Whether something accepts TCP connections on the loopback port. */
@@ -58,7 +59,15 @@ export async function processServer(input: {
     current.kill('SIGKILL');
     await exited(current);
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    // A server that never came up leaves nothing behind either.
+    await kill();
+    await rm(input.dir, { recursive: true, force: true });
+    throw error;
+  }
+  const unregister = onExit(() => child?.kill('SIGKILL'));
   return {
     backend: input.backend,
     url: input.url,
@@ -67,6 +76,7 @@ export async function processServer(input: {
     async stop() {
       if (stopped) return;
       stopped = true;
+      unregister();
       await kill();
       await rm(input.dir, { recursive: true, force: true });
     },

@@ -17,7 +17,7 @@ it('the root README first-job example runs as written and completes its job', as
   const file = `${here}readme-first-job.generated.ts`;
   writeFileSync(file, firstJob());
   try {
-    const { stdout } = await run('pnpm', ['exec', 'tsx', '--conditions=source', file], {
+    const { stdout } = await run('pnpm', ['exec', 'tsx', '--conditions=@berth/source', file], {
       cwd: here,
       timeout: 30_000,
     });

@@ -17,7 +17,7 @@ export function describeDriver(
       if (options.only !== undefined && !options.only.includes(group.name)) continue;
       describe(group.name, () => {
         for (const kitCase of group.cases) {
-          it(kitCase.title, () => runCase(factory, kitCase), kitCase.timeoutMs);
+          it(kitCase.title, () => runCase(factory, kitCase, options), kitCase.timeoutMs);
         }
       });
     }

@@ -16,8 +16,9 @@ export type {
   KitGroup,
   KitHooks,
   KitOptions,
+  SiblingContext,
 } from './kit.js';
-export { KIT_T0 } from './kit.js';
+export { DEFAULT_SCALE_BACKLOG, KIT_T0 } from './kit.js';
 export type { Normalized } from './normalize.js';
 export { runCase } from './run-case.js';
 export type { KitFailure, KitReport } from './run-kit.js';

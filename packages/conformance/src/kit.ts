@@ -1,16 +1,36 @@
-import type { Driver, DriverHooks, ManualClock } from '@berth/core';
+import type { Clock, Driver, DriverHooks, ManualClock } from '@berth/core';
 
 /** What a driver package hands the kit: a fresh, isolated driver on the kit's clock and hooks. */
 export interface DriverUnderTest {
   readonly driver: Driver;
+  /**
+   * Opens ANOTHER driver instance over the SAME store as `driver` (its schema, key prefix or
+   * streams; its own connections), reading instants from `context.clock`: what two processes of
+   * one deployment are. The memory driver answers a driver over the same in-process store
+   * (`createMemoryDriver({ sameStoreAs })`). The kit closes each sibling before `dispose`.
+   * Groups `concurrency` and `events` need it; without it their cases fail saying so.
+   */
+  sibling?(context: SiblingContext): Promise<Driver>;
   /** Drops what this driver made (schema, keys, streams) and closes it. */
   dispose(): Promise<void>;
+  /**
+   * For drivers that take an app's executor (KitOptions `inAppTransaction`): runs `fn` with a
+   * driver over the same store whose every call goes through ONE open app transaction, then
+   * commits it. Group `app-transaction`.
+   */
+  inAppTransaction?(fn: (driver: Driver) => Promise<void>): Promise<void>;
 }
 
 export interface FactoryContext {
   /** The clock the driver must read every instant from. */
   readonly clock: ManualClock;
   /** Pass as the driver's `hooks` option: the kit sets the seams through it. */
+  readonly hooks: DriverHooks;
+}
+
+/** What a sibling is opened with: a clock of its own (a publisher on a skewed clock) or the case's. */
+export interface SiblingContext {
+  readonly clock: Clock;
   readonly hooks: DriverHooks;
 }
 
@@ -31,6 +51,13 @@ export interface CaseContext {
   readonly t0: number;
   /** The factory the case's driver came from, for cases that need more drivers (differential). */
   readonly factory: DriverFactory;
+  /**
+   * Another driver over the case's store (see {@link DriverUnderTest.sibling}), on `clock`
+   * (default the case's clock). Closed by the kit when the case ends.
+   */
+  readonly sibling: (clock?: Clock) => Promise<Driver>;
+  /** The kit's options, for groups sized by them (`scale`). */
+  readonly options: KitOptions;
 }
 
 export interface KitCase {
@@ -62,9 +89,22 @@ export interface KitOptions {
   readonly fuzzRuns?: number;
   /** Replays the fuzz group's call sequence of a failure report's seed; default a fresh seed. */
   readonly fuzzSeed?: number;
+  /**
+   * The factory's drivers take an app's executor and offer `DriverUnderTest.inAppTransaction`:
+   * runs group `app-transaction` (D8). Default false.
+   */
+  readonly inAppTransaction?: boolean;
   /** Groups to run, by name; default all. Narrowing is for local work only, never CI. */
   readonly only?: readonly string[];
+  /**
+   * Rows of each kind (ready, future, expired) the `scale` group seeds behind its calls.
+   * Default {@link DEFAULT_SCALE_BACKLOG}; never below 1,000 (the ratio needs a big backlog).
+   */
+  readonly scaleBacklog?: number;
 }
+
+/** The `scale` group's backlog of each kind when the options name none. */
+export const DEFAULT_SCALE_BACKLOG = 10_000;
 
 /** The instant every kit clock starts at: 2026-01-01T00:00:00Z. */
 export const KIT_T0 = Date.UTC(2026, 0, 1);

@@ -1,9 +1,16 @@
-import { createManualClock, type DriverHooks } from '@berth/core';
-import type { DriverFactory, KitCase, KitHooks } from './kit.js';
+import { type Clock, createManualClock, type Driver, type DriverHooks } from '@berth/core';
+import type { DriverFactory, KitCase, KitHooks, KitOptions } from './kit.js';
 import { KIT_T0 } from './kit.js';
 
-/** Runs one case on a fresh driver, and disposes of the driver whatever the case did. */
-export async function runCase(factory: DriverFactory, kitCase: KitCase): Promise<void> {
+/**
+ * Runs one case on a fresh driver, and disposes of the driver (and every sibling the case
+ * opened) whatever the case did.
+ */
+export async function runCase(
+  factory: DriverFactory,
+  kitCase: KitCase,
+  options: KitOptions = {},
+): Promise<void> {
   const clock = createManualClock(KIT_T0);
   const seams: KitHooks = {};
   const hooks: DriverHooks = {
@@ -14,10 +21,30 @@ export async function runCase(factory: DriverFactory, kitCase: KitCase): Promise
       await seams.afterRequeueCheck?.();
     },
   };
-  const { driver, dispose } = await factory({ clock, hooks });
+  const made = await factory({ clock, hooks });
+  const siblings: Driver[] = [];
+  const sibling = async (siblingClock: Clock = clock): Promise<Driver> => {
+    if (made.sibling === undefined) {
+      throw new Error(
+        `the ${made.driver.name} factory answers no sibling(): this case needs several drivers over one store`,
+      );
+    }
+    const opened = await made.sibling({ clock: siblingClock, hooks });
+    siblings.push(opened);
+    return opened;
+  };
   try {
-    await kitCase.run({ driver, clock, hooks: seams, t0: KIT_T0, factory });
+    await kitCase.run({
+      driver: made.driver,
+      clock,
+      hooks: seams,
+      t0: KIT_T0,
+      factory,
+      sibling,
+      options,
+    });
   } finally {
-    await dispose();
+    await Promise.allSettled(siblings.map((opened) => opened.close()));
+    await made.dispose();
   }
 }

@@ -11,7 +11,13 @@ import { screenClaim } from './screen/claim.js';
 import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
 import { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
 import { screenList } from './screen/list.js';
-import { screenById, screenId, screenPurge, screenRequeue } from './screen/operator.js';
+import {
+  screenById,
+  screenId,
+  screenPurge,
+  screenPurgeExpired,
+  screenRequeue,
+} from './screen/operator.js';
 import {
   screenAck,
   screenAckItems,
@@ -90,7 +96,8 @@ export function createDriver(backend: DriverBackend): Driver {
       run('list events', () =>
         backend.events.list(name === undefined ? undefined : screenLeaseName('event name', name)),
       ),
-    purgeExpired: () => run('purge expired events', () => backend.events.purgeExpired()),
+    purgeExpired: (options) =>
+      run('purge expired events', () => backend.events.purgeExpired(screenPurgeExpired(options))),
   };
 
   const leases: LeaseStore = {

@@ -16,6 +16,7 @@ export type {
   EventStore,
   FindEventOptions,
   PublishOptions,
+  PurgeExpiredOptions,
 } from './contract/events.js';
 export type { LeaseHolder, LeaseStore } from './contract/leases.js';
 export {
@@ -23,6 +24,7 @@ export {
   DEFAULT_JOB_PAGE,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_MAX_PAYLOAD_BYTES,
+  DEFAULT_PURGE_LIMIT,
   DEFAULT_QUEUE,
   MAX_CLAIM_BATCH,
   MAX_ENQUEUE_BATCH,
@@ -31,6 +33,7 @@ export {
   MAX_JOB_PAGE,
   MAX_NAME_LENGTH,
   MAX_PAYLOAD_DEPTH,
+  MAX_PURGE_LIMIT,
 } from './contract/limits.js';
 export type { MarkStore } from './contract/marks.js';
 export type {
@@ -53,6 +56,7 @@ export type {
   QueueStats,
   RequeueOptions,
   ScreenedEnqueue,
+  ScreenedPurge,
   StateCounts,
   SuspendOptions,
 } from './contract/records.js';
@@ -97,6 +101,7 @@ export {
 } from './errors/refusals.js';
 export type { ErrorCodeEntry } from './errors/registry.js';
 export { errorCodeEntry, registerErrorCode, registeredErrorCodes } from './errors/registry.js';
+export type { IsJson, JsonRoot, JsonShaped, RequireJson } from './json-shape.js';
 export { matchesEvent } from './match-event.js';
 export * from './runtime/index.js';
 export type {

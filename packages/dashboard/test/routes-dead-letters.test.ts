@@ -1,4 +1,4 @@
-import type { Driver } from '@berth/core';
+import type { Driver, PurgeRequest } from '@berth/core';
 import { createMemoryDriver } from '@berth/driver-memory';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeadLettersResponse, GroupActionResponse } from '../src/index.js';
@@ -209,6 +209,31 @@ describe('POST /api/dead-letters/(retry|purge)', () => {
         message: expect.stringContaining('already holds idempotency key'),
       },
     ]);
+  });
+
+  it('purge group removes each job with its own bounded call: one id, limit 1', async () => {
+    const calls: PurgeRequest[] = [];
+    const spied: Driver = {
+      ...driver,
+      purge: (request) => {
+        calls.push(request);
+        return driver.purge(request);
+      },
+    };
+    const spiedServer = await startDashboard({ driver: spied, deadLetterScan: 10 });
+    try {
+      const spiedSession = await openSession(spiedServer.base);
+      const group = await groupOf('UPSTREAM_TIMEOUT');
+      await postApi(spiedServer.base, '/dead-letters/purge', spiedSession, {
+        key: group.key,
+        ids: group.ids,
+      });
+    } finally {
+      await spiedServer.close();
+    }
+    expect(calls.map((call) => [call.ids, call.limit])).toEqual(
+      [...seeded.timedOut].reverse().map((id) => [[id], 1]),
+    );
   });
 
   it('refuses a request without a key or with too many ids', async () => {

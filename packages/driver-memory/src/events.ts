@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_EVENT_TTL_MS,
+  DEFAULT_PURGE_LIMIT,
   type EventRecord,
   type FindEventOptions,
   type Json,
@@ -34,7 +35,7 @@ export function publish(
     publishedAt: now,
     expiresAt: now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
   };
-  store.events.push({ record, seq: store.nextSeq() });
+  store.events.add({ record, seq: store.nextSeq() });
   const woke = new Set<string>();
   // Re-placing a waiter keeps it in this set (same state, same event), so the walk is safe.
   for (const row of store.waiters.get(name) ?? []) {
@@ -48,44 +49,31 @@ export function publish(
   return copyEvent(record);
 }
 
-/** The earliest unexpired match by (publishedAt, seq). */
+/** The first unexpired match in publish order: `publishedAt` only filters, never orders. */
 export function findEvent(
   store: Store,
   name: string,
   options: FindEventOptions,
 ): EventRecord | undefined {
   const now = store.clock.now();
-  let found: { record: EventRecord; seq: number } | undefined;
-  for (const event of store.events) {
-    const { record } = event;
-    if (record.name !== name || record.expiresAt <= now || record.publishedAt < options.after) {
-      continue;
-    }
-    if (!matchesEvent(record.payload, options.match)) continue;
-    if (
-      found === undefined ||
-      record.publishedAt < found.record.publishedAt ||
-      (record.publishedAt === found.record.publishedAt && event.seq < found.seq)
-    ) {
-      found = event;
-    }
+  for (const { record } of store.events.inOrder(name)) {
+    if (record.expiresAt <= now || record.publishedAt < options.after) continue;
+    if (matchesEvent(record.payload, options.match)) return copyEvent(record);
   }
-  return found === undefined ? undefined : copyEvent(found.record);
+  return undefined;
 }
 
 /** Unexpired events (all, or of `name`), in publish order. */
 export function listEvents(store: Store, name: string | undefined): readonly EventRecord[] {
   const now = store.clock.now();
-  return store.events
-    .filter(({ record }) => record.expiresAt > now && (name === undefined || record.name === name))
-    .sort((a, b) => a.seq - b.seq)
-    .map(({ record }) => copyEvent(record));
+  const live: EventRecord[] = [];
+  for (const { record } of store.events.inOrder(name)) {
+    if (record.expiresAt > now) live.push(copyEvent(record));
+  }
+  return live;
 }
 
-export function purgeExpired(store: Store): number {
-  const now = store.clock.now();
-  const kept = store.events.filter(({ record }) => record.expiresAt > now);
-  const removed = store.events.length - kept.length;
-  store.events.splice(0, store.events.length, ...kept);
-  return removed;
+/** At most `limit` expired events go, soonest expiry first. */
+export function purgeExpired(store: Store, options: { readonly limit?: number }): number {
+  return store.events.purgeExpired(store.clock.now(), options.limit ?? DEFAULT_PURGE_LIMIT);
 }

@@ -1,4 +1,4 @@
-import type { JobState, PositionedJob, PurgeRequest, QueueStats, ScreenedList } from '@berth/core';
+import type { JobState, PositionedJob, QueueStats, ScreenedList, ScreenedPurge } from '@berth/core';
 import { drain, syncClock } from './placement.js';
 import { positionOf, stateAt, toRecord } from './record.js';
 import { type Row, removeRow, type Store } from './store.js';
@@ -59,27 +59,42 @@ export function stats(store: Store): readonly QueueStats[] {
   });
 }
 
-/** Removes rows of `states` finished before `olderThan`, with their steps: oldest first per state. */
-export function purge(store: Store, request: PurgeRequest): number {
-  let removed = 0;
+const finishedFirst = (a: Row, b: Row): number =>
+  (a.finishedAt ?? 0) - (b.finishedAt ?? 0) || a.seq - b.seq;
+
+/**
+ * Removes up to `limit` rows of `states` finished before `olderThan`, with their steps: oldest
+ * `finishedAt` first across the states (then insertion order), taking each from the head of its
+ * state's heap, so the work is bounded by the limit.
+ */
+export function purge(store: Store, request: ScreenedPurge): number {
   if (request.ids !== undefined) {
     const states = new Set<JobState>(request.states);
+    const rows: Row[] = [];
     for (const id of request.ids) {
       const row = store.rows.get(id);
       if (row === undefined || !states.has(row.state) || row.finishedAt === undefined) continue;
-      if (row.finishedAt >= request.olderThan) continue;
-      removeRow(store, row);
-      removed += 1;
+      if (row.finishedAt < request.olderThan) rows.push(row);
     }
-    return removed;
+    const chosen = rows.sort(finishedFirst).slice(0, request.limit);
+    for (const row of chosen) removeRow(store, row);
+    return chosen.length;
   }
-  for (const state of new Set<JobState>(request.states)) {
-    const finished = store.placement.finished.get(state);
-    for (let row = finished?.peek(); row?.finishedAt !== undefined; row = finished?.peek()) {
-      if (row.finishedAt >= request.olderThan) break;
-      removeRow(store, row);
-      removed += 1;
+  const heaps = request.states.flatMap((state) => {
+    const heap = store.placement.finished.get(state);
+    return heap === undefined ? [] : [heap];
+  });
+  let removed = 0;
+  while (removed < request.limit) {
+    let oldest: Row | undefined;
+    for (const heap of heaps) {
+      const head = heap.peek();
+      if (head === undefined || (head.finishedAt ?? 0) >= request.olderThan) continue;
+      if (oldest === undefined || finishedFirst(head, oldest) < 0) oldest = head;
     }
+    if (oldest === undefined) break;
+    removeRow(store, oldest);
+    removed += 1;
   }
   return removed;
 }

@@ -1,5 +1,6 @@
 import {
   type Clock,
+  configInvalid,
   createDriver,
   DEFAULT_MAX_PAYLOAD_BYTES,
   type Driver,
@@ -40,11 +41,37 @@ export interface MemoryDriverOptions {
   /** Largest payload, result or step output, in bytes of its JSON. Default 1 MiB. */
   readonly maxPayloadBytes?: number;
   /**
-   * The key list cursors are signed with, at least 16 characters. Default: derived from the driver's name (a memory driver shares no store with other processes), so
-   * every process of one deployment reads the others' cursors; set it (the same value in every
-   * process) to make cursors unforgeable.
+   * The key list cursors are signed with, at least 16 characters. Default: derived from the
+   * driver's name, so drivers over one store (`sameStoreAs`) read each other's cursors; set it
+   * to make cursors unforgeable.
    */
   readonly cursorSecret?: string;
+  /**
+   * Another memory driver whose in-process store this one opens: two drivers, each with its own
+   * clock, hooks and close, over ONE store, as two processes over one database. Calls of both
+   * still apply one at a time. The conformance kit's `sibling` uses it.
+   */
+  readonly sameStoreAs?: Driver;
+}
+
+const stores = new WeakMap<Driver, Store>();
+
+/** The store `options` asks for: a fresh one, or a view of another driver's with its own clock. */
+function storeFor(options: MemoryDriverOptions): Store {
+  const clock = options.clock ?? systemClock;
+  const hooks = options.hooks ?? {};
+  if (options.sameStoreAs === undefined) return createStore(clock, hooks);
+  const shared = stores.get(options.sameStoreAs);
+  if (shared === undefined) {
+    throw configInvalid({
+      option: 'sameStoreAs',
+      reason: 'is not a driver made by createMemoryDriver',
+      allowed: 'must be a driver made by createMemoryDriver',
+      example: 'createMemoryDriver({ sameStoreAs: first })',
+    });
+  }
+  // Everything but the clock, the seams and the closed flag is shared by reference.
+  return { ...shared, clock, hooks, closed: false };
 }
 
 /**
@@ -72,7 +99,8 @@ function operate<T>(store: Store, operation: string, call: () => T | Promise<T>)
  * only awaits inside an operation are the race seams the contract places between two steps.
  */
 export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
-  const store = createStore(options.clock ?? systemClock, options.hooks ?? {});
+  const store = storeFor(options);
+  const subscriptions = new Set<() => Promise<void>>();
   const run = <T>(operation: string, call: () => T | Promise<T>) => operate(store, operation, call);
   const backend: DriverBackend = {
     name: DRIVER_NAME,
@@ -105,7 +133,8 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
         run('publish an event', () => publish(store, name, payload, publishOptions)),
       find: (name, findOptions) => run('find an event', () => findEvent(store, name, findOptions)),
       list: (name) => run('list events', () => listEvents(store, name)),
-      purgeExpired: () => run('purge expired events', () => purgeExpired(store)),
+      purgeExpired: (purgeOptions = {}) =>
+        run('purge expired events', () => purgeExpired(store, purgeOptions)),
     },
     leases: {
       acquire: (name, holder, ttlMs) =>
@@ -125,14 +154,25 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     },
     // Nothing to migrate and nothing to reach: an open store holds all it needs.
     check: () => run('check the backend', () => undefined),
-    subscribe: (queues, onWork) => run('subscribe', () => subscribe(store, queues, onWork)),
+    subscribe: (queues, onWork) =>
+      run('subscribe', () => {
+        const unsubscribe = subscribe(store, queues, onWork);
+        subscriptions.add(unsubscribe);
+        return async () => {
+          subscriptions.delete(unsubscribe);
+          await unsubscribe();
+        };
+      }),
     close: async () => {
-      // Nothing to release but the wake listeners; createDriver refuses every later call.
+      // Nothing to release but this driver's wake listeners (a store may be shared);
+      // createDriver refuses every later call.
       store.closed = true;
-      store.listeners.clear();
+      await Promise.all([...subscriptions].map((unsubscribe) => unsubscribe()));
+      subscriptions.clear();
     },
   };
   const driver = createDriver(backend);
   registerMeter(driver, store.meter);
+  stores.set(driver, store);
   return driver;
 }

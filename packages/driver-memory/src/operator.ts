@@ -93,8 +93,9 @@ export async function requeue(
   }
   await store.hooks.afterRequeueCheck?.();
 
-  const row = findRow(store, id, options.tenantId);
-  if (row === undefined || !REQUEUEABLE_STATES.has(row.state)) throw jobNotRequeueable(id, 'live');
+  // A purge that removed the row during the seam leaves no such job: JOB_NOT_FOUND.
+  const row = mustFind(store, id, options);
+  if (!REQUEUEABLE_STATES.has(row.state)) throw jobNotRequeueable(id, 'live');
   // The key may have been taken during the seam; two live holders must never exist.
   refuseTakenKey(store, row);
   const now = store.clock.now();

@@ -90,10 +90,11 @@ export function nackMany(store: Store, items: readonly NackItem[]): readonly boo
 function eventAlreadyPublished(store: Store, options: SuspendOptions, now: number): boolean {
   const { waitFor, eventsSince } = options;
   if (waitFor === undefined || eventsSince === undefined) return false;
-  return store.events.some(
-    ({ record }) =>
-      record.name === waitFor && record.publishedAt >= eventsSince && record.expiresAt > now,
-  );
+  for (const { record } of store.events.inOrder(waitFor)) {
+    store.meter.visits += 1;
+    if (record.publishedAt >= eventsSince && record.expiresAt > now) return true;
+  }
+  return false;
 }
 
 export function suspend(store: Store, fence: Fence, options: SuspendOptions): boolean {

@@ -8,6 +8,7 @@ import {
   LIVE_STATES,
   type StepRecord,
 } from '@berth/core';
+import { EventLog } from './event-log.js';
 import type { RowHeap } from './heap.js';
 import { ListIndex } from './list-index.js';
 import type { Meter } from './meter.js';
@@ -100,7 +101,8 @@ export interface Store {
   readonly liveKeys: Map<string, string>;
   /** runId → step name → step; a Map keeps first-insertion order, which is write order. */
   readonly steps: Map<string, Map<string, StepRecord>>;
-  readonly events: StoredEvent[];
+  /** Events in publish order, per name, and by expiry. */
+  readonly events: EventLog;
   readonly leases: Map<string, Held>;
   /** Slot key → holder → expiry. */
   readonly slots: Map<string, Map<string, number>>;
@@ -124,7 +126,7 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     waiters: new Map(),
     liveKeys: new Map(),
     steps: new Map(),
-    events: [],
+    events: new EventLog(meter),
     leases: new Map(),
     slots: new Map(),
     marks: new Map(),

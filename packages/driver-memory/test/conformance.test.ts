@@ -3,7 +3,11 @@ import { createMemoryDriver } from '../src/index.js';
 
 const memory: DriverFactory = async ({ clock, hooks }) => {
   const driver = createMemoryDriver({ clock, hooks });
-  return { driver, dispose: () => driver.close() };
+  return {
+    driver,
+    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
+    dispose: () => driver.close(),
+  };
 };
 
 describeDriver('memory', memory, { reference: memory });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_EVENT_TTL_MS,
+  DEFAULT_PURGE_LIMIT,
   type EventRecord,
   type EventStore,
   type FindEventOptions,
@@ -79,16 +80,18 @@ export function createEventStore(context: NatsContext): EventStore {
       const live = [...index.events.live(name, context.clock.now())];
       return Promise.all(live.map((entry) => eventOf(context, entry.event)));
     },
-    async purgeExpired() {
+    async purgeExpired(options: { readonly limit?: number } = {}) {
+      const limit = options.limit ?? DEFAULT_PURGE_LIMIT;
       let total = 0;
       const tried = new Set<string>();
       for (;;) {
         await mirror.syncFull();
         const now = context.clock.now();
+        const round = Math.min(PURGE_BATCH, limit - total);
         const expired = index.events
-          .expired(now, PURGE_BATCH + tried.size)
+          .expired(now, round + tried.size)
           .filter((entry) => !tried.has(entry.event.id))
-          .slice(0, PURGE_BATCH);
+          .slice(0, round);
         if (expired.length === 0) {
           await collectMarkers(context);
           return total;

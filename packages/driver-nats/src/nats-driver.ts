@@ -210,8 +210,8 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       ),
       find: on('find an event', (context, name, opts) => storesOf(context).events.find(name, opts)),
       list: on('list events', (context, name?: string) => storesOf(context).events.list(name)),
-      purgeExpired: on('purge expired events', (context) =>
-        storesOf(context).events.purgeExpired(),
+      purgeExpired: on('purge expired events', (context, opts?: { readonly limit?: number }) =>
+        storesOf(context).events.purgeExpired(opts),
       ),
     },
     leases: {

@@ -1,12 +1,12 @@
-import type { PurgeRequest } from '@berth/core';
+import type { ScreenedPurge } from '@berth/core';
 import { deleteJob, dropAuxUnder, type NatsContext, writeJob } from './context.js';
 import { decideBatch } from './docs.js';
 import { readHolder } from './holders.js';
-import type { Row } from './index/row.js';
+import { finishedOrder, type Row } from './index/row.js';
 import { collectMarkers } from './markers.js';
 import { purgeKey } from './writes.js';
 
-/** Rows one purge round removes at most: the caller's count comes from as many rounds as needed. */
+/** Rows one purge round removes at most: a call's limit is reached in as many rounds as needed. */
 const PURGE_BATCH = 500;
 /** Batch decisions one purge tidies at most. */
 const TIDY_BATCH = 500;
@@ -79,18 +79,24 @@ async function tidyBatches(context: NatsContext): Promise<void> {
 }
 
 /** The settled rows among `ids` that the request's states and instant select. */
-function chosen(context: NatsContext, request: PurgeRequest, ids: readonly string[]): Row[] {
+function chosen(context: NatsContext, request: ScreenedPurge, ids: readonly string[]): Row[] {
   const states = new Set(request.states);
-  return ids.flatMap((id) => {
-    const row = context.index.row(id);
-    const { state, finishedAt } = row?.job ?? {};
-    if (row === undefined || state === undefined || !states.has(state)) return [];
-    return finishedAt !== undefined && finishedAt < request.olderThan ? [row] : [];
-  });
+  return ids
+    .flatMap((id) => {
+      const row = context.index.row(id);
+      const { state, finishedAt } = row?.job ?? {};
+      if (row === undefined || state === undefined || !states.has(state)) return [];
+      return finishedAt !== undefined && finishedAt < request.olderThan ? [row] : [];
+    })
+    .sort(finishedOrder)
+    .slice(0, request.limit);
 }
 
-/** Removes settled rows of `states` finished before `olderThan`, round by round; answers how many went. */
-export async function purge(context: NatsContext, request: PurgeRequest): Promise<number> {
+/**
+ * Removes up to `limit` settled rows of `states` finished before `olderThan`, oldest first, round
+ * by round; answers how many went. A row that changed under a round is passed over, not waited for.
+ */
+export async function purge(context: NatsContext, request: ScreenedPurge): Promise<number> {
   if (request.ids !== undefined) {
     await context.mirror.syncFull();
     const rows = chosen(context, request, request.ids);
@@ -99,12 +105,13 @@ export async function purge(context: NatsContext, request: PurgeRequest): Promis
   }
   let total = 0;
   const tried = new Set<string>();
-  for (;;) {
+  while (total < request.limit) {
     await context.mirror.syncFull();
+    const round = Math.min(PURGE_BATCH, request.limit - total);
     const rows = context.index
-      .finishedBefore(request.states, request.olderThan, PURGE_BATCH + tried.size)
+      .finishedBefore(request.states, request.olderThan, round + tried.size)
       .filter((row) => !tried.has(row.id))
-      .slice(0, PURGE_BATCH);
+      .slice(0, round);
     if (rows.length === 0) break;
     for (const row of rows) tried.add(row.id);
     const removed = await Promise.all(rows.map((row) => remove(context, row)));

@@ -95,6 +95,8 @@ async function requeueKeyed(
     if ((await decideBatch(context, batch, 'aborted')) === 'aborted') return 'retry';
   }
   if ((await decideBatch(context, batch, 'committed')) !== 'committed') {
+    // Aborted by a purge that then removed the row (no such job), or by a requeue that won.
+    if ((await readJob(context, job.id))?.job === undefined) throw jobNotFound(job.id);
     throw jobNotRequeueable(job.id, 'live');
   }
   return { job: requeued(job, fromStep, now), now };
@@ -111,14 +113,15 @@ export async function requeue(
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
     const current = await readJob(context, id);
     const job = current?.job;
+    // A purge that removed the row after the checks leaves no such job: JOB_NOT_FOUND.
     if (
       current === undefined ||
       job === undefined ||
-      (options.tenantId !== undefined && job.tenantId !== options.tenantId) ||
-      !REQUEUEABLE_STATES.has(job.state)
+      (options.tenantId !== undefined && job.tenantId !== options.tenantId)
     ) {
-      throw jobNotRequeueable(id, 'live');
+      throw jobNotFound(id);
     }
+    if (!REQUEUEABLE_STATES.has(job.state)) throw jobNotRequeueable(id, 'live');
     const landed = keyed(job)
       ? await requeueKeyed(context, { ...current, job }, options.fromStep)
       : await requeuePlain(context, current, options.fromStep);

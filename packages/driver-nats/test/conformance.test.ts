@@ -4,7 +4,11 @@ import { natsFactory } from './nats-factory.js';
 
 const memory: DriverFactory = async ({ clock, hooks }) => {
   const driver = createMemoryDriver({ clock, hooks });
-  return { driver, dispose: () => driver.close() };
+  return {
+    driver,
+    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
+    dispose: () => driver.close(),
+  };
 };
 
 describeDriver('nats', natsFactory, { reference: memory });

@@ -21,7 +21,7 @@ interface Child {
 }
 
 function startWorker(env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, fixture], {
+  const child = spawn(process.execPath, ['--conditions=@berth/source', '--import', tsx, fixture], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

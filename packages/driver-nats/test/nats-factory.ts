@@ -50,6 +50,11 @@ export async function natsDriver(
 }
 
 export const natsFactory: DriverFactory = async ({ clock, hooks }) => {
-  const { driver, dispose } = await natsDriver({ clock, hooks });
-  return { driver, dispose };
+  const { driver, url, prefix, dispose } = await natsDriver({ clock, hooks });
+  return {
+    driver,
+    // Its own connection over the same streams: another process of the deployment.
+    sibling: async (context) => createNatsDriver({ ...context, servers: url, prefix }),
+    dispose,
+  };
 };

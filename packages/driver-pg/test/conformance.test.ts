@@ -2,4 +2,4 @@ import { describeDriver } from '@berth/conformance';
 import { memoryFactory } from './memory-factory.js';
 import { pgFactory } from './pg-factory.js';
 
-describeDriver('pg', pgFactory, { reference: memoryFactory });
+describeDriver('pg', pgFactory, { reference: memoryFactory, inAppTransaction: true });

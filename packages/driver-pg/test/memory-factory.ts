@@ -4,5 +4,9 @@ import { createMemoryDriver } from '@berth/driver-memory';
 /** The reference every pg answer is compared with. */
 export const memoryFactory: DriverFactory = async ({ clock, hooks }) => {
   const driver = createMemoryDriver({ clock, hooks });
-  return { driver, dispose: () => driver.close() };
+  return {
+    driver,
+    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
+    dispose: () => driver.close(),
+  };
 };

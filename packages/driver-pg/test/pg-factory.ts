@@ -43,15 +43,10 @@ export async function openPgDriver(options: Omit<PgDriverOptions, 'schema'> = {}
   };
 }
 
-/** What the kit may ask of a driver beyond `driver` and `dispose`, as the pg driver offers it. */
+/** The kit's DriverUnderTest with the sibling (group concurrency) the pg driver offers too. */
 interface PgUnderTest extends DriverUnderTest {
   /** Another driver over the same schema, on its own connections: a second process. */
   sibling(context: { readonly clock: Clock; readonly hooks: DriverHooks }): Promise<Driver>;
-  /**
-   * Runs `fn` with a driver whose every statement goes through an app's open transaction (a
-   * client after BEGIN), then commits it: the transaction must still be usable after `fn`.
-   */
-  inAppTransaction(fn: (driver: Driver) => Promise<void>): Promise<void>;
 }
 
 export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
@@ -61,6 +56,7 @@ export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
     driver,
     dispose,
     sibling: async (context) => createPgDriver({ connectionString: url, schema, ...context }),
+    // An app's client after BEGIN: every call of the driver given to fn runs in its transaction.
     async inAppTransaction(fn) {
       const client = new pg.Client({ connectionString: url });
       client.on('error', () => {});

@@ -44,6 +44,11 @@ export async function redisDriver(
 }
 
 export const redisFactory: DriverFactory = async ({ clock, hooks }) => {
-  const { driver, dispose } = await redisDriver({ clock, hooks });
-  return { driver, dispose };
+  const { driver, url, prefix, dispose } = await redisDriver({ clock, hooks });
+  return {
+    driver,
+    // Its own connection over the same prefix: another process of the deployment.
+    sibling: async (context) => createRedisDriver({ ...context, url, prefix }),
+    dispose,
+  };
 };

@@ -1,6 +1,6 @@
-import { type JobState, TERMINAL_STATES } from '@berth/core';
+import { DEFAULT_PURGE_LIMIT, type JobState, MAX_PURGE_LIMIT, TERMINAL_STATES } from '@berth/core';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { durationArg, statesArg } from '../args.js';
+import { durationArg, integerArg, statesArg } from '../args.js';
 import { confirmMany } from '../confirm.js';
 import { formatSpan } from '../duration.js';
 import { type Cli, withSession } from '../session.js';
@@ -30,6 +30,11 @@ export function registerPurge(program: Command, cli: Cli): void {
         .argParser(durationArg)
         .makeOptionMandatory(),
     )
+    .addOption(
+      new Option('--batch-size <n>', 'rows one purge call removes; calls repeat until done')
+        .argParser(integerArg(1, MAX_PURGE_LIMIT))
+        .default(DEFAULT_PURGE_LIMIT),
+    )
     .option('-y, --yes', 'purge without asking')
     .addHelpText(
       'after',
@@ -37,7 +42,7 @@ export function registerPurge(program: Command, cli: Cli): void {
     )
     .action(
       async (
-        options: { states: JobState[]; olderThan: number; yes?: boolean },
+        options: { states: JobState[]; olderThan: number; batchSize: number; yes?: boolean },
         command: Command,
       ) => {
         await withSession(cli, command, async ({ driver, out }) => {
@@ -50,7 +55,14 @@ export function registerPurge(program: Command, cli: Cli): void {
             change: { action: 'purge' },
             question: `purge ${what} (${formatSpan(options.olderThan)} ago)?`,
           });
-          const purged = await driver.purge({ states: options.states, olderThan });
+          // Each call is bounded; a call that removes a whole batch may have left more behind.
+          const limit = options.batchSize;
+          let purged = 0;
+          for (;;) {
+            const removed = await driver.purge({ states: options.states, olderThan, limit });
+            purged += removed;
+            if (removed < limit) break;
+          }
           if (out.json) out.document({ purged, states: options.states, olderThan });
           else out.line(`purged ${purged} ${what}`);
         });

@@ -262,6 +262,33 @@ export function operatorCases(open: () => Promise<Target>): void {
     expect(await target.driver.get(cancelled)).toBeUndefined();
   });
 
+  it('purge repeats bounded calls of --batch-size until every matching job is gone', async () => {
+    for (let made = 0; made < 5; made += 1) await completedJob(target.driver, 'email.send');
+    const purged = await json<{ purged: number }>(
+      'purge',
+      '--states',
+      'completed',
+      '--older-than',
+      '0s',
+      '--batch-size',
+      '2',
+      '--yes',
+    );
+    expect(purged.doc).toMatchObject({ purged: 5 });
+    expect((await target.driver.list()).jobs).toEqual([]);
+    const bad = await run(
+      'purge',
+      '--states',
+      'completed',
+      '--older-than',
+      '0s',
+      '--batch-size',
+      '0',
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--batch-size');
+  });
+
   it('events publish stores an event with its ttl, and events ls lists the live ones', async () => {
     const published = await json<{ event: EventRecord }>(
       'events',

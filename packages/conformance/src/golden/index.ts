@@ -9,6 +9,7 @@ import {
   requeueFromStep,
   requeueKeyTaken,
   requeueNotFound,
+  requeuePurgeRace,
   requeueRaceLost,
   requeueWrongState,
 } from './requeue.js';
@@ -20,6 +21,7 @@ export const goldenScenarios: readonly GoldenScenario[] = [
   requeueWrongState,
   requeueKeyTaken,
   requeueRaceLost,
+  requeuePurgeRace,
   requeueFromStep,
   enqueueRetryOneMiss,
   enqueueRetryTwoMisses,

@@ -93,6 +93,31 @@ export const requeueRaceLost: GoldenScenario = {
   },
 };
 
+export const requeuePurgeRace: GoldenScenario = {
+  name: 'requeue-purge-race',
+  asserts:
+    'a requeue whose row a purge removed after its checks answers JOB_NOT_FOUND and brings nothing back',
+  async play({ driver, hooks, answer, refusal, note, advance }) {
+    const job = await answer('enqueue mail', () =>
+      driver.enqueue({ name: 'mail', payload: { n: 1 } }),
+    );
+    await advance(1_000);
+    await answer('cancel job1', () => driver.cancel(job.id));
+    await advance(1_000);
+    let calls = 0;
+    hooks.afterRequeueCheck = async () => {
+      calls += 1;
+      await answer('afterRequeueCheck: purge job1', () =>
+        driver.purge({ states: ['cancelled'], olderThan: driver.clock.now(), ids: [job.id] }),
+      );
+    };
+    await refusal('requeue job1 (purged under it)', () => driver.requeue(job.id));
+    note('afterRequeueCheck calls', calls);
+    await answer('get job1', () => driver.get(job.id));
+    await answer('list', () => driver.list());
+  },
+};
+
 const step = (runId: string, name: string, at: number): StepRecord => ({
   runId,
   name,

@@ -2,6 +2,7 @@ import { DEFAULT_EVENT_TTL_MS, isUuid, type Json } from '@berth/core';
 import { expect } from 'vitest';
 import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
+import { eventsOrderCases } from './events-order.js';
 import { eventsSinceCases } from './events-since.js';
 import { claimJob, jobIn, LATER, mustGet, VT, WORKER } from './fixtures-b.js';
 
@@ -209,5 +210,5 @@ const wakeCases: readonly KitCase[] = [
 
 export const eventsGroup: KitGroup = {
   name: 'events',
-  cases: [...publishCases, ...findCases, ...wakeCases, ...eventsSinceCases],
+  cases: [...publishCases, ...findCases, ...wakeCases, ...eventsSinceCases, ...eventsOrderCases],
 };

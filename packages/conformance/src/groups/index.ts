@@ -1,7 +1,9 @@
 import type { KitGroup, KitOptions } from '../kit.js';
+import { appTransactionGroup } from './app-transaction.js';
 import { checkGroup } from './check.js';
 import { claimGroup } from './claim.js';
 import { closeGroup } from './close.js';
+import { concurrencyGroup } from './concurrency.js';
 import { differentialGroup } from './differential.js';
 import { enqueueGroup } from './enqueue.js';
 import { eventsGroup } from './events.js';
@@ -13,6 +15,7 @@ import { marksGroup } from './marks.js';
 import { operatorGroup } from './operator.js';
 import { requeueGroup } from './requeue.js';
 import { runtimeGroup } from './runtime.js';
+import { scaleGroup } from './scale.js';
 import { screensGroup } from './screens.js';
 import { settleGroup } from './settle.js';
 import { statsGroup } from './stats.js';
@@ -46,5 +49,8 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     differentialGroup(options),
     fuzzGroup(options),
     runtimeGroup,
+    concurrencyGroup,
+    scaleGroup,
+    ...(options.inAppTransaction === true ? [appTransactionGroup] : []),
   ];
 }

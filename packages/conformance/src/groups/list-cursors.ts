@@ -23,6 +23,21 @@ const FILTERED: ListRequest = { queue: 'mine', tenantId: 'acme', limit: 1 };
 export const listCursorCases: readonly KitCase[] = [
   {
     title:
+      'a cursor made by one driver walks the same list on another driver over the same store (two processes of one deployment)',
+    run: async ({ driver, sibling }) => {
+      await mixed(driver);
+      const other = await sibling();
+      const first = await driver.list(FILTERED);
+      const mine = await driver.list({ ...FILTERED, limit: 3, after: cursor(first.next) });
+      const theirs = await other.list({ ...FILTERED, limit: 3, after: cursor(first.next) });
+      expect(theirs.jobs.map((job) => job.id)).toEqual(mine.jobs.map((job) => job.id));
+      expect(theirs.jobs).toHaveLength(3);
+      const back = await driver.list({ ...FILTERED, before: cursor(theirs.prev) });
+      expect(back.jobs).toEqual(first.jobs);
+    },
+  },
+  {
+    title:
       'a cursor of one filtered list, used on a list with any other state, queue, name or tenantId, answers JOB_PAGE_INVALID and the list it came from still walks with it',
     run: async ({ driver }) => {
       await mixed(driver);

@@ -4,6 +4,7 @@ import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { enqueueJob, jobIn, LATER, stepNames } from './fixtures-b.js';
 import { purgeIdCases } from './purge-ids.js';
+import { purgeLimitCases } from './purge-limit.js';
 
 const counts = (given: Partial<Record<JobState, number>>): StateCounts => ({
   ready: 0,
@@ -212,5 +213,5 @@ const purgeCases: readonly KitCase[] = [
 
 export const statsGroup: KitGroup = {
   name: 'stats',
-  cases: [...statsCases, ...purgeCases, ...purgeIdCases],
+  cases: [...statsCases, ...purgeCases, ...purgeIdCases, ...purgeLimitCases],
 };

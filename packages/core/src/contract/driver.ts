@@ -20,6 +20,7 @@ import type {
   QueueStats,
   RequeueOptions,
   ScreenedEnqueue,
+  ScreenedPurge,
   SuspendOptions,
 } from './records.js';
 import type { JobState } from './states.js';
@@ -53,6 +54,10 @@ export interface Driver {
   requeue(id: string, options?: RequeueOptions): Promise<JobRecord>;
   list(request?: ListRequest): Promise<ListPage>;
   stats(): Promise<readonly QueueStats[]>;
+  /**
+   * Removes at most `request.limit` (default DEFAULT_PURGE_LIMIT) TERMINAL rows and answers how
+   * many went: loop until the answer is below the limit to remove every match.
+   */
   purge(request: PurgeRequest): Promise<number>;
   readonly steps: StepStore;
   readonly events: EventStore;
@@ -221,9 +226,13 @@ export interface DriverBackend {
   stats(): Promise<readonly QueueStats[]>;
   /**
    * Removes TERMINAL rows of `states` with `finishedAt < olderThan`, and their steps; with `ids`,
-   * only rows among them (screened: 1..MAX_JOB_PAGE distinct uuids). Group `stats`.
+   * only rows among them (screened: 1..MAX_JOB_PAGE distinct uuids). At most `limit` rows go
+   * (always filled in by core, 1..MAX_PURGE_LIMIT), oldest `finishedAt` first across the states,
+   * then insertion order; a row another transaction holds is skipped, never waited for. Answers
+   * the exact count removed; the work is bounded by `limit`, never by the backlog. Groups
+   * `stats`, `scale`.
    */
-  purge(request: PurgeRequest): Promise<number>;
+  purge(request: ScreenedPurge): Promise<number>;
 
   readonly steps: StepStore;
   readonly events: EventStore;

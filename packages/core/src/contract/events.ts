@@ -1,9 +1,10 @@
 import type { Json } from './records.js';
 
-export interface EventRecord {
+/** A stored event; `TPayload` is its declared payload type (`defineEvent`), else `Json`. */
+export interface EventRecord<TPayload = Json> {
   readonly id: string;
   readonly name: string;
-  readonly payload: Json;
+  readonly payload: TPayload;
   readonly publishedAt: number;
   readonly expiresAt: number;
 }
@@ -20,6 +21,12 @@ export interface FindEventOptions {
   readonly match?: Readonly<Record<string, Json>>;
 }
 
+/** Options of `events.purgeExpired`. */
+export interface PurgeExpiredOptions {
+  /** The most events this call removes: an integer 1..MAX_PURGE_LIMIT, default DEFAULT_PURGE_LIMIT. */
+  readonly limit?: number;
+}
+
 /**
  * Events are STORED, not broadcast: a waiter that looks after the publish still finds it, until
  * it expires. Reads never answer an expired event (`expiresAt <= now`), purged or not.
@@ -31,10 +38,19 @@ export interface EventStore {
    * `name` (`suspend({ waitFor: name })`) due now.
    */
   publish(name: string, payload: Json, options?: PublishOptions): Promise<EventRecord>;
-  /** The earliest live event of `name` matching, by publish order; or `undefined`. */
+  /**
+   * The first live event of `name` in publish order (the driver's insertion sequence, never
+   * `publishedAt`) with `publishedAt >= after` and matching; or `undefined`. Publishers on skewed
+   * clocks do not reorder it. Kit group `events`.
+   */
   find(name: string, options: FindEventOptions): Promise<EventRecord | undefined>;
-  /** Live events (all, or of `name`), in publish order. */
+  /** Live events (all, or of `name`), in publish order (insertion sequence, never `publishedAt`). */
   list(name?: string): Promise<readonly EventRecord[]>;
-  /** Removes every expired event; answers how many went. */
-  purgeExpired(): Promise<number>;
+  /**
+   * Removes at most `limit` expired events (soonest expiry first) in bounded work and answers
+   * exactly how many went; a caller that wants them all calls again until the answer is below
+   * the limit. Core screens `limit` (JOB_INVALID naming `limit`) and always passes it filled in.
+   * Kit groups `events`, `scale`.
+   */
+  purgeExpired(options?: PurgeExpiredOptions): Promise<number>;
 }

@@ -229,4 +229,18 @@ export interface PurgeRequest {
    * operator removing the dead letters they chose. Unknown ids are skipped, never refused.
    */
   readonly ids?: readonly string[];
+  /**
+   * The most rows this call removes: an integer 1..MAX_PURGE_LIMIT, default DEFAULT_PURGE_LIMIT.
+   * Rows go oldest `finishedAt` first (then insertion order); a caller that wants every match
+   * calls again until the answer is below the limit.
+   */
+  readonly limit?: number;
+}
+
+/** A screened `purge`: states deduped, `limit` filled in. */
+export interface ScreenedPurge {
+  readonly states: readonly JobState[];
+  readonly olderThan: number;
+  readonly ids?: readonly string[];
+  readonly limit: number;
 }

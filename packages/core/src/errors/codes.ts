@@ -80,6 +80,16 @@ export const CORE_ERROR_CODES = {
     title: 'the worker stopped before the attempt finished',
     fix: 'nothing to do: another worker takes the job at once; raise stop({ graceMs }) to let jobs finish',
   },
+  /** A caller waiting for a job's result (`handle.result()`, `enqueueAndWait`) saw it settle without one. */
+  JOB_FAILED: {
+    title: 'the job settled failed, dead or cancelled',
+    fix: 'read why in meta.error (berth jobs show <id> shows the job), fix the cause, then requeue it: berth jobs retry <id>, or driver.requeue(id)',
+  },
+  /** A caller waiting for a job's result gave up: the job had not settled within `timeoutMs`. */
+  JOB_WAIT_TIMEOUT: {
+    title: 'the job did not settle within the wait',
+    fix: 'wait longer (result({ timeoutMs })), or check the job is being worked: berth jobs show <id>',
+  },
   /** A step was misused: a name used twice in one run, a requeue fromStep that names no step. */
   STEP_INVALID: {
     title: 'a step was used outside its rules',

@@ -97,6 +97,20 @@ export interface BerthErrorMetas {
     readonly workerId: string;
     readonly graceMs: number;
   };
+  JOB_FAILED: {
+    readonly jobId: string;
+    readonly name: string;
+    readonly state: 'failed' | 'dead' | 'cancelled';
+    /** The job's last error, when it settled with one. */
+    readonly error?: { readonly code?: string; readonly message: string };
+  };
+  JOB_WAIT_TIMEOUT: {
+    readonly jobId: string;
+    readonly name: string;
+    readonly timeoutMs: number;
+    /** The state the job was in when the wait gave up. */
+    readonly state: string;
+  };
   STEP_INVALID: {
     readonly jobId?: string | undefined;
     readonly runId?: string | undefined;

@@ -2,21 +2,49 @@
 
 export type { BackgroundLogger, LogFields } from './background-logger.js';
 export { silentLogger } from './background-logger.js';
-export type { Client, ClientOptions, EnqueueItem, EnqueueOptions } from './client/index.js';
-export { createClient } from './client/index.js';
 export type {
+  Client,
+  ClientOptions,
+  EnqueueAndWaitOptions,
+  EnqueueItem,
+  EnqueueOptions,
+  JobHandle,
+  TypedJobRecord,
+  WaitOptions,
+} from './client/index.js';
+export {
+  createClient,
+  DEFAULT_RESULT_TIMEOUT_MS,
+  RESULT_POLL_MAX_MS,
+  RESULT_POLL_MIN_MS,
+} from './client/index.js';
+export type {
+  AnyEventDefinition,
+  EventDefinition,
+  EventInput,
+  EventOptions,
+  EventPayload,
+} from './events/index.js';
+export { defineEvent } from './events/index.js';
+export type {
+  AnyJobContract,
   AnyJobDefinition,
   BackoffOptions,
   ConcurrencyOptions,
   JobContext,
+  JobContract,
+  JobContractOptions,
   JobDefinition,
+  JobImplementation,
   JobInput,
   JobOptions,
   JobPayload,
   JobResult,
+  JobResultOf,
   PayloadIssue,
   RateLimitOptions,
   ResolvedRetry,
+  ResultValue,
   RetryOptions,
   SettledContext,
   SettledOutcome,
@@ -24,7 +52,9 @@ export type {
 export {
   backoffDelay,
   DEFAULT_BACKOFF,
+  declareJob,
   defineJob,
+  implementJob,
   isRetryable,
   NonRetryableError,
   toJobError,
@@ -40,6 +70,7 @@ export type {
   EnqueuedSlot,
   ScheduleDefinition,
   ScheduledJob,
+  SchedulePayload,
   Scheduler,
   SchedulerOptions,
   SchedulerTick,

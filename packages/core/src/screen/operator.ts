@@ -1,11 +1,18 @@
-import { MAX_JOB_PAGE } from '../contract/limits.js';
-import type { ByIdOptions, PurgeRequest, RequeueOptions } from '../contract/records.js';
+import type { PurgeExpiredOptions } from '../contract/events.js';
+import { DEFAULT_PURGE_LIMIT, MAX_JOB_PAGE, MAX_PURGE_LIMIT } from '../contract/limits.js';
+import type {
+  ByIdOptions,
+  PurgeRequest,
+  RequeueOptions,
+  ScreenedPurge,
+} from '../contract/records.js';
 import { isJobState, TERMINAL_STATES } from '../contract/states.js';
 import { jobInvalid } from '../errors/refusals.js';
 import {
   describeReceived,
   screenArray,
   screenInstant,
+  screenInteger,
   screening,
   screenName,
   screenObject,
@@ -32,7 +39,7 @@ function requeueOptions(options: RequeueOptions = {}): RequeueOptions {
 
 export const screenPurge = screening('purge request', purgeRequest);
 
-function purgeRequest(request: PurgeRequest): PurgeRequest {
+function purgeRequest(request: PurgeRequest): ScreenedPurge {
   const input = screenObject('purge request', request);
   const states = screenArray('states', input.states);
   if (states.length === 0) throw jobInvalid('states', 'must name at least one terminal state');
@@ -46,7 +53,23 @@ function purgeRequest(request: PurgeRequest): PurgeRequest {
     states: [...new Set(states as PurgeRequest['states'])],
     olderThan: screenInstant('olderThan', input.olderThan),
     ...(ids === undefined ? {} : { ids }),
+    limit: screenPurgeLimit(input.limit),
   };
+}
+
+/** `purgeExpired`'s options: the limit filled in. */
+export const screenPurgeExpired = screening(
+  'purge options',
+  (options: PurgeExpiredOptions = {}): { limit: number } => {
+    const input = screenObject('purge options', options);
+    return { limit: screenPurgeLimit(input.limit) };
+  },
+);
+
+function screenPurgeLimit(limit: unknown): number {
+  return limit === undefined
+    ? DEFAULT_PURGE_LIMIT
+    : screenInteger('limit', limit, 1, MAX_PURGE_LIMIT);
 }
 
 /** An empty list is refused rather than read as "no id filter": it would purge everything. */

@@ -90,9 +90,10 @@ export const retryGroup = (context: RequestContext): Promise<GroupActionResponse
 
 export const purgeGroup = (context: RequestContext): Promise<GroupActionResponse> =>
   eachInGroup(context, async (driver, job) => {
-    // `ids` keeps the purge to this one row; `olderThan` just past now admits it.
+    // `ids` and `limit: 1` keep each call to this one row, so the group is purged in bounded
+    // calls, one per job; `olderThan` just past now admits it.
     const olderThan = driver.clock.now() + 1;
-    const removed = await driver.purge({ states: ['dead'], olderThan, ids: [job.id] });
+    const removed = await driver.purge({ states: ['dead'], olderThan, ids: [job.id], limit: 1 });
     return removed === 1
       ? { id: job.id, outcome: 'purged' }
       : { id: job.id, outcome: 'skipped', message: 'it was no longer dead' };

@@ -8,24 +8,16 @@ export interface EventEntry {
 }
 
 const bySeq = (a: EventEntry, b: EventEntry): number => a.seq - b.seq;
-const byTime = (a: EventEntry, b: EventEntry): number =>
-  a.event.publishedAt - b.event.publishedAt || a.seq - b.seq;
 const byExpiry = (a: EventEntry, b: EventEntry): number =>
   a.event.expiresAt - b.event.expiresAt || a.seq - b.seq;
 
-const timeProbe = (publishedAt: number): EventEntry => ({
-  event: { publishedAt } as StoredEvent,
-  seq: 0,
-});
-
 interface Named {
   readonly bySeq: SortedList<EventEntry>;
-  readonly byTime: SortedList<EventEntry>;
 }
 
 /**
- * Stored events, mirrored from the jobs bucket: all in publish order, per name by publish order
- * and by (publishedAt, seq), and by expiry for the purge. Expired events stay until purged;
+ * Stored events, mirrored from the jobs bucket: all in publish order, per name in publish order,
+ * and by expiry for the purge. Expired events stay until purged;
  * reads leave them out.
  */
 export class EventIndex {
@@ -45,11 +37,10 @@ export class EventIndex {
     this.expiry.insert(entry);
     let named = this.named.get(entry.event.name);
     if (named === undefined) {
-      named = { bySeq: new SortedList(bySeq), byTime: new SortedList(byTime) };
+      named = { bySeq: new SortedList(bySeq) };
       this.named.set(entry.event.name, named);
     }
     named.bySeq.insert(entry);
-    named.byTime.insert(entry);
   }
 
   remove(id: string): EventEntry | undefined {
@@ -61,7 +52,6 @@ export class EventIndex {
     const named = this.named.get(entry.event.name);
     if (named !== undefined) {
       named.bySeq.delete(entry);
-      named.byTime.delete(entry);
       if (named.bySeq.size === 0) this.named.delete(entry.event.name);
     }
     return entry;
@@ -75,12 +65,15 @@ export class EventIndex {
     return undefined;
   }
 
-  /** Unexpired events of `name` published at or after `after`, by (publishedAt, seq). */
+  /**
+   * Unexpired events of `name` published at or after `after`, in publish order: `publishedAt`
+   * filters but never orders, so publishers on skewed clocks do not reorder.
+   */
   *since(name: string, after: number, now: number): Generator<EventEntry> {
     const named = this.named.get(name);
     if (named === undefined) return;
-    for (const entry of named.byTime.ascending(timeProbe(after))) {
-      if (entry.event.expiresAt > now) yield entry;
+    for (const entry of named.bySeq.ascending()) {
+      if (entry.event.expiresAt > now && entry.event.publishedAt >= after) yield entry;
     }
   }
 

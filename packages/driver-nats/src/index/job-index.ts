@@ -286,12 +286,15 @@ export class JobIndex {
   finishedBefore(states: readonly JobState[], olderThan: number, limit: number): Row[] {
     const out: Row[] = [];
     for (const state of states) {
+      let taken = 0;
       for (const row of this.finished.get(state)?.ascending() ?? []) {
-        if ((row.job.finishedAt ?? 0) >= olderThan || out.length >= limit) break;
+        if ((row.job.finishedAt ?? 0) >= olderThan || taken >= limit) break;
         out.push(row);
+        taken += 1;
       }
     }
-    return out;
+    // The oldest `limit` across the states are among each state's oldest `limit`.
+    return out.sort(finishedOrder).slice(0, limit);
   }
 
   /**

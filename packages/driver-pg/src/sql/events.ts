@@ -14,7 +14,8 @@ export function eventsSql(s: string) {
         $7::int)`,
 
     /**
-     * The first live event in publish order (insertion sequence, never published_at) matching: each top-level key of $4 present in the payload with an
+     * The first live event matching in publish order (seq; published_at only filters, so skewed
+     * publisher clocks never reorder): each top-level key of $4 present in the payload with an
      * equal value (jsonb equality is deep). $1 name, $2 now, $3 after, $4 match or NULL.
      */
     find: `

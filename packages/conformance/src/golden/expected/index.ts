@@ -10,6 +10,7 @@ import { promoteRefusals } from './promote-refusals.js';
 import { requeueFromStep } from './requeue-from-step.js';
 import { requeueKeyTaken } from './requeue-key-taken.js';
 import { requeueNotFound } from './requeue-not-found.js';
+import { requeuePurgeRace } from './requeue-purge-race.js';
 import { requeueRaceLost } from './requeue-race-lost.js';
 import { requeueWrongState } from './requeue-wrong-state.js';
 import { tenancy } from './tenancy.js';
@@ -20,6 +21,7 @@ export const expected = {
   'requeue-wrong-state': requeueWrongState,
   'requeue-key-taken': requeueKeyTaken,
   'requeue-race-lost': requeueRaceLost,
+  'requeue-purge-race': requeuePurgeRace,
   'requeue-from-step': requeueFromStep,
   'enqueue-retry-one-miss': enqueueRetryOneMiss,
   'enqueue-retry-two-misses': enqueueRetryTwoMisses,

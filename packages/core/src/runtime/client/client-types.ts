@@ -1,7 +1,11 @@
 import type { Driver } from '../../contract/driver.js';
 import type { EventRecord, PublishOptions } from '../../contract/events.js';
-import type { EnqueueResult, Json } from '../../contract/records.js';
-import type { AnyJobDefinition, JobDefinition, JobInput } from '../jobs/job-types.js';
+import type { ByIdOptions, EnqueueResult, JobRecord, Json } from '../../contract/records.js';
+import type { EventDefinition } from '../events/define-event.js';
+import type { AnyJobContract, JobContract, JobInput, ResultValue } from '../jobs/job-types.js';
+import type { WaitOptions } from './await-result.js';
+
+export type { WaitOptions } from './await-result.js';
 
 /** Per-enqueue options; every one is optional. */
 export interface EnqueueOptions {
@@ -34,7 +38,7 @@ export interface EnqueueOptions {
 }
 
 /** One item of `enqueueMany`: the payload is checked against its own job. */
-export interface EnqueueItem<J extends AnyJobDefinition = AnyJobDefinition> {
+export interface EnqueueItem<J extends AnyJobContract = AnyJobContract> {
   readonly job: J;
   readonly payload: JobInput<J>;
   readonly options?: EnqueueOptions;
@@ -43,7 +47,29 @@ export interface EnqueueItem<J extends AnyJobDefinition = AnyJobDefinition> {
 export interface ClientOptions {
   readonly driver: Driver;
   /** When given, the client enqueues only these jobs (a guard against a stray definition). */
-  readonly jobs?: readonly AnyJobDefinition[];
+  readonly jobs?: readonly AnyJobContract[];
+}
+
+/** `enqueueAndWait`'s options: the enqueue's, the wait's (`timeoutMs`, `signal`). */
+export interface EnqueueAndWaitOptions extends EnqueueOptions, WaitOptions {}
+
+/** A job's record with its payload and result typed as its job declares them. */
+export interface TypedJobRecord<TPayload, TResult> extends Omit<JobRecord, 'payload' | 'result'> {
+  readonly payload: TPayload;
+  /** Set once the job completed. */
+  readonly result?: TResult;
+}
+
+/** One enqueued job of a known kind: read it, or wait for its result. */
+export interface JobHandle<TPayload, TResult> {
+  readonly id: string;
+  /** The job's record, typed; JOB_NOT_FOUND when the queue no longer holds it. */
+  get(): Promise<TypedJobRecord<TPayload, TResult>>;
+  /**
+   * Waits for the job to settle: its result once `completed`; JOB_FAILED when it settles
+   * failed, dead or cancelled; JOB_WAIT_TIMEOUT past `timeoutMs` (default 60 s).
+   */
+  result(options?: WaitOptions): Promise<TResult>;
 }
 
 export interface Client {
@@ -52,17 +78,49 @@ export interface Client {
    * Checks `payload` against the job's schema (JOB_INVALID with `meta.issues`) and enqueues it.
    * The payload's type is the job's input type: a wrong payload does not compile.
    */
-  enqueue<TInput, TPayload>(
-    job: JobDefinition<TInput, TPayload>,
+  enqueue<TInput, TPayload, TResult>(
+    job: JobContract<TInput, TPayload, TResult>,
     payload: NoInfer<TInput>,
     options?: EnqueueOptions,
   ): Promise<EnqueueResult>;
+  /**
+   * Enqueues, then waits for the job to settle and answers its result, typed as the job's `run`
+   * returns it (JOB_FAILED / JOB_WAIT_TIMEOUT as `handle.result()`).
+   */
+  enqueueAndWait<TInput, TPayload, TResult>(
+    job: JobContract<TInput, TPayload, TResult>,
+    payload: NoInfer<TInput>,
+    options?: EnqueueAndWaitOptions,
+  ): Promise<ResultValue<TResult>>;
+  /** A handle on job `id` of kind `job` (e.g. from `enqueue`'s answer): typed reads and waits. */
+  handle<TInput, TPayload, TResult>(
+    job: JobContract<TInput, TPayload, TResult>,
+    id: string,
+    options?: ByIdOptions,
+  ): JobHandle<TPayload, ResultValue<TResult>>;
+  /**
+   * Job `id`'s record, payload and result typed as `job` declares them. JOB_NOT_FOUND when the
+   * queue holds no such job, or holds it under another job name.
+   */
+  get<TInput, TPayload, TResult>(
+    job: JobContract<TInput, TPayload, TResult>,
+    id: string,
+    options?: ByIdOptions,
+  ): Promise<TypedJobRecord<TPayload, ResultValue<TResult>>>;
   /** Many jobs in one driver call, answered in order; atomic on a JOB_DUPLICATE. */
-  enqueueMany<const T extends readonly AnyJobDefinition[]>(
+  enqueueMany<const T extends readonly AnyJobContract[]>(
     items: {
       readonly [K in keyof T]: EnqueueItem<T[K]>;
     },
   ): Promise<readonly EnqueueResult[]>;
-  /** Publishes an event; runs waiting for it (`step.waitForEvent`) resume at once. */
+  /**
+   * Publishes an event; runs waiting for it (`step.waitForEvent`) resume at once. A declared event
+   * (`defineEvent`) types the payload and checks it against its schema (JOB_INVALID otherwise).
+   */
+  publish<TInput, TPayload>(
+    event: EventDefinition<TInput, TPayload>,
+    payload: NoInfer<TInput>,
+    options?: PublishOptions,
+  ): Promise<EventRecord<TPayload>>;
   publish(event: string, payload: Json, options?: PublishOptions): Promise<EventRecord>;
 }

@@ -1,12 +1,17 @@
+import type { PublishOptions } from '../../contract/events.js';
 import { MAX_ENQUEUE_BATCH } from '../../contract/limits.js';
+import type { Json } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
 import { screenArray, screening, screenObject } from '../../screen/values.js';
-import type { AnyJobDefinition } from '../jobs/job-types.js';
+import type { AnyEventDefinition } from '../events/define-event.js';
+import type { AnyJobContract } from '../jobs/job-types.js';
+import { validatePayload } from '../jobs/validate-payload.js';
 import { loadOtel } from '../otel/load-otel.js';
 import type { Client, ClientOptions, EnqueueItem } from './client-types.js';
 import { screenJobDefinition, toEnqueueRequest } from './enqueue-request.js';
+import { jobHandle, typedRecord } from './job-handle.js';
 
-function knownJobs(jobs: readonly AnyJobDefinition[] | undefined): Set<string> | undefined {
+function knownJobs(jobs: readonly AnyJobContract[] | undefined): Set<string> | undefined {
   if (jobs === undefined) return undefined;
   const names = new Set<string>();
   for (const job of jobs) {
@@ -36,7 +41,7 @@ export function createClient(options: ClientOptions): Client {
   const known = knownJobs(options.jobs);
   void loadOtel();
 
-  const check = (given: unknown, field = 'job'): AnyJobDefinition => {
+  const check = (given: unknown, field = 'job'): AnyJobContract => {
     const job = screenJobDefinition(given, field);
     if (known !== undefined && !known.has(job.name)) {
       throw configInvalid({
@@ -49,14 +54,43 @@ export function createClient(options: ClientOptions): Client {
     return job;
   };
 
+  const enqueue: Client['enqueue'] = async (job, payload, enqueueOptions) => {
+    const definition = check(job);
+    return driver.enqueue(
+      await toEnqueueRequest(driver.clock, definition, payload, enqueueOptions),
+    );
+  };
+
+  // A declared event's payload is checked (and shaped) by its schema; a bare name is stored as is.
+  async function publish(
+    event: string | AnyEventDefinition,
+    payload: unknown,
+    publishOptions?: PublishOptions,
+  ) {
+    if (typeof event === 'string') {
+      return driver.events.publish(event, payload as Json, publishOptions);
+    }
+    const value = await validatePayload(event, payload, 'event');
+    return driver.events.publish(event.name, (value ?? null) as Json, publishOptions);
+  }
+
   return {
     driver,
-    async enqueue(job, payload, enqueueOptions) {
-      const definition = check(job);
-      return driver.enqueue(
-        await toEnqueueRequest(driver.clock, definition, payload, enqueueOptions),
-      );
+    enqueue,
+    async enqueueAndWait(job, payload, options = {}) {
+      const { timeoutMs, signal, ...enqueueOptions } = options;
+      const { id } = await enqueue(job, payload, enqueueOptions);
+      const byId = options.tenantId === undefined ? {} : { tenantId: options.tenantId };
+      const wait = {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(signal === undefined ? {} : { signal }),
+      };
+      return jobHandle(driver, job as unknown as AnyJobContract, id, byId).result(wait) as never;
     },
+    handle: (job, id, options) =>
+      jobHandle(driver, job as unknown as AnyJobContract, id, options) as never,
+    get: (job, id, options) =>
+      typedRecord(driver, job as unknown as AnyJobContract, id, options) as never,
     async enqueueMany(items) {
       const list = screenItems(items);
       const requests = await Promise.all(
@@ -71,7 +105,6 @@ export function createClient(options: ClientOptions): Client {
       );
       return driver.enqueueMany(requests);
     },
-    publish: (event, payload, publishOptions) =>
-      driver.events.publish(event, payload, publishOptions),
+    publish: publish as Client['publish'],
   };
 }

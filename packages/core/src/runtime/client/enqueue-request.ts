@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { EnqueueRequest, Json } from '../../contract/records.js';
 import { jobInvalid } from '../../errors/refusals.js';
 import { screening, screenObject } from '../../screen/values.js';
-import type { AnyJobDefinition } from '../jobs/job-types.js';
+import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { activeTraceparent } from '../otel/traceparent.js';
 import type { EnqueueOptions } from './client-types.js';
@@ -18,7 +18,7 @@ function runAtOf(clock: Clock, options: EnqueueOptions): number | undefined {
   return options.delay === 0 ? undefined : clock.now() + options.delay;
 }
 
-function concurrencyKeyOf(job: AnyJobDefinition, payload: unknown, options: EnqueueOptions) {
+function concurrencyKeyOf(job: AnyJobContract, payload: unknown, options: EnqueueOptions) {
   if (options.concurrencyKey !== undefined) return options.concurrencyKey;
   const key = job.concurrency?.key?.(payload);
   if (key !== undefined && typeof key !== 'string') {
@@ -33,7 +33,7 @@ function concurrencyKeyOf(job: AnyJobDefinition, payload: unknown, options: Enqu
 /** A job definition as `defineJob` makes it; anything else is JOB_INVALID naming `field`. */
 export const screenJobDefinition = screening(
   'job',
-  (job: unknown, field: string): AnyJobDefinition => {
+  (job: unknown, field: string): AnyJobContract => {
     const input = screenObject(field, job);
     const retry = input.retry as { maxAttempts?: unknown } | null | undefined;
     if (
@@ -45,7 +45,7 @@ export const screenJobDefinition = screening(
     ) {
       throw jobInvalid(field, 'must be a job made by defineJob');
     }
-    return job as AnyJobDefinition;
+    return job as AnyJobContract;
   },
 );
 
@@ -61,7 +61,7 @@ const screenOptions = screening('options', (options: unknown): EnqueueOptions =>
  */
 export async function toEnqueueRequest(
   clock: Clock,
-  job: AnyJobDefinition,
+  job: AnyJobContract,
   payload: unknown,
   given?: EnqueueOptions,
 ): Promise<EnqueueRequest> {

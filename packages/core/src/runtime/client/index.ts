@@ -1,2 +1,16 @@
-export type { Client, ClientOptions, EnqueueItem, EnqueueOptions } from './client-types.js';
+export {
+  DEFAULT_RESULT_TIMEOUT_MS,
+  RESULT_POLL_MAX_MS,
+  RESULT_POLL_MIN_MS,
+} from './await-result.js';
+export type {
+  Client,
+  ClientOptions,
+  EnqueueAndWaitOptions,
+  EnqueueItem,
+  EnqueueOptions,
+  JobHandle,
+  TypedJobRecord,
+  WaitOptions,
+} from './client-types.js';
 export { createClient } from './create-client.js';

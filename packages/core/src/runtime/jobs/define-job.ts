@@ -2,12 +2,17 @@ import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE, MAX_NAME_LENGTH } from '../../cont
 import type { Json } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
 import { optionExample } from '../../internal/option-example.js';
+import type { RequireJson } from '../../json-shape.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
 import type {
   BackoffOptions,
   ConcurrencyOptions,
+  JobContract,
+  JobContractOptions,
   JobDefinition,
+  JobImplementation,
   JobOptions,
+  JobResult,
   ResolvedRetry,
 } from './job-types.js';
 
@@ -80,7 +85,10 @@ function resolveBackoff(name: string, backoff: BackoffOptions = {}): Required<Ba
   return Object.freeze(resolved);
 }
 
-function resolveRetry(name: string, retry: JobOptions<unknown, unknown>['retry']): ResolvedRetry {
+function resolveRetry(
+  name: string,
+  retry: JobContractOptions<unknown, unknown>['retry'],
+): ResolvedRetry {
   const maxAttempts = retry?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   checkNumber(name, 'retry.maxAttempts', maxAttempts, 1, true);
   if (retry?.deadLetter !== undefined && typeof retry.deadLetter !== 'boolean') {
@@ -107,18 +115,19 @@ function resolveConcurrency<TPayload>(
 }
 
 /**
- * Defines a job. With a Standard Schema `schema` (zod, valibot, arktype) the client checks each
- * payload at enqueue and `run` receives the schema's output type; without one the payload is
- * `Json` (or the type given as the first type argument).
+ * Declares a job's contract without its handler: name, schema, options, and as type arguments
+ * the payload and result types (`declareJob<Payload, Result>`; with a schema whose input differs
+ * from its output, `declareJob<Output, Result, Input>`). A producer imports only this to enqueue
+ * type-safely and read typed results; the worker pairs it with its handler (`implementJob`). A
+ * payload or result type that is not JSON does not compile.
  */
-export function defineJob<TInput = Json, TPayload = TInput>(
-  options: JobOptions<TInput, TPayload>,
-): JobDefinition<TInput, TPayload> {
+export function declareJob<TPayload = Json, TResult = JobResult, TInput = TPayload>(
+  options: JobContractOptions<TInput, TPayload> &
+    RequireJson<TPayload, 'payload'> &
+    RequireJson<TResult, 'result'>,
+): JobContract<TInput, TPayload, TResult> {
   const name = checkName(undefined, 'name', options.name);
   const queue = checkName(name, 'queue', options.queue ?? DEFAULT_QUEUE);
-  if (typeof options.run !== 'function') {
-    throw refuse(name, 'run', 'must be the function that runs the job');
-  }
   if (options.schema !== undefined && typeof options.schema['~standard']?.validate !== 'function') {
     throw refuse(name, 'schema', 'must be a Standard Schema validator (zod, valibot, arktype)');
   }
@@ -128,7 +137,7 @@ export function defineJob<TInput = Json, TPayload = TInput>(
     checkNumber(name, 'rateLimit.intervalMs', options.rateLimit.intervalMs, 1, true);
   }
   const concurrency = resolveConcurrency(name, options.concurrency);
-  const { concurrency: _given, ...rest } = options;
+  const { concurrency: _given, ...rest }: JobContractOptions<TInput, TPayload> = options;
   return Object.freeze({
     ...rest,
     name,
@@ -136,4 +145,43 @@ export function defineJob<TInput = Json, TPayload = TInput>(
     retry: resolveRetry(name, options.retry),
     ...(concurrency === undefined ? {} : { concurrency }),
   });
+}
+
+/**
+ * A job definition from a contract (`declareJob`) and its handler: what the worker runs. `run`
+ * receives the contract's payload type and must answer its result type.
+ */
+export function implementJob<TInput, TPayload, TResult>(
+  contract: JobContract<TInput, TPayload, TResult>,
+  implementation: JobImplementation<TPayload, NoInfer<TResult>>,
+): JobDefinition<TInput, TPayload, TResult> {
+  if (typeof implementation.run !== 'function') {
+    throw refuse(contract.name, 'run', 'must be the function that runs the job');
+  }
+  const { run, onSettled } = implementation;
+  return Object.freeze({ ...contract, run, ...(onSettled === undefined ? {} : { onSettled }) });
+}
+
+/**
+ * Defines a job: its contract and its handler at once. With a Standard Schema `schema` (zod,
+ * valibot, arktype) the client checks each payload at enqueue and `run` receives the schema's
+ * output type; without one the payload is `Json` (or the type given as the first type argument).
+ * The result type is what `run` returns. A payload (the schema's output, which is what is stored)
+ * or result that is not JSON, such as a `Date`, does not compile; interfaces are fine.
+ */
+export function defineJob<TInput = Json, TPayload = TInput, TResult = JobResult>(
+  options: JobOptions<TInput, TPayload, TResult> &
+    RequireJson<TPayload, 'payload'> &
+    RequireJson<TResult, 'result'>,
+): JobDefinition<TInput, TPayload, TResult> {
+  const { run, onSettled, ...contract }: JobOptions<TInput, TPayload, TResult> = options;
+  const name = checkName(undefined, 'name', contract.name);
+  if (typeof run !== 'function')
+    throw refuse(name, 'run', 'must be the function that runs the job');
+  const declared = declareJob<TPayload, TResult, TInput>(
+    contract as JobContractOptions<TInput, TPayload> &
+      RequireJson<TPayload, 'payload'> &
+      RequireJson<TResult, 'result'>,
+  );
+  return implementJob(declared, onSettled === undefined ? { run } : { run, onSettled });
 }

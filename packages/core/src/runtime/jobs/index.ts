@@ -1,18 +1,24 @@
 export { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
-export { defineJob } from './define-job.js';
+export { declareJob, defineJob, implementJob } from './define-job.js';
 export { toJobError } from './job-error.js';
 export type {
+  AnyJobContract,
   AnyJobDefinition,
   BackoffOptions,
   ConcurrencyOptions,
   JobContext,
+  JobContract,
+  JobContractOptions,
   JobDefinition,
+  JobImplementation,
   JobInput,
   JobOptions,
   JobPayload,
   JobResult,
+  JobResultOf,
   RateLimitOptions,
   ResolvedRetry,
+  ResultValue,
   RetryOptions,
   SettledContext,
   SettledOutcome,

@@ -66,9 +66,12 @@ export interface JobContext<TPayload> {
   readonly logger: RuntimeLogger;
 }
 
+/** What a completed job's result is, given what `run` returns: `void` reads as `undefined`. */
+export type ResultValue<TResult> = TResult extends void ? undefined : TResult;
+
 /** How an attempt settled, as `onSettled` and the worker's events report it. */
-export type SettledOutcome =
-  | { readonly state: 'completed'; readonly result: Json | undefined }
+export type SettledOutcome<TResult = JobResult> =
+  | { readonly state: 'completed'; readonly result: ResultValue<TResult> }
   | { readonly state: 'retrying'; readonly error: JobError; readonly retryAt: number }
   | { readonly state: 'failed' | 'dead'; readonly error: JobError };
 
@@ -81,8 +84,8 @@ export interface SettledContext<TPayload> {
   readonly logger: RuntimeLogger;
 }
 
-/** What `defineJob` takes. */
-export interface JobOptions<TInput, TPayload> {
+/** What `declareJob` takes: everything about a job but its handler. */
+export interface JobContractOptions<TInput, TPayload> {
   /** Unique per app: the worker finds the handler by it. */
   readonly name: string;
   /** Default DEFAULT_QUEUE (`default`). */
@@ -95,27 +98,50 @@ export interface JobOptions<TInput, TPayload> {
   /** A number is `{ limit }`: this job's fleet-wide limit. */
   readonly concurrency?: number | ConcurrencyOptions<TPayload>;
   readonly rateLimit?: RateLimitOptions<TPayload>;
-  /** The handler: its answer (JSON) becomes the job's result. */
-  run(context: JobContext<TPayload>): JobResult | Promise<JobResult>;
+}
+
+/** What a job's handler is: `implementJob` takes it, `defineJob` takes it with the contract. */
+export interface JobImplementation<TPayload, TResult> {
+  /** The handler: its answer (JSON) becomes the job's result, typed as `run` returns it. */
+  run(context: JobContext<TPayload>): TResult | Promise<TResult>;
   /**
    * Runs after the settle landed (completed, retrying, failed, dead, and lease burials), up to
    * ON_SETTLED_ATTEMPTS times while it throws; it never changes the job's state.
    */
-  onSettled?(outcome: SettledOutcome, context: SettledContext<TPayload>): void | Promise<void>;
+  onSettled?(
+    outcome: SettledOutcome<TResult>,
+    context: SettledContext<TPayload>,
+  ): void | Promise<void>;
 }
 
+/** What `defineJob` takes: the contract's options and the handler. */
+export interface JobOptions<TInput, TPayload, TResult = JobResult>
+  extends JobContractOptions<TInput, TPayload>,
+    JobImplementation<TPayload, TResult> {}
+
 /**
- * A job definition: what the client enqueues (`TInput`, the schema's input) and what the
- * handler receives (`TPayload`, the schema's output). Without a schema both are `Json`.
+ * A job's contract, without its handler: what a producer needs to enqueue it type-safely and
+ * read its result (`declareJob`), while only the worker imports the handler (`implementJob`).
  */
-export interface JobDefinition<TInput = Json, TPayload = TInput>
-  extends JobOptions<TInput, TPayload> {
+export interface JobContract<TInput = Json, TPayload = TInput, TResult = JobResult>
+  extends JobContractOptions<TInput, TPayload> {
   readonly queue: string;
   /** Resolved: `maxAttempts` and `backoff` filled, `deadLetter` explicit. */
   readonly retry: ResolvedRetry;
   /** The normalized fleet-wide concurrency, when the job has one. */
   readonly concurrency?: ConcurrencyOptions<TPayload>;
+  /** Type only, never set: carries the result type to producers that never see `run`. */
+  readonly '~result'?: TResult;
 }
+
+/**
+ * A job definition: what the client enqueues (`TInput`, the schema's input), what the handler
+ * receives (`TPayload`, the schema's output) and what it answers (`TResult`). Without a schema
+ * the payloads are `Json`; without a type argument the result is what `run` returns.
+ */
+export interface JobDefinition<TInput = Json, TPayload = TInput, TResult = JobResult>
+  extends JobContract<TInput, TPayload, TResult>,
+    JobImplementation<TPayload, TResult> {}
 
 export interface ResolvedRetry {
   readonly maxAttempts: number;
@@ -124,11 +150,26 @@ export interface ResolvedRetry {
 }
 
 /** Any job definition, whatever its payload: what workers and clients take in lists. */
-export type AnyJobDefinition = JobDefinition<unknown, unknown>;
+export type AnyJobDefinition = JobDefinition<unknown, unknown, unknown>;
+
+/** Any job contract (a definition is one too): what a client enqueues. */
+export type AnyJobContract = JobContract<unknown, unknown, unknown>;
 
 /** What the client's `enqueue` takes as the payload of `job`. */
-export type JobInput<J> = J extends JobDefinition<infer TInput, infer _TPayload> ? TInput : never;
+export type JobInput<J> =
+  J extends JobContract<infer TInput, infer _TPayload, infer _TResult> ? TInput : never;
 
 /** What `run` receives as the payload of `job`. */
 export type JobPayload<J> =
-  J extends JobDefinition<infer _TInput, infer TPayload> ? TPayload : never;
+  J extends JobContract<infer _TInput, infer TPayload, infer _TResult> ? TPayload : never;
+
+/**
+ * What a completed run of `job` answered: `completed` events, `get()` and `result()` give it. A
+ * job whose result type is unknown (one of a list of `AnyJobDefinition`) answers stored JSON.
+ */
+export type JobResultOf<J> =
+  J extends JobContract<infer _TInput, infer _TPayload, infer TResult>
+    ? unknown extends TResult
+      ? Json | undefined
+      : ResultValue<TResult>
+    : never;

@@ -25,6 +25,7 @@ const toIssue = (issue: StandardSchemaV1.Issue): PayloadIssue =>
 export async function validatePayload<TInput, TPayload>(
   job: { readonly name: string; readonly schema?: StandardSchemaV1<TInput, TPayload> },
   payload: unknown,
+  kind: 'job' | 'event' = 'job',
 ): Promise<TPayload | Json | undefined> {
   if (job.schema === undefined) return payload as Json | undefined;
   let result: StandardSchemaV1.Result<TPayload>;
@@ -50,10 +51,7 @@ export async function validatePayload<TInput, TPayload>(
     .join('; ');
   throw jobInvalid(
     'payload',
-    `does not match the schema of job ${JSON.stringify(job.name)}: ${summary}`,
-    {
-      job: job.name,
-      issues,
-    },
+    `does not match the schema of ${kind} ${JSON.stringify(job.name)}: ${summary}`,
+    { [kind]: job.name, issues },
   );
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_PURGE_LIMIT, MAX_PURGE_LIMIT } from '../../contract/limits.js';
 import type { JobState } from '../../contract/states.js';
 import { configInvalid } from '../../errors/refusals.js';
 import { silentLogger } from '../background-logger.js';
@@ -35,6 +36,46 @@ function purgePlan(keep: RetentionKeep): readonly (readonly [number, readonly Jo
   return [...byKeep.entries()];
 }
 
+function screenBatchSize(batchSize: unknown): number {
+  if (batchSize === undefined) return DEFAULT_PURGE_LIMIT;
+  if (
+    typeof batchSize !== 'number' ||
+    !Number.isInteger(batchSize) ||
+    batchSize < 1 ||
+    batchSize > MAX_PURGE_LIMIT
+  ) {
+    throw configInvalid({
+      option: 'batchSize',
+      reason: `is ${String(batchSize)}; it must be an integer from 1 to ${MAX_PURGE_LIMIT}`,
+      allowed: `must be an integer from 1 to ${MAX_PURGE_LIMIT} (rows one purge call removes)`,
+      example:
+        'createRetention({ driver, intervalMs: 60_000, keep: { completed: 86_400_000 }, batchSize: 1_000 })',
+    });
+  }
+  return batchSize;
+}
+
+/** Lets other work (a worker's claims, a stop) run between two purge calls of one sweep. */
+const yieldTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Calls `purgeOnce(limit)` until it answers fewer than `limit` (everything matching is gone) or
+ * `stopping()` says the retention is being stopped; answers the total removed.
+ */
+async function purgeInBatches(
+  purgeOnce: (limit: number) => Promise<number>,
+  limit: number,
+  stopping: () => boolean,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const count = await purgeOnce(limit);
+    total += count;
+    if (count < limit || stopping()) return total;
+    await yieldTurn();
+  }
+}
+
 /**
  * A sweep that purges TERMINAL jobs older than their state's keep (and their steps), and
  * expired events, on a schedule. Each sweep is counted and logged.
@@ -44,6 +85,9 @@ export function createRetention(options: RetentionOptions): Retention {
   const logger = options.logger ?? silentLogger;
   const eventPurge = options.eventPurge ?? true;
   const plan = purgePlan(options.keep ?? {});
+  const batchSize = screenBatchSize(options.batchSize);
+  let stopping = false;
+  const isStopping = () => stopping;
   if (!Number.isInteger(options.intervalMs) || options.intervalMs <= 0) {
     throw configInvalid({
       option: 'intervalMs',
@@ -58,12 +102,23 @@ export function createRetention(options: RetentionOptions): Retention {
     let purged = 0;
     const keepMs: Record<string, number> = {};
     for (const [ms, states] of plan) {
-      const count = await driver.purge({ states, olderThan: now - ms });
+      const olderThan = now - ms;
+      const count = await purgeInBatches(
+        (limit) => driver.purge({ states, olderThan, limit }),
+        batchSize,
+        isStopping,
+      );
       purged += count;
       for (const state of states) keepMs[state] = ms;
-      if (count > 0) logger.info('retention purged jobs', { states, olderThan: now - ms, count });
+      if (count > 0) logger.info('retention purged jobs', { states, olderThan, count });
     }
-    const eventsPurged = eventPurge ? await driver.events.purgeExpired() : 0;
+    const eventsPurged = eventPurge
+      ? await purgeInBatches(
+          (limit) => driver.events.purgeExpired({ limit }),
+          batchSize,
+          isStopping,
+        )
+      : 0;
     logger.info('retention sweep', { purged, eventsPurged, keepMs });
     return { purged, eventsPurged };
   };
@@ -76,5 +131,17 @@ export function createRetention(options: RetentionOptions): Retention {
     onError: (error) => logger.error('retention sweep failed', { error }),
   });
 
-  return { start: loop.start, stop: loop.stop, runOnce: loop.runNow };
+  return {
+    start: loop.start,
+    // A sweep in flight ends after its current purge call rather than draining the backlog.
+    stop: async () => {
+      stopping = true;
+      try {
+        await loop.stop();
+      } finally {
+        stopping = false;
+      }
+    },
+    runOnce: loop.runNow,
+  };
 }

@@ -12,10 +12,16 @@ export interface RetentionKeep {
 export interface RetentionOptions {
   readonly driver: Driver;
   readonly keep: RetentionKeep;
-  /** Also remove expired events (`driver.events.purgeExpired()`). Default true. */
+  /** Also remove expired events (`driver.events.purgeExpired({ limit })`). Default true. */
   readonly eventPurge?: boolean;
   /** How often `start()` sweeps, ms. */
   readonly intervalMs: number;
+  /**
+   * Rows (or events) one purge call removes: a sweep calls `purge`/`purgeExpired` with this
+   * `limit` again and again until a call answers fewer, yielding between calls, so no single
+   * statement grows with the backlog. An integer 1..MAX_PURGE_LIMIT; default 1000.
+   */
+  readonly batchSize?: number;
   readonly logger?: BackgroundLogger;
 }
 

@@ -1,7 +1,13 @@
 import type { EnqueueResult } from '../../contract/records.js';
 import { silentLogger } from '../background-logger.js';
 import { createSerialLoop } from '../serial-loop.js';
-import type { EnqueuedSlot, Scheduler, SchedulerOptions, SchedulerTick } from './schedule-types.js';
+import type {
+  EnqueuedSlot,
+  ScheduledJob,
+  Scheduler,
+  SchedulerOptions,
+  SchedulerTick,
+} from './schedule-types.js';
 import { readSchedulerOptions } from './scheduler-options.js';
 import {
   claimSlot,
@@ -26,12 +32,15 @@ const MAX_SLOTS_PER_TICK = 1_000;
  * slot at or below the claim mark, so a slot is never enqueued twice, even once retention purged
  * its job; a claimed slot left unconfirmed by a dead leader is settled as slot-claims.ts says.
  */
-export function createScheduler(options: SchedulerOptions): Scheduler {
+export function createScheduler<const S extends readonly ScheduledJob[]>(
+  options: SchedulerOptions<S>,
+): Scheduler {
   const { driver } = options;
   const { clock } = driver;
   const logger = options.logger ?? silentLogger;
   const { tickMs, leaseTtlMs, maxSlots, leaseName, holderId, schedules } =
-    readSchedulerOptions(options);
+    // Each schedule's payload was checked against its own job at compile time (`S`).
+    readSchedulerOptions(options as SchedulerOptions);
 
   let leading = false;
   // Set by lead(): the lease was taken or renewed just now, so the next slot needs no renewal.

@@ -3,6 +3,7 @@ export type {
   EnqueuedSlot,
   ScheduleDefinition,
   ScheduledJob,
+  SchedulePayload,
   Scheduler,
   SchedulerOptions,
   SchedulerTick,

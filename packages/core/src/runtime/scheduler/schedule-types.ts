@@ -1,6 +1,7 @@
 import type { Driver } from '../../contract/driver.js';
 import type { Json } from '../../contract/records.js';
 import type { BackgroundLogger } from '../background-logger.js';
+import type { JobContract } from '../jobs/job-types.js';
 
 /** The job a schedule enqueues: a job definition (`defineJob`), or a bare job name. */
 export type ScheduledJob =
@@ -11,15 +12,23 @@ export type ScheduledJob =
       readonly retry?: { readonly maxAttempts?: number | undefined } | undefined;
     };
 
-export interface ScheduleDefinition {
+/**
+ * The payload a schedule of `J` stores: for a job definition or contract, what its `run`
+ * receives (the schedule's payload is stored as given, not run through the job's schema), so a
+ * payload that does not fit the job does not compile; for a bare job name, any JSON.
+ */
+export type SchedulePayload<J> =
+  J extends JobContract<infer _TInput, infer TPayload, infer _TResult> ? TPayload : Json;
+
+export interface ScheduleDefinition<J extends ScheduledJob = ScheduledJob> {
   /** Unique among the scheduler's schedules; part of each slot's key and id. */
   readonly name: string;
   /** A cron expression (5 fields, or 6 with seconds first), as `cron-parser` reads it. */
   readonly cron: string;
   /** An IANA zone the expression is read in. Default UTC. */
   readonly timezone?: string;
-  readonly job: ScheduledJob;
-  readonly payload?: Json;
+  readonly job: J;
+  readonly payload?: SchedulePayload<J>;
   /** Overrides the job's queue. */
   readonly queue?: string;
   readonly priority?: number;
@@ -28,9 +37,10 @@ export interface ScheduleDefinition {
   readonly tenantId?: string;
 }
 
-export interface SchedulerOptions {
+export interface SchedulerOptions<S extends readonly ScheduledJob[] = readonly ScheduledJob[]> {
   readonly driver: Driver;
-  readonly schedules: readonly ScheduleDefinition[];
+  /** Each schedule's payload is checked against its own job at compile time. */
+  readonly schedules: { readonly [K in keyof S]: ScheduleDefinition<S[K]> };
   /**
    * On taking the lead (a start, a failover), the latest `maxSlots` slots at or before now are
    * enqueued, so a restart after downtime runs what it missed, up to that bound. Default 1;

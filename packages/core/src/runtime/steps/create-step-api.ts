@@ -3,10 +3,11 @@ import type { Json } from '../../contract/records.js';
 import type { StepRecord } from '../../contract/steps.js';
 import { isBerthError } from '../../errors/berth-error.js';
 import { stepInvalid } from '../../errors/refusals.js';
+import type { JsonRoot, JsonShaped } from '../../json-shape.js';
 import { screenJson } from '../../screen/values.js';
 import { toJobError } from '../jobs/job-error.js';
 import { RunSuspended } from './run-suspended.js';
-import type { CreateStepApiInput, StepApi, StepOutput, WaitForEventOptions } from './step-api.js';
+import type { CreateStepApiInput, StepApi, WaitForEventOptions } from './step-api.js';
 import { stepKindChanged, stepNameReused, stepOutputNotJson, stepTimedOut } from './step-errors.js';
 import { runWithTimeout } from './step-timeout.js';
 
@@ -103,7 +104,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
   };
 
   return {
-    async run<T extends StepOutput>(
+    async run<T extends JsonShaped<T> & JsonRoot>(
       name: string,
       fn: (context: { signal: AbortSignal; attempt: number }) => T | Promise<T>,
       options: { timeout?: number } = {},
@@ -165,17 +166,19 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
       await park(name, () => Math.ceil(at));
     },
 
-    async waitForEvent(name: string, options: WaitForEventOptions): Promise<EventRecord | null> {
+    async waitForEvent<TPayload>(
+      name: string,
+      options: WaitForEventOptions<TPayload>,
+    ): Promise<EventRecord<TPayload> | null> {
       checkDuration(name, 'timeout', options.timeout);
+      // A declared event's payload was checked against its schema at publish: it is TPayload.
+      const event = typeof options.event === 'string' ? options.event : options.event.name;
       const stored = await begin(name, 'event');
-      if (stored !== undefined && stored.eventName !== options.event) {
-        throw stepKindChanged(
-          where(name),
-          `wait for ${stored.eventName}`,
-          `wait for ${options.event}`,
-        );
+      if (stored !== undefined && stored.eventName !== event) {
+        throw stepKindChanged(where(name), `wait for ${stored.eventName}`, `wait for ${event}`);
       }
-      if (stored?.status === 'completed') return (stored.output ?? null) as EventRecord | null;
+      if (stored?.status === 'completed')
+        return (stored.output ?? null) as EventRecord<TPayload> | null;
       const now = clock.now();
       const wakeAt = stored?.wakeAt ?? now + Math.ceil(options.timeout);
       const base = {
@@ -183,11 +186,11 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
         name,
         attempts: 0,
         wakeAt,
-        eventName: options.event,
+        eventName: event,
         startedAt: stored?.startedAt ?? now,
       };
       // Events are stored: one published since the job was made counts, before the wait or not.
-      const found = await driver.events.find(options.event, {
+      const found = await driver.events.find(event, {
         after: job.createdAt,
         ...(options.match === undefined ? {} : { match: options.match }),
       });
@@ -199,7 +202,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
           output: eventJson(found),
           updatedAt: now,
         });
-        return found;
+        return found as EventRecord<TPayload>;
       }
       if (now >= wakeAt) {
         await write({ ...base, status: 'completed', output: null, updatedAt: now });
@@ -212,7 +215,7 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
       // that has not moved; `pollMs` bounds the park for a publish within that millisecond.
       throw new RunSuspended({
         until: Math.min(wakeAt, now + pollMs),
-        waitFor: options.event,
+        waitFor: event,
         eventsSince: now + 1,
       });
     },

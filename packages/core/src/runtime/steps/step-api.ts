@@ -1,6 +1,8 @@
 import type { Driver } from '../../contract/driver.js';
 import type { EventRecord } from '../../contract/events.js';
 import type { ClaimedJob, Fence, Json } from '../../contract/records.js';
+import type { JsonRoot, JsonShaped } from '../../json-shape.js';
+import type { EventDefinition } from '../events/define-event.js';
 
 /** What a step's function is given. */
 export interface StepContext {
@@ -15,9 +17,12 @@ export interface StepRunOptions {
   readonly timeout?: number;
 }
 
-export interface WaitForEventOptions {
-  /** The event name to wait for (`client.publish(event, payload)`). */
-  readonly event: string;
+export interface WaitForEventOptions<TPayload = Json> {
+  /**
+   * The event to wait for: its name, or its declaration (`defineEvent`), which types the answer's
+   * payload as the event declares it.
+   */
+  readonly event: string | EventDefinition<unknown, TPayload>;
   /** Only an event whose payload holds each of these top-level fields, deep-equal. */
   readonly match?: Readonly<Record<string, Json>>;
   /** Ms from the wait's first look; then the step answers `null`. */
@@ -34,10 +39,11 @@ export type StepOutput = Json | undefined | void;
  */
 export interface StepApi {
   /**
-   * Runs `fn` once per run and memoizes its JSON answer. A failure is recorded (status
+   * Runs `fn` once per run and memoizes its JSON answer (an interface type is fine; a `Date`, a
+   * `Map` or a function does not compile). A failure is recorded (status
    * `failed`, attempts) and rethrown, so the job retries and the step runs again.
    */
-  run<T extends StepOutput>(
+  run<T extends JsonShaped<T> & JsonRoot>(
     name: string,
     fn: (context: StepContext) => T | Promise<T>,
     options?: StepRunOptions,
@@ -51,7 +57,10 @@ export interface StepApi {
    * the wait began) that matches; parks the run until one is published or `timeout` passes,
    * and then answers `null`.
    */
-  waitForEvent(name: string, options: WaitForEventOptions): Promise<EventRecord | null>;
+  waitForEvent<TPayload = Json>(
+    name: string,
+    options: WaitForEventOptions<TPayload>,
+  ): Promise<EventRecord<TPayload> | null>;
 }
 
 export interface CreateStepApiInput {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MAX_CLAIM_BATCH } from '../../contract/limits.js';
 import type { ClaimedJob, JobRecord } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
-import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
+import type { AnyJobDefinition, JobResultOf, SettledOutcome } from '../jobs/job-types.js';
 import { loadOtel } from '../otel/load-otel.js';
 import { sleepFor } from '../timers.js';
 import { attemptDrained } from './attempt-errors.js';
@@ -13,7 +13,7 @@ import { announceBuried, type ProcessDeps, processJob } from './process-job.js';
 import { SettleBatcher } from './settle-batcher.js';
 import { WorkerEmitter } from './worker-events.js';
 import { checkWorkerOptions } from './worker-options.js';
-import type { StopOptions, Worker, WorkerOptions } from './worker-types.js';
+import type { StopOptions, Worker, WorkerEvents, WorkerOptions } from './worker-types.js';
 
 /** How long `stop()` lets running attempts finish when it names no grace, ms. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -43,7 +43,9 @@ class Emptying {
  * A worker: claims jobs of its queues as it has free slots, runs them with leases renewed, and
  * settles them in batches. Works through the driver contract alone, so the same on every driver.
  */
-export function createWorker(options: WorkerOptions): Worker {
+export function createWorker<const J extends readonly AnyJobDefinition[]>(
+  options: WorkerOptions<J>,
+): Worker<JobResultOf<J[number]>> {
   const settings = checkWorkerOptions(options);
   const { driver } = options;
   const { clock } = driver;
@@ -231,7 +233,9 @@ export function createWorker(options: WorkerOptions): Worker {
       stopping ??= drain(graceMs, clock.now() + graceMs);
       return stopping;
     },
-    on: (event, listener) => events.on(event, listener),
+    // The emitter carries results as stored JSON; each is what its job's `run` returned.
+    on: (event, listener) =>
+      events.on(event, listener as (payload: WorkerEvents[typeof event]) => void),
     running: () => running.size,
   };
 }

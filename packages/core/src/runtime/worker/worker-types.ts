@@ -4,10 +4,12 @@ import type { BerthError } from '../../errors/berth-error.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import type { RuntimeLogger } from './logger.js';
 
-export interface WorkerOptions {
+export interface WorkerOptions<
+  J extends readonly AnyJobDefinition[] = readonly AnyJobDefinition[],
+> {
   readonly driver: Driver;
   /** The jobs this worker runs; a claimed job of another name is failed with a retry. */
-  readonly jobs: readonly AnyJobDefinition[];
+  readonly jobs: J;
   /** The queues to claim from. Default: every queue the jobs name. */
   readonly queues?: readonly string[];
   /** Attempts this worker runs at once; it claims no more than it has free. */
@@ -37,10 +39,13 @@ export interface WorkerOptions {
 /** Why a job went back to `suspended`: a step parked it, its key was busy, or the worker drained. */
 export type SuspendReason = 'step' | 'key-busy' | 'drain';
 
-/** The worker's lifecycle events and what each listener is given. */
-export interface WorkerEvents {
+/**
+ * The worker's lifecycle events and what each listener is given. `TResult` is what the worker's
+ * jobs answer (the union of their `run` results), so `completed` hands it over typed.
+ */
+export interface WorkerEvents<TResult = Json | undefined> {
   /** The ack landed. */
-  readonly completed: { readonly job: ClaimedJob; readonly result: Json | undefined };
+  readonly completed: { readonly job: ClaimedJob; readonly result: TResult };
   /** The nack landed and the job runs again at `retryAt`. */
   readonly retrying: {
     readonly job: ClaimedJob;
@@ -69,7 +74,8 @@ export interface StopOptions {
   readonly graceMs?: number;
 }
 
-export interface Worker {
+/** A worker; `TResult` is what its jobs answer, as its `completed` event gives it. */
+export interface Worker<TResult = Json | undefined> {
   readonly workerId: string;
   /**
    * Checks the driver first (`driver.check()`): an unmigrated schema rejects at once with
@@ -83,7 +89,10 @@ export interface Worker {
    */
   stop(options?: StopOptions): Promise<void>;
   /** Listens to a lifecycle event; answers a function that stops listening. */
-  on<E extends WorkerEventName>(event: E, listener: (payload: WorkerEvents[E]) => void): () => void;
+  on<E extends WorkerEventName>(
+    event: E,
+    listener: (payload: WorkerEvents<TResult>[E]) => void,
+  ): () => void;
   /** Attempts running now (each holds one of `concurrency` slots). */
   running(): number;
 }

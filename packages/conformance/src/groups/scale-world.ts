@@ -1,0 +1,96 @@
+import type { ClaimedJob, Driver } from '@berth/core';
+import { expect } from 'vitest';
+import type { CaseContext } from '../kit.js';
+
+/** Rows per enqueueMany/claim/ackMany call while seeding. */
+const SEED_BATCH = 1_000;
+/** Calls the seeder keeps in flight for calls that have no batch form (publish, suspend). */
+const IN_FLIGHT = 50;
+const HOUR = 3_600_000;
+const WORKER = 'seeder';
+
+/** Where the scale group puts each kind of row: one shared hot queue, and the rest apart. */
+export const HOT = 'hot';
+const DONE = 'done';
+const WAITING = 'waiting';
+
+/** Runs `count` calls of `make(index)`, IN_FLIGHT at a time. */
+async function inWaves(count: number, make: (index: number) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < count; start += IN_FLIGHT) {
+    const size = Math.min(IN_FLIGHT, count - start);
+    await Promise.all(Array.from({ length: size }, (_, offset) => make(start + offset)));
+  }
+}
+
+async function claimAll(driver: Driver, queue: string, count: number): Promise<ClaimedJob[]> {
+  const claimed: ClaimedJob[] = [];
+  while (claimed.length < count) {
+    const batch = await driver.claim({
+      queues: [queue],
+      limit: Math.min(SEED_BATCH, count - claimed.length),
+      workerId: WORKER,
+      visibilityTimeoutMs: HOUR,
+    });
+    expect(batch.length).toBeGreaterThan(0);
+    claimed.push(...batch);
+  }
+  return claimed;
+}
+
+const fenceOf = (job: ClaimedJob) => ({ jobId: job.id, workerId: job.claimedBy, claim: job.claim });
+
+/**
+ * Adds `count` rows of each kind the bounded calls must not pay for: ready rows of the hot queue
+ * (priority 0), future rows ahead of them in claim order (delayed, priority 9), finished rows
+ * (completed, in their own queue), expired events, and (a tenth as many, one call each) rows
+ * suspended on events nobody publishes. Leaves the clock 1 ms later so the events are expired.
+ */
+export async function seed(context: CaseContext, count: number): Promise<void> {
+  const { driver, clock } = context;
+  const future = clock.now() + HOUR;
+  for (let made = 0; made < count; made += SEED_BATCH) {
+    const size = Math.min(SEED_BATCH, count - made);
+    const many = (request: Parameters<Driver['enqueue']>[0]) =>
+      driver.enqueueMany(Array.from({ length: size }, () => request));
+    await many({ name: 'backlog', queue: HOT });
+    await many({ name: 'backlog', queue: HOT, priority: 9, runAt: future });
+    await many({ name: 'backlog', queue: DONE });
+    const done = await claimAll(driver, DONE, size);
+    const acked = await driver.ackMany(done.map((job) => ({ fence: fenceOf(job) })));
+    expect(acked.every(Boolean)).toBe(true);
+  }
+  const waiters = Math.max(1, Math.floor(count / 10));
+  for (let made = 0; made < waiters; made += SEED_BATCH) {
+    const size = Math.min(SEED_BATCH, waiters - made);
+    await driver.enqueueMany(Array.from({ length: size }, () => ({ name: 'w', queue: WAITING })));
+    const claimed = await claimAll(driver, WAITING, size);
+    await inWaves(claimed.length, async (index) => {
+      const job = claimed[index] as ClaimedJob;
+      await driver.suspend(fenceOf(job), { until: future, waitFor: `never-${index % 100}` });
+    });
+  }
+  await inWaves(count, (index) => driver.events.publish(`old-${index % 100}`, index, { ttl: 1 }));
+  await clock.advance(1);
+}
+
+/** Elapsed ms of one call of `work`. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** Samples per measurement: the fastest is kept, as noise only ever adds time. */
+const SAMPLES = 7;
+/**
+ * A sample faster than this is read as this: below it the box's scheduling noise is as large as
+ * the work, and a ratio of two noises decides nothing. A scan of a big backlog costs far more.
+ */
+const NOISE_FLOOR_MS = 2;
+
+/** The fastest of SAMPLES runs of `work`, floored at the noise floor. */
+export async function cost(work: () => Promise<unknown>): Promise<number> {
+  let best = Number.POSITIVE_INFINITY;
+  for (let sample = 0; sample < SAMPLES; sample += 1) best = Math.min(best, await timed(work));
+  return Math.max(best, NOISE_FLOOR_MS);
+}

@@ -1,0 +1,75 @@
+import type { Driver } from '../../contract/driver.js';
+import type { ByIdOptions, JobRecord, Json } from '../../contract/records.js';
+import { BerthError } from '../../errors/berth-error.js';
+import { jobNotFound } from '../../errors/refusals.js';
+import { sleepFor } from '../timers.js';
+
+/** How long `result()` and `enqueueAndWait` wait when given no `timeoutMs`, ms. */
+export const DEFAULT_RESULT_TIMEOUT_MS = 60_000;
+/** The first and the longest gap between two looks at the job, ms: the gap doubles in between. */
+export const RESULT_POLL_MIN_MS = 25;
+export const RESULT_POLL_MAX_MS = 1_000;
+
+export interface WaitOptions {
+  /** Give up after this many ms (the driver's clock) with JOB_WAIT_TIMEOUT. Default 60 000. */
+  readonly timeoutMs?: number;
+  /** Stops the wait; the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+function jobFailed(record: JobRecord, state: 'failed' | 'dead' | 'cancelled'): BerthError {
+  const error = record.lastError;
+  return new BerthError({
+    code: 'JOB_FAILED',
+    detail: `job ${record.id} (${record.name}) settled ${state}${error === undefined ? '' : `: ${error.message}`}`,
+    meta: {
+      jobId: record.id,
+      name: record.name,
+      state,
+      ...(error === undefined
+        ? {}
+        : {
+            error: {
+              message: error.message,
+              ...(error.code === undefined ? {} : { code: error.code }),
+            },
+          }),
+    },
+  });
+}
+
+/**
+ * Waits until job `id` settles and answers its result: `completed` answers `result`, `failed`,
+ * `dead` and `cancelled` throw JOB_FAILED, and a wait past `timeoutMs` throws JOB_WAIT_TIMEOUT.
+ * A settle has no wake-up of its own in the driver contract (a driver's wake signals new work
+ * only), so this looks at the row with `driver.get`, the gap doubling from 25 ms to 1 s: cheap
+ * for a long job, prompt for a short one.
+ */
+export async function awaitResult(
+  driver: Driver,
+  id: string,
+  options: WaitOptions & ByIdOptions = {},
+): Promise<Json | undefined> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RESULT_TIMEOUT_MS;
+  const byId: ByIdOptions = options.tenantId === undefined ? {} : { tenantId: options.tenantId };
+  const deadline = driver.clock.now() + timeoutMs;
+  let gap = RESULT_POLL_MIN_MS;
+  for (;;) {
+    const record = await driver.get(id, byId);
+    if (record === undefined) throw jobNotFound(id);
+    if (record.state === 'completed') return record.result;
+    if (record.state === 'failed' || record.state === 'dead' || record.state === 'cancelled') {
+      throw jobFailed(record, record.state);
+    }
+    const left = deadline - driver.clock.now();
+    if (left <= 0) {
+      throw new BerthError({
+        code: 'JOB_WAIT_TIMEOUT',
+        detail: `job ${id} (${record.name}) had not settled after ${timeoutMs} ms; it is ${record.state}`,
+        meta: { jobId: id, name: record.name, timeoutMs, state: record.state },
+      });
+    }
+    await sleepFor(driver.clock, Math.min(gap, left), options.signal);
+    gap = Math.min(gap * 2, RESULT_POLL_MAX_MS);
+  }
+}

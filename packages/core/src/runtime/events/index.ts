@@ -1,0 +1,8 @@
+export type {
+  AnyEventDefinition,
+  EventDefinition,
+  EventInput,
+  EventOptions,
+  EventPayload,
+} from './define-event.js';
+export { defineEvent } from './define-event.js';
