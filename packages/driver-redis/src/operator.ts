@@ -138,11 +138,17 @@ export async function stats(context: RedisContext): Promise<readonly QueueStats[
 
 export async function purge(context: RedisContext, request: BoundedPurge): Promise<number> {
   const now = context.clock.now();
+  const limit = request.limit ?? DEFAULT_PURGE_LIMIT;
   if (request.ids !== undefined) {
-    const args = [request.olderThan, request.states.length, ...request.states, ...request.ids];
+    const args = [
+      request.olderThan,
+      limit,
+      request.states.length,
+      ...request.states,
+      ...request.ids,
+    ];
     return Number(await context.run(PURGE_IDS, now, args));
   }
-  const limit = request.limit ?? DEFAULT_PURGE_LIMIT;
   const args = [request.olderThan, limit, request.states.length, ...request.states];
   return Number(await context.run(PURGE, now, args));
 }

@@ -182,12 +182,19 @@ export function operatorOps(context: OpsContext) {
   /** One bounded statement: callers that want everything loop until it answers < limit. */
   async function purge(request: PurgeRequest): Promise<number> {
     const limit = (request as { readonly limit?: number }).limit ?? DEFAULT_PURGE_BATCH;
-    const [row] = await db.rows<{ removed: string }>('purge jobs', sql.list.purge, [
-      request.states,
-      request.olderThan,
-      limit,
-      request.ids ?? null,
-    ]);
+    const [row] =
+      request.ids === undefined
+        ? await db.rows<{ removed: string }>('purge jobs', sql.list.purge, [
+            request.states,
+            request.olderThan,
+            limit,
+          ])
+        : await db.rows<{ removed: string }>('purge jobs by id', sql.list.purgeIds, [
+            request.states,
+            request.olderThan,
+            limit,
+            request.ids,
+          ]);
     return row === undefined ? 0 : int(row.removed);
   }
 

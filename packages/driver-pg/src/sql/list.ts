@@ -45,21 +45,41 @@ export function listSql(s: string) {
     /**
      * Purge: at most $3 rows, oldest finish first (then insertion order), with the steps of the
      * runs it removes. A row another transaction holds is skipped, never waited for.
-     * $1 states, $2 olderThan, $3 limit, $4 ids (null: any row).
+     * $1 states, $2 olderThan, $3 limit. Each state is walked on its own index range (at most
+     * $3 rows each), so the cost never depends on the backlog or on the table's statistics.
      */
-    purge: `
-      WITH doomed AS (
-        SELECT seq FROM ${s}.jobs
-        WHERE finished_at IS NOT NULL AND finished_at < $2::bigint AND state = ANY($1::text[])
-          AND ($4::uuid[] IS NULL OR id = ANY($4::uuid[]))
-        ORDER BY finished_at, seq
-        LIMIT $3
-        FOR UPDATE SKIP LOCKED
+    purge: purgeSql(
+      s,
+      `SELECT c.seq, c.finished_at FROM unnest($1::text[]) AS st(state)
+        CROSS JOIN LATERAL (
+          SELECT j.seq, j.finished_at FROM ${s}.jobs j
+          WHERE j.state = st.state AND j.finished_at IS NOT NULL AND j.finished_at < $2::bigint
+          ORDER BY j.finished_at, j.seq
+          LIMIT $3
+          FOR UPDATE SKIP LOCKED
+        ) c`,
+    ),
+
+    /** The same among chosen ids (at most MAX_JOB_PAGE): $4 ids, found by their unique index. */
+    purgeIds: purgeSql(
+      s,
+      `SELECT seq, finished_at FROM ${s}.jobs
+        WHERE id = ANY($4::uuid[]) AND state = ANY($1::text[])
+          AND finished_at IS NOT NULL AND finished_at < $2::bigint
+        FOR UPDATE SKIP LOCKED`,
+    ),
+  };
+}
+
+/** Deletes the oldest $3 of `candidates` (seq, finished_at) with their steps; counts both. */
+function purgeSql(s: string, candidates: string): string {
+  return `
+      WITH candidates AS (${candidates}), doomed AS (
+        SELECT seq FROM candidates ORDER BY finished_at, seq LIMIT $3
       ), gone AS (
         DELETE FROM ${s}.jobs j USING doomed d WHERE j.seq = d.seq RETURNING j.run_id
       ), steps_gone AS (
         DELETE FROM ${s}.steps st WHERE st.run_id IN (SELECT run_id FROM gone) RETURNING 1
       )
-      SELECT (SELECT count(*) FROM gone) AS removed, (SELECT count(*) FROM steps_gone) AS steps`,
-  };
+      SELECT (SELECT count(*) FROM gone) AS removed, (SELECT count(*) FROM steps_gone) AS steps`;
 }

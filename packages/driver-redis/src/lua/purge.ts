@@ -55,22 +55,32 @@ return removed
 `;
 
 /**
- * The same removal among chosen ids (at most MAX_JOB_PAGE, screened by core).
- * ARGV: now, olderThan, state count, states..., ids... Answers how many rows went.
+ * The same removal among chosen ids (at most MAX_JOB_PAGE, screened by core): at most `limit`
+ * of the matching rows, oldest finishedAt first, then insertion order.
+ * ARGV: now, olderThan, limit, state count, states..., ids... Answers how many rows went.
  */
 export const PURGE_IDS_LUA = `${REMOVE_ROW_LUA}
 local olderThan = n(ARGV[2])
-local stateCount = n(ARGV[3])
+local limit = n(ARGV[3])
+local stateCount = n(ARGV[4])
 local states = {}
-for i = 1, stateCount do states[ARGV[3 + i]] = true end
-local removed = 0
-for i = 4 + stateCount, #ARGV do
+for i = 1, stateCount do states[ARGV[4 + i]] = true end
+local matched = {}
+for i = 5 + stateCount, #ARGV do
   local job = loadJob(ARGV[i])
   if job and states[job.d.state] and job.d.finishedAt and n(job.d.finishedAt) < olderThan then
-    removeRow(job)
-    forgetEmptyQueue(job.d.queue)
-    removed = removed + 1
+    matched[#matched + 1] = job
   end
+end
+table.sort(matched, function(a, b)
+  if n(a.d.finishedAt) ~= n(b.d.finishedAt) then return n(a.d.finishedAt) < n(b.d.finishedAt) end
+  return n(a.d.seq) < n(b.d.seq)
+end)
+local removed = 0
+for i = 1, math.min(limit, #matched) do
+  removeRow(matched[i])
+  forgetEmptyQueue(matched[i].d.queue)
+  removed = removed + 1
 end
 return removed
 `;
