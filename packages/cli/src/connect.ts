@@ -7,6 +7,8 @@ export interface Target {
   readonly url?: string | undefined;
   readonly schema?: string | undefined;
   readonly prefix?: string | undefined;
+  /** The key the deployment signs list cursors with, when it sets one. */
+  readonly cursorSecret?: string | undefined;
 }
 
 /** An open driver, and the pg schema's migrations when the backend has any. */
@@ -70,6 +72,7 @@ export async function connect(target: Target): Promise<Connection> {
     throw new UsageError('no queue to talk to: pass --url <url> or set BERTH_URL');
   }
   const scheme = schemeOf(url);
+  const secret = target.cursorSecret === undefined ? {} : { cursorSecret: target.cursorSecret };
   const kind = scheme === undefined ? undefined : SCHEMES[scheme];
   if (scheme === undefined || kind === undefined) throw urlUnsupported(url, scheme);
 
@@ -84,7 +87,7 @@ export async function connect(target: Target): Promise<Connection> {
       () => import('@berth/driver-pg'),
     );
     const schema = target.schema ?? DEFAULT_SCHEMA;
-    const driver = createPgDriver({ connectionString: url, schema });
+    const driver = createPgDriver({ connectionString: url, schema, ...secret });
     return {
       kind,
       driver,
@@ -107,7 +110,7 @@ export async function connect(target: Target): Promise<Connection> {
       '@nats-io/transport-node @nats-io/jetstream @nats-io/kv',
       () => import('@berth/driver-nats'),
     );
-    return { kind, driver: createNatsDriver({ servers: url, ...prefix }) };
+    return { kind, driver: createNatsDriver({ servers: url, ...prefix, ...secret }) };
   }
   const { createRedisDriver } = await load(
     scheme,
@@ -115,5 +118,5 @@ export async function connect(target: Target): Promise<Connection> {
     'ioredis',
     () => import('@berth/driver-redis'),
   );
-  return { kind, driver: createRedisDriver({ url, ...prefix }) };
+  return { kind, driver: createRedisDriver({ url, ...prefix, ...secret }) };
 }

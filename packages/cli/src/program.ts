@@ -55,6 +55,12 @@ export function createProgram(
         'redis, nats: the prefix naming the queue (default berth)',
       ).env('BERTH_PREFIX'),
     )
+    .addOption(
+      new Option(
+        '--cursor-secret <secret>',
+        'the cursorSecret the deployment signs list cursors with (when it sets one)',
+      ).env('BERTH_CURSOR_SECRET'),
+    )
     .option('--tenant <id>', 'act as this tenant: by-id calls see only its jobs')
     .option('--json', 'print one JSON document on stdout (errors as JSON on stderr)')
     .addHelpText('after', OVERVIEW);

@@ -8,6 +8,7 @@ export interface Globals {
   readonly url?: string;
   readonly schema?: string;
   readonly prefix?: string;
+  readonly cursorSecret?: string;
   readonly tenant?: string;
   readonly json?: boolean;
 }

@@ -1,3 +1,4 @@
+import { createRedisDriver } from '@berth/driver-redis';
 import { describe, expect, it } from 'vitest';
 import { berth, berthJson, errorDoc } from './support/berth.js';
 import { operatorCases } from './support/operator-cases.js';
@@ -27,6 +28,27 @@ describe('berth on Redis', () => {
       code: 'DRIVER_UNAVAILABLE',
       meta: { errorCode: 'ECONNREFUSED' },
     });
+  });
+
+  it('jobs ls --after takes a cursor the app printed under its cursorSecret only with --cursor-secret', async () => {
+    const target = await redisTarget();
+    const secret = 'the app cursor secret 0001';
+    const app = createRedisDriver({ url: target.url, prefix: target.prefix, cursorSecret: secret });
+    try {
+      await app.enqueueMany([{ name: 'a' }, { name: 'a' }, { name: 'a' }]);
+      const next = (await app.list({ limit: 1 })).next ?? 'missing';
+      const flags = ['jobs', 'ls', '--limit', '1', '--after', next, ...target.flags];
+      const refused = await berth([...flags, '--json']);
+      expect(refused.code).toBe(1);
+      expect(errorDoc(refused)).toMatchObject({ code: 'JOB_PAGE_INVALID' });
+      const paged = await berthJson<{ jobs: unknown[] }>([...flags, '--cursor-secret', secret]);
+      expect(paged.doc.jobs).toHaveLength(1);
+      const byEnv = await berth([...flags, '--json'], { env: { BERTH_CURSOR_SECRET: secret } });
+      expect(byEnv.code).toBe(0);
+    } finally {
+      await app.close();
+      await target.dispose();
+    }
   });
 
   describe('operator commands', () => {

@@ -1,4 +1,6 @@
 export { describeDriver } from './describe-driver.js';
+export type { OpenInstance } from './describe-shared-cursors.js';
+export { describeSharedCursors } from './describe-shared-cursors.js';
 export type { DifferentialOptions } from './differential/run.js';
 export { runDifferential } from './differential/run.js';
 export type { GoldenScenarioName } from './golden/index.js';

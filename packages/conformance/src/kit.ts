@@ -85,6 +85,10 @@ export interface KitOptions {
   readonly differentialRuns?: number;
   /** Replays the differential runs of a failure report's seed; default a fresh seed per run. */
   readonly differentialSeed?: number;
+  /** Calls the fuzz group makes per driver. Default 300. */
+  readonly fuzzRuns?: number;
+  /** Replays the fuzz group's call sequence of a failure report's seed; default a fresh seed. */
+  readonly fuzzSeed?: number;
   /**
    * The factory's drivers take an app's executor and offer `DriverUnderTest.inAppTransaction`:
    * runs group `app-transaction` (D8). Default false.

@@ -4,9 +4,11 @@ import type { LeaseStore } from './contract/leases.js';
 import type { MarkStore } from './contract/marks.js';
 import type { JobRecord } from './contract/records.js';
 import type { StepStore } from './contract/steps.js';
+import { jobInvalid } from './errors/refusals.js';
 import { guarded } from './internal/guard.js';
 import { toListPage } from './list-page.js';
 import { screenClaim } from './screen/claim.js';
+import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
 import { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
 import { screenList } from './screen/list.js';
 import {
@@ -32,6 +34,7 @@ import {
   screenPublish,
   screenSlotLimit,
   screenStep,
+  screenSubscribeQueues,
   screenTtl,
 } from './screen/stores.js';
 import { screenUuid } from './screen/values.js';
@@ -63,6 +66,10 @@ export function createDriver(backend: DriverBackend): Driver {
     guarded(backend.name, operation, call, isClosed);
   // Screens throw synchronously; inside `run` they reject like every other refusal.
   const limit = backend.maxPayloadBytes;
+  const cursors = createCursorCodec(
+    backend.cursorSecret ?? defaultCursorSecret(backend.name, backend.name),
+    `create${backend.name.charAt(0).toUpperCase()}${backend.name.slice(1)}Driver`,
+  );
 
   const steps: StepStore = {
     get: (runId, name) =>
@@ -197,8 +204,8 @@ export function createDriver(backend: DriverBackend): Driver {
       run('requeue a job', () => backend.requeue(screenId(id), screenRequeue(options))),
     list: (request) =>
       run('list jobs', async () => {
-        const screened = screenList(request);
-        return toListPage(screened, await backend.list(screened));
+        const screened = screenList(request, cursors);
+        return toListPage(screened, await backend.list(screened), cursors);
       }),
     stats: () => run('read stats', () => backend.stats()),
     purge: (request) => run('purge jobs', () => backend.purge(screenPurge(request))),
@@ -211,12 +218,10 @@ export function createDriver(backend: DriverBackend): Driver {
       ? {}
       : {
           subscribe: (queues: readonly string[], onWork: (queue: string) => void) =>
-            run('subscribe', () =>
-              subscribe(
-                queues.map((queue) => screenLeaseName('queues', queue)),
-                onWork,
-              ),
-            ),
+            run('subscribe', () => {
+              if (typeof onWork !== 'function') throw jobInvalid('onWork', 'must be a function');
+              return subscribe(screenSubscribeQueues(queues), onWork);
+            }),
         }),
     close() {
       closing ??= guarded(backend.name, 'close', () => backend.close());

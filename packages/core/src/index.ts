@@ -32,6 +32,7 @@ export {
   MAX_ERROR_STACK_LENGTH,
   MAX_JOB_PAGE,
   MAX_NAME_LENGTH,
+  MAX_PAYLOAD_DEPTH,
   MAX_PURGE_LIMIT,
 } from './contract/limits.js';
 export type { MarkStore } from './contract/marks.js';
@@ -86,6 +87,7 @@ export {
   driverNotMigrated,
   driverUnavailable,
   enqueueIndexDisagrees,
+  idTaken,
   jobDuplicate,
   jobInvalid,
   jobNotCancellable,
@@ -94,6 +96,7 @@ export {
   jobNotRequeueable,
   jobPageInvalid,
   leaseLost,
+  sameTenant,
   stepInvalid,
 } from './errors/refusals.js';
 export type { ErrorCodeEntry } from './errors/registry.js';
@@ -101,6 +104,15 @@ export { errorCodeEntry, registerErrorCode, registeredErrorCodes } from './error
 export type { IsJson, JsonRoot, JsonShaped, RequireJson } from './json-shape.js';
 export { matchesEvent } from './match-event.js';
 export * from './runtime/index.js';
-export { decodeCursor, encodeCursor } from './screen/cursor.js';
+export type {
+  CursorCodec,
+  CursorDirection,
+  CursorFilters,
+} from './screen/cursor.js';
+export {
+  createCursorCodec,
+  defaultCursorSecret,
+  MIN_CURSOR_SECRET_LENGTH,
+} from './screen/cursor.js';
 export { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
 export { isUuid } from './screen/values.js';

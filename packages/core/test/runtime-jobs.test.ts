@@ -108,4 +108,17 @@ describe('retryability', () => {
     expect(toJobError(error).stack).toContain('JOB_TIMEOUT');
     expect(toJobError('plain')).toEqual({ message: 'plain' });
   });
+
+  it('turns whatever a handler threw into a string message, never throwing itself', () => {
+    expect(toJobError(Object.create(null))).toEqual({ message: 'an object' });
+    const odd = new Error('x');
+    Object.defineProperty(odd, 'message', { value: Object.create(null) });
+    Object.defineProperty(odd, 'code', {
+      get() {
+        throw new Error('code getter');
+      },
+    });
+    expect(toJobError(odd).message).toBe('an object');
+    expect(toJobError(odd)).not.toHaveProperty('code');
+  });
 });

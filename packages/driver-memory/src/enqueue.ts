@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
   enqueueIndexDisagrees,
+  idTaken,
   jobDuplicate,
   LIVE_STATES,
   type ScreenedEnqueue,
+  sameTenant,
 } from '@berth/core';
 import { DRIVER_NAME, insertRow, namespaceKey, type Row, type Store } from './store.js';
 import { notify } from './wake.js';
@@ -103,6 +105,12 @@ function refuseOrDedupe(request: ScreenedEnqueue, holder: Row): EnqueueResult {
   return answer(holder, true);
 }
 
+/** The job a caller id already made answers it, unless another tenant's row holds the id. */
+function answerSameId(request: ScreenedEnqueue, row: Row): EnqueueResult {
+  if (!sameTenant(row.tenantId, request.tenantId)) throw idTaken();
+  return answer(row, true);
+}
+
 /**
  * Insert; on a key conflict await the seam, then look the holder up. A holder that settled in
  * between freed the key: insert once more. A second conflict with no holder behind it means the
@@ -115,7 +123,7 @@ export async function enqueue(store: Store, request: ScreenedEnqueue): Promise<E
       notify(store, [outcome.row.queue]);
       return answer(outcome.row, false);
     }
-    if (outcome.kind === 'id-exists') return answer(outcome.row, true);
+    if (outcome.kind === 'id-exists') return answerSameId(request, outcome.row);
     await store.hooks.afterEnqueueConflict?.();
     const holder = lookUpHolder(store, request, outcome.holderId);
     if (holder !== undefined) return refuseOrDedupe(request, holder);
@@ -140,7 +148,7 @@ export function enqueueMany(
     const sameId =
       request.id === undefined ? undefined : (byId.get(request.id) ?? store.rows.get(request.id));
     if (sameId !== undefined) {
-      answers.push(answer(sameId, true));
+      answers.push(answerSameId(request, sameId));
       continue;
     }
     const key = keyOf(request);

@@ -6,6 +6,7 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  defaultCursorSecret,
   driverClosed,
   driverUnavailable,
   isBerthError,
@@ -39,6 +40,12 @@ export interface MemoryDriverOptions {
   readonly hooks?: DriverHooks;
   /** Largest payload, result or step output, in bytes of its JSON. Default 1 MiB. */
   readonly maxPayloadBytes?: number;
+  /**
+   * The key list cursors are signed with, at least 16 characters. Default: derived from the
+   * driver's name, so drivers over one store (`sameStoreAs`) read each other's cursors; set it
+   * to make cursors unforgeable.
+   */
+  readonly cursorSecret?: string;
   /**
    * Another memory driver whose in-process store this one opens: two drivers, each with its own
    * clock, hooks and close, over ONE store, as two processes over one database. Calls of both
@@ -99,6 +106,7 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     name: DRIVER_NAME,
     clock: store.clock,
     maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+    cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER_NAME, DRIVER_NAME),
     enqueue: (request) => run('enqueue', () => enqueue(store, request)),
     enqueueMany: (requests) => run('enqueue a batch', () => enqueueMany(store, requests)),
     claim: (request) => run('claim', () => claim(store, request)),

@@ -50,7 +50,10 @@ describe('memory enqueue', () => {
     const id = randomUUID();
     const made = await driver.enqueue({ id, name: 'outbox', idempotencyKey: 'k', tenantId: 't' });
     await driver.cancel(id);
-    expect(await driver.enqueue({ id, name: 'other' })).toEqual({ ...made, deduped: true });
+    expect(await driver.enqueue({ id, name: 'other', tenantId: 't' })).toEqual({
+      ...made,
+      deduped: true,
+    });
     expect(calls).toBe(0);
   });
 

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   driverUnavailable,
   type EnqueueResult,
+  idTaken,
   jobDuplicate,
   type ScreenedEnqueue,
+  sameTenant,
 } from '@berth/core';
 import { spillJob } from './blobs.js';
 import { DRIVER, type NatsContext, writeJob } from './context.js';
@@ -62,12 +64,15 @@ function plan(
   const answers: EnqueueResult[] = [];
   const rows: Made[] = [];
   const byId = new Map<string, EnqueueResult>();
+  const tenantOf = new Map<string, string | undefined>();
   const byKey = new Map<string, EnqueueResult>();
   for (const request of requests) {
     const slot = request.id === undefined ? undefined : looked.slots.get(request.id);
     const sameId = request.id === undefined ? undefined : byId.get(request.id);
     const existing = sameId ?? slot?.current?.job;
     if (existing !== undefined) {
+      const holder = sameId === undefined ? slot?.current?.job.tenantId : tenantOf.get(sameId.id);
+      if (!sameTenant(holder, request.tenantId)) throw idTaken();
       answers.push({ id: existing.id, runId: existing.runId, deduped: true });
       continue;
     }
@@ -82,6 +87,7 @@ function plan(
     const job = newJob(request, request.id ?? randomUUID(), now);
     const answer = { id: job.id, runId: job.runId, deduped: false };
     byId.set(job.id, answer);
+    tenantOf.set(job.id, request.tenantId);
     if (space !== undefined) byKey.set(space, answer);
     rows.push({ job, request, revision: slot?.revision ?? 0, holder });
     answers.push(answer);

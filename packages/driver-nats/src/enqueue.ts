@@ -3,8 +3,10 @@ import {
   driverUnavailable,
   type EnqueueResult,
   enqueueIndexDisagrees,
+  idTaken,
   jobDuplicate,
   type ScreenedEnqueue,
+  sameTenant,
 } from '@berth/core';
 import { spillJob } from './blobs.js';
 import { DRIVER, type NatsContext, writeJob } from './context.js';
@@ -47,6 +49,12 @@ const deduped = (job: { id: string; runId: string }): EnqueueResult => ({
   deduped: true,
 });
 
+/** The job a caller id made answers it, unless a row of another tenant holds the id. */
+function sameId(request: ScreenedEnqueue, job: StoredJob): EnqueueResult {
+  if (!sameTenant(job.tenantId, request.tenantId)) throw idTaken();
+  return deduped(job);
+}
+
 const contended = (name: string) =>
   driverUnavailable({
     driver: DRIVER,
@@ -69,7 +77,7 @@ async function insertPlain(context: NatsContext, request: ScreenedEnqueue): Prom
       return made(job);
     }
     const slot = await readSlot(context, id);
-    if (slot.current !== undefined) return deduped(slot.current.job);
+    if (slot.current !== undefined) return sameId(request, slot.current.job);
     revision = slot.revision;
   }
   throw contended(request.name);
@@ -93,7 +101,9 @@ async function insertKeyed(
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const id = request.id ?? randomUUID();
     const slot = request.id === undefined ? undefined : await readSlot(context, id);
-    if (slot?.current !== undefined) return { kind: 'done', result: deduped(slot.current.job) };
+    if (slot?.current !== undefined) {
+      return { kind: 'done', result: sameId(request, slot.current.job) };
+    }
     const holder = await readHolder(context, request);
     if (holder.id !== undefined && holder.id !== id) {
       if ((await liveHolder(context, request, holder.id)) !== undefined) {

@@ -6,6 +6,7 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  defaultCursorSecret,
   driverUnavailable,
   type EventStore,
   isBerthError,
@@ -44,6 +45,12 @@ export interface NatsDriverOptions {
   readonly replicas?: number;
   /** Payload (and result, step output) limit in bytes of JSON. Default 1 MiB. */
   readonly maxPayloadBytes?: number;
+  /**
+   * The key list cursors are signed with, at least 16 characters. Default: derived from the prefix, so
+   * every process of one deployment reads the others' cursors; set it (the same value in every
+   * process) to make cursors unforgeable.
+   */
+  readonly cursorSecret?: string;
   /**
    * The longest one request may take, and the longest the watch may stand still while a call
    * waits for it. Default 10 s.
@@ -171,6 +178,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     name: DRIVER,
     clock,
     maxPayloadBytes: limit,
+    cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER, options.prefix ?? 'berth'),
     enqueue: on('enqueue', enqueueOne),
     enqueueMany: on('enqueue a batch', enqueueMany),
     claim: on('claim', claim),

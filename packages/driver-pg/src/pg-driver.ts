@@ -5,6 +5,7 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  defaultCursorSecret,
   driverClosed,
   systemClock,
 } from '@berth/core';
@@ -29,6 +30,12 @@ export interface PgDriverOptions extends PgConnectionOptions {
   readonly hooks?: DriverHooks;
   /** Payload limit in bytes of JSON. Default DEFAULT_MAX_PAYLOAD_BYTES (1 MiB). */
   readonly maxPayloadBytes?: number;
+  /**
+   * The key list cursors are signed with, at least 16 characters. Default: derived from the schema, so
+   * every process of one deployment reads the others' cursors; set it (the same value in every
+   * process) to make cursors unforgeable.
+   */
+  readonly cursorSecret?: string;
 }
 
 /** The contract's driver, plus the migrations of its schema. */
@@ -62,6 +69,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     name: 'pg',
     clock: context.clock,
     maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
+    cursorSecret: options.cursorSecret ?? defaultCursorSecret('pg', schema),
     ...enqueueOps(context),
     ...settleOps(context),
     ...operatorOps(context),

@@ -87,8 +87,10 @@ async function record(driver: Driver, input: Input): Promise<unknown[]> {
     const answers = await driver.enqueueMany(input.batch.map((item) => toRequest(item, n++)));
     seen.push(answers.map((answer) => [label(answer.id), answer.deduped]));
   } catch (error) {
-    if (!isBerthError(error, 'JOB_DUPLICATE')) throw error;
-    seen.push(['refused', error.code, label(error.meta.existingId)]);
+    // An id another tenant holds (JOB_INVALID, field id) refuses the batch too.
+    if (isBerthError(error, 'JOB_INVALID')) seen.push(['refused', error.code, error.meta.field]);
+    else if (!isBerthError(error, 'JOB_DUPLICATE')) throw error;
+    else seen.push(['refused', error.code, label(error.meta.existingId)]);
   }
   const rows = (await driver.list({ limit: 500 })).jobs;
   seen.push(rows.map((job) => [label(job.id), job.name, job.state, job.payload]));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
   enqueueIndexDisagrees,
+  idTaken,
   isJobState,
   jobDuplicate,
   LIVE_STATES,
@@ -43,10 +44,12 @@ function argsOf(request: ScreenedEnqueue): string[] {
 type Outcome =
   | { readonly kind: 'ok'; readonly results: readonly EnqueueResult[] }
   | { readonly kind: 'conflict'; readonly holderId: string }
-  | { readonly kind: 'duplicate'; readonly index: number; readonly holderId: string };
+  | { readonly kind: 'duplicate'; readonly index: number; readonly holderId: string }
+  | { readonly kind: 'taken' };
 
 function outcomeOf(reply: unknown): Outcome {
   const [kind, first, second] = asArray(reply, 'enqueue');
+  if (kind === 'taken') return { kind };
   if (kind === 'conflict') return { kind, holderId: asString(first, 'enqueue') };
   if (kind === 'duplicate') {
     return { kind, index: Number(first), holderId: asString(second, 'enqueue') };
@@ -112,6 +115,7 @@ export async function enqueueOne(
       return result;
     }
     if (outcome.kind === 'duplicate') throw jobDuplicate(request, outcome.holderId);
+    if (outcome.kind === 'taken') throw idTaken();
     await context.hooks.afterEnqueueConflict?.();
     const holder = await lookUpHolder(context, request, outcome.holderId);
     if (holder !== undefined) {
@@ -129,6 +133,7 @@ export async function enqueueMany(
 ): Promise<readonly EnqueueResult[]> {
   const outcome = await insert(context, 'many', requests);
   if (outcome.kind === 'ok') return outcome.results;
+  if (outcome.kind === 'taken') throw idTaken();
   const request = requests[outcome.kind === 'duplicate' ? outcome.index : 0];
   if (request === undefined) throw new ReplyShapeError('enqueue named no request');
   throw jobDuplicate(request, outcome.holderId);

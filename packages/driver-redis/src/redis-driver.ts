@@ -6,6 +6,7 @@ import {
   type Driver,
   type DriverBackend,
   type DriverHooks,
+  defaultCursorSecret,
   driverUnavailable,
   isBerthError,
   systemClock,
@@ -42,6 +43,12 @@ export interface RedisDriverOptions {
   readonly maxPayloadBytes?: number;
   /** For connections the driver opens from `url`: how long one command may take. Default 10 s. */
   readonly commandTimeoutMs?: number;
+  /**
+   * The key list cursors are signed with, at least 16 characters. Default: derived from the prefix, so
+   * every process of one deployment reads the others' cursors; set it (the same value in every
+   * process) to make cursors unforgeable.
+   */
+  readonly cursorSecret?: string;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -120,6 +127,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     name: DRIVER,
     clock: context.clock,
     maxPayloadBytes: limit,
+    cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER, options.prefix ?? 'berth'),
     enqueue: guard('enqueue', (request) => enqueueOne(context, request)),
     enqueueMany: guard('enqueue a batch', (requests) => enqueueMany(context, requests)),
     claim: guard('claim', (request) => claim(context, request)),

@@ -170,7 +170,6 @@ const basics: readonly KitCase[] = [
         name: 'other-name',
         queue: 'other-queue',
         payload: { v: 2 },
-        tenantId: 'someone-else',
         idempotencyKey: 'k',
         onConflict: 'error',
       });

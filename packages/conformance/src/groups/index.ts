@@ -7,6 +7,7 @@ import { concurrencyGroup } from './concurrency.js';
 import { differentialGroup } from './differential.js';
 import { enqueueGroup } from './enqueue.js';
 import { eventsGroup } from './events.js';
+import { fuzzGroup } from './fuzz.js';
 import { goldenGroup } from './golden.js';
 import { leasesGroup } from './leases.js';
 import { listGroup } from './list.js';
@@ -15,6 +16,7 @@ import { operatorGroup } from './operator.js';
 import { requeueGroup } from './requeue.js';
 import { runtimeGroup } from './runtime.js';
 import { scaleGroup } from './scale.js';
+import { screensGroup } from './screens.js';
 import { settleGroup } from './settle.js';
 import { statsGroup } from './stats.js';
 import { stepsGroup } from './steps.js';
@@ -42,8 +44,10 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     wakeGroup,
     checkGroup,
     closeGroup,
+    screensGroup,
     goldenGroup,
     differentialGroup(options),
+    fuzzGroup(options),
     runtimeGroup,
     concurrencyGroup,
     scaleGroup,

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { cursor, enqueueJob, ids, jobIn, LATER, mustGet } from './fixtures-b.js';
+import { listCursorCases } from './list-cursors.js';
 import { listPageCases } from './list-pages.js';
 
 const filterCases: readonly KitCase[] = [
@@ -139,4 +140,7 @@ const filterCases: readonly KitCase[] = [
   },
 ];
 
-export const listGroup: KitGroup = { name: 'list', cases: [...filterCases, ...listPageCases] };
+export const listGroup: KitGroup = {
+  name: 'list',
+  cases: [...filterCases, ...listPageCases, ...listCursorCases],
+};

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { cursor, ids, jobIn, type MadeJob, mustGet } from './fixtures-b.js';
+import { tenancyIdCases } from './tenancy-ids.js';
 
 type ByIdCall = 'cancel' | 'promote' | 'requeue';
 
@@ -162,4 +163,7 @@ const cases: readonly KitCase[] = [
   },
 ];
 
-export const tenancyGroup: KitGroup = { name: 'tenancy', cases: [...cases, ...hiddenCases] };
+export const tenancyGroup: KitGroup = {
+  name: 'tenancy',
+  cases: [...cases, ...hiddenCases, ...tenancyIdCases],
+};

@@ -137,11 +137,18 @@ export interface DriverBackend {
   readonly clock: Clock;
   /** Payload limit in bytes of JSON, applied by core's screen. */
   readonly maxPayloadBytes: number;
+  /**
+   * The key list cursors are signed with: the app's `cursorSecret` option, else
+   * `defaultCursorSecret(name, namespace)` so every process of one deployment agrees. Group `list`.
+   */
+  readonly cursorSecret?: string;
 
   /**
    * Inserts one job (`runAt > now` → `delayed`, else `ready`; attempts 0, claim 0), with a
    * fresh `runId` and the next insertion sequence. Group `enqueue`.
-   * - A caller `id` that exists answers that job, any state, `deduped: true`.
+   * - A caller `id` that exists answers that job, any state, `deduped: true` — when the row's
+   *   tenant is the request's (both none, or the same); otherwise `idTaken()` (JOB_INVALID,
+   *   field `id`), telling nothing of the holder. Group `tenancy`.
    * - A LIVE row of the same `(name, tenantId, idempotencyKey)`: `dedupe` answers it
    *   (`deduped: true`); `error` throws JOB_DUPLICATE (`meta.existingId`).
    * - The insert and the holder lookup are two steps. The insert, when a live key holder refuses

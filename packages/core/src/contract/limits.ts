@@ -20,6 +20,8 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_ENQUEUE_BATCH = 1_000;
 /** The most rows one `claim` call takes. */
 export const MAX_CLAIM_BATCH = 1_000;
+/** The deepest nesting of arrays and objects a payload, result or step output may hold. */
+export const MAX_PAYLOAD_DEPTH = 100;
 /** Rows one `purge` (and events one `events.purgeExpired`) removes when the call names no limit. */
 export const DEFAULT_PURGE_LIMIT = 1_000;
 /** The most rows one `purge` (or events one `events.purgeExpired`) call may remove. */

@@ -58,7 +58,10 @@ export interface JobRecord {
 
 /** What `enqueue` takes. Core screens it (`screenEnqueue`) before any driver sees it. */
 export interface EnqueueRequest {
-  /** A uuid the caller allocated (an outbox). An id that exists answers that job, deduped. */
+  /**
+   * A uuid the caller allocated (an outbox). An id that exists answers that job, deduped; one a
+   * row of another tenant holds is JOB_INVALID (field `id`, "the id is taken").
+   */
   readonly id?: string;
   readonly name: string;
   readonly queue?: string;

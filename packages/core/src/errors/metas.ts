@@ -51,7 +51,9 @@ export interface BerthErrorMetas {
   JOB_NOT_PROMOTABLE: { readonly jobId: string; readonly state: JobState };
   JOB_PAGE_INVALID: {
     readonly reason: 'cursor' | 'limit' | 'both-cursors';
-    readonly limit?: MetaJson;
+    readonly limit?: number;
+    /** A limit that is not a finite number, described (`10n`, `an object`). */
+    readonly received?: string;
     readonly maxPage?: number;
   };
   LEASE_LOST: { readonly jobId: string; readonly workerId: string; readonly claim: number };

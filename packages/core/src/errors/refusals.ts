@@ -1,7 +1,8 @@
 import type { JobState } from '../contract/states.js';
 import { BerthError } from './berth-error.js';
 import './codes.js';
-import type { BerthErrorMetas, MetaJson } from './metas.js';
+import type { BerthErrorMetas } from './metas.js';
+import { describeReceived } from './received.js';
 
 /**
  * The refusals every driver raises, built here so that each driver gives the same code and the
@@ -9,7 +10,7 @@ import type { BerthErrorMetas, MetaJson } from './metas.js';
  */
 
 const show = (value: unknown): string => {
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : describeReceived(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 };
 
@@ -23,6 +24,25 @@ export function jobInvalid(field: string, reason: string, extra: JobInvalidExtra
     meta: { field, reason, ...extra },
   });
 }
+
+/**
+ * A caller-allocated id already held by a row of another tenant (or of no tenant when the
+ * request names one, or the reverse). Says nothing of the holder: not its run, state or tenant.
+ */
+export function idTaken() {
+  return new BerthError({
+    code: 'JOB_INVALID',
+    detail: 'the id is taken',
+    fix: 'allocate a fresh id (crypto.randomUUID()) for this job, or leave id out and use the one enqueue answers',
+    meta: { field: 'id', reason: 'is taken' },
+  });
+}
+
+/** Whether a row's tenant is the request's: both none, or the same one. */
+export const sameTenant = (
+  rowTenant: string | null | undefined,
+  requestTenant: string | null | undefined,
+): boolean => (rowTenant ?? undefined) === (requestTenant ?? undefined);
 
 /**
  * `wanted` is the request (or the requeued row) whose key is taken; `existingId` the live job
@@ -91,8 +111,13 @@ export function jobPageInvalid(reason: 'cursor' | 'limit' | 'both-cursors', valu
   return new BerthError({
     code: 'JOB_PAGE_INVALID',
     detail,
-    // The limit as given, copied into JSON by the constructor whatever it was.
-    meta: reason === 'limit' ? { reason, limit: value as MetaJson, maxPage: 500 } : { reason },
+    // A number is kept as given; anything else is described, so meta stays JSON.
+    meta:
+      reason !== 'limit'
+        ? { reason }
+        : typeof value === 'number' && Number.isFinite(value)
+          ? { reason, limit: value, maxPage: 500 }
+          : { reason, received: describeReceived(value), maxPage: 500 },
   });
 }
 

@@ -3,8 +3,10 @@ import type { EnqueueRequest, ScreenedEnqueue } from '../contract/records.js';
 import { BerthError, isBerthError } from '../errors/berth-error.js';
 import { jobInvalid } from '../errors/refusals.js';
 import {
+  screenArray,
   screenInstant,
   screenInteger,
+  screening,
   screenJson,
   screenName,
   screenObject,
@@ -32,7 +34,9 @@ const KNOWN_FIELDS = new Set([
 ]);
 
 /** Checks and normalises one enqueue request; JOB_INVALID names the first bad field. */
-export function screenEnqueue(request: EnqueueRequest, maxPayloadBytes: number): ScreenedEnqueue {
+export const screenEnqueue = screening('request', screenOne);
+
+function screenOne(request: EnqueueRequest, maxPayloadBytes: number): ScreenedEnqueue {
   const input = screenObject('request', request);
   for (const key of Object.keys(input)) {
     if (!KNOWN_FIELDS.has(key)) throw jobInvalid(key, 'is not an enqueue field');
@@ -72,27 +76,22 @@ export function screenEnqueue(request: EnqueueRequest, maxPayloadBytes: number):
 }
 
 /** Screens a batch: all or nothing, the refusal's `meta.index` says which request. */
-export function screenEnqueueMany(
-  requests: readonly EnqueueRequest[],
-  maxPayloadBytes: number,
-): ScreenedEnqueue[] {
-  if (!Array.isArray(requests)) throw jobInvalid('requests', 'must be an array');
-  if (requests.length > MAX_ENQUEUE_BATCH) {
-    throw jobInvalid('requests', `holds ${requests.length} requests, over ${MAX_ENQUEUE_BATCH}`);
-  }
-  return requests.map((request, index) => {
-    try {
-      return screenEnqueue(request, maxPayloadBytes);
-    } catch (error) {
-      if (isBerthError(error, 'JOB_INVALID')) {
-        throw new BerthError({
-          code: 'JOB_INVALID',
-          detail: `request ${index}: ${error.detail}`,
-          fix: error.fix,
-          meta: { ...error.meta, index },
-        });
+export const screenEnqueueMany = screening(
+  'requests',
+  (requests: readonly EnqueueRequest[], maxPayloadBytes: number): ScreenedEnqueue[] =>
+    screenArray('requests', requests, MAX_ENQUEUE_BATCH).map((request, index) => {
+      try {
+        return screenEnqueue(request as EnqueueRequest, maxPayloadBytes);
+      } catch (error) {
+        if (isBerthError(error, 'JOB_INVALID')) {
+          throw new BerthError({
+            code: 'JOB_INVALID',
+            detail: `request ${index}: ${error.detail}`,
+            fix: error.fix,
+            meta: { ...error.meta, index },
+          });
+        }
+        throw error;
       }
-      throw error;
-    }
-  });
-}
+    }),
+);

@@ -9,8 +9,11 @@ import type {
 import { isJobState, TERMINAL_STATES } from '../contract/states.js';
 import { jobInvalid } from '../errors/refusals.js';
 import {
+  describeReceived,
+  screenArray,
   screenInstant,
   screenInteger,
+  screening,
   screenName,
   screenObject,
   screenOptionalName,
@@ -19,32 +22,35 @@ import {
 
 export const screenId = (id: unknown): string => screenUuid('id', id);
 
-export function screenById(options: ByIdOptions = {}): ByIdOptions {
+export const screenById = screening('options', (options: ByIdOptions = {}): ByIdOptions => {
   const input = screenObject('options', options);
   const tenantId = screenOptionalName('tenantId', input.tenantId);
   return tenantId === undefined ? {} : { tenantId };
-}
+});
 
-export function screenRequeue(options: RequeueOptions = {}): RequeueOptions {
+export const screenRequeue = screening('requeue options', requeueOptions);
+
+function requeueOptions(options: RequeueOptions = {}): RequeueOptions {
   const input = screenObject('requeue options', options);
   const fromStep =
     input.fromStep === undefined ? undefined : screenName('fromStep', input.fromStep);
   return { ...screenById(input), ...(fromStep === undefined ? {} : { fromStep }) };
 }
 
-export function screenPurge(request: PurgeRequest): ScreenedPurge {
+export const screenPurge = screening('purge request', purgeRequest);
+
+function purgeRequest(request: PurgeRequest): ScreenedPurge {
   const input = screenObject('purge request', request);
-  if (!Array.isArray(input.states) || input.states.length === 0) {
-    throw jobInvalid('states', 'must name at least one terminal state');
-  }
-  for (const state of input.states) {
+  const states = screenArray('states', input.states);
+  if (states.length === 0) throw jobInvalid('states', 'must name at least one terminal state');
+  for (const state of states) {
     if (!isJobState(state) || !TERMINAL_STATES.has(state)) {
-      throw jobInvalid('states', `holds ${JSON.stringify(state)}, which is not a terminal state`);
+      throw jobInvalid('states', `holds ${describeReceived(state)}, which is not a terminal state`);
     }
   }
   const ids = input.ids === undefined ? undefined : screenPurgeIds(input.ids);
   return {
-    states: [...new Set(input.states)],
+    states: [...new Set(states as PurgeRequest['states'])],
     olderThan: screenInstant('olderThan', input.olderThan),
     ...(ids === undefined ? {} : { ids }),
     limit: screenPurgeLimit(input.limit),
@@ -52,10 +58,13 @@ export function screenPurge(request: PurgeRequest): ScreenedPurge {
 }
 
 /** `purgeExpired`'s options: the limit filled in. */
-export function screenPurgeExpired(options: PurgeExpiredOptions = {}): { limit: number } {
-  const input = screenObject('purge options', options);
-  return { limit: screenPurgeLimit(input.limit) };
-}
+export const screenPurgeExpired = screening(
+  'purge options',
+  (options: PurgeExpiredOptions = {}): { limit: number } => {
+    const input = screenObject('purge options', options);
+    return { limit: screenPurgeLimit(input.limit) };
+  },
+);
 
 function screenPurgeLimit(limit: unknown): number {
   return limit === undefined
@@ -64,9 +73,8 @@ function screenPurgeLimit(limit: unknown): number {
 }
 
 /** An empty list is refused rather than read as "no id filter": it would purge everything. */
-function screenPurgeIds(ids: unknown): string[] {
-  if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_JOB_PAGE) {
-    throw jobInvalid('ids', `must be an array of 1 to ${MAX_JOB_PAGE} job ids`);
-  }
+function screenPurgeIds(value: unknown): string[] {
+  const ids = screenArray('ids', value, MAX_JOB_PAGE);
+  if (ids.length === 0) throw jobInvalid('ids', `must be an array of 1 to ${MAX_JOB_PAGE} job ids`);
   return [...new Set(ids.map((id) => screenUuid('ids', id)))];
 }

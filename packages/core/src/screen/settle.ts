@@ -11,9 +11,11 @@ import type {
 import { jobInvalid } from '../errors/refusals.js';
 import { screenEventIds, screenEventMatch } from './events.js';
 import {
+  screenArray,
   screenDuration,
   screenInstant,
   screenInteger,
+  screening,
   screenJson,
   screenName,
   screenObject,
@@ -21,19 +23,27 @@ import {
   screenUuid,
 } from './values.js';
 
-export function screenFence(fence: Fence): Fence {
+export const screenFence = screening('fence', (fence: Fence): Fence => {
   const input = screenObject('fence', fence);
   return {
     jobId: screenUuid('fence.jobId', input.jobId),
     workerId: screenName('fence.workerId', input.workerId),
     claim: screenInteger('fence.claim', input.claim, 0, Number.MAX_SAFE_INTEGER),
   };
+});
+
+/** A failed attempt's message: text as given, a number or boolean as text, nothing else. */
+function messageOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw jobInvalid('error.message', 'must be a string');
 }
 
 /** Cuts what a failed attempt left to the stored bounds; a missing message becomes "". */
 export function screenJobError(error: JobError): JobError {
   const input = screenObject('error', error);
-  const message = typeof input.message === 'string' ? input.message : String(input.message ?? '');
+  const message = messageOf(input.message);
   const code = screenOptionalName('error.code', input.code);
   const stack =
     typeof input.stack === 'string' ? input.stack.slice(0, MAX_ERROR_STACK_LENGTH) : undefined;
@@ -46,14 +56,19 @@ export function screenJobError(error: JobError): JobError {
   };
 }
 
-export function screenAck(options: AckOptions = {}, maxBytes: number): AckOptions {
-  const input = screenObject('ack options', options);
-  return input.result === undefined
-    ? {}
-    : { result: screenJson('result', input.result, maxBytes).value };
-}
+export const screenAck = screening(
+  'ack options',
+  (options: AckOptions = {}, maxBytes: number): AckOptions => {
+    const input = screenObject('ack options', options);
+    return input.result === undefined
+      ? {}
+      : { result: screenJson('result', input.result, maxBytes).value };
+  },
+);
 
-export function screenNack(options: NackOptions): NackOptions {
+export const screenNack = screening('nack options', nackOptions);
+
+function nackOptions(options: NackOptions): NackOptions {
   const input = screenObject('nack options', options);
   if (input.final !== undefined && typeof input.final !== 'boolean')
     throw jobInvalid('final', 'must be a boolean');
@@ -68,7 +83,9 @@ export function screenNack(options: NackOptions): NackOptions {
   };
 }
 
-export function screenSuspend(options: SuspendOptions): SuspendOptions {
+export const screenSuspend = screening('suspend options', suspendOptions);
+
+function suspendOptions(options: SuspendOptions): SuspendOptions {
   const input = screenObject('suspend options', options);
   const waitFor = screenOptionalName('waitFor', input.waitFor);
   if (input.eventsSince !== undefined && waitFor === undefined) {
@@ -95,12 +112,22 @@ export function screenSuspend(options: SuspendOptions): SuspendOptions {
 export const screenVisibility = (value: unknown): number =>
   screenDuration('visibilityTimeoutMs', value);
 
-export function screenAckItems(items: readonly AckItem[], maxBytes: number): AckItem[] {
-  if (!Array.isArray(items)) throw jobInvalid('items', 'must be an array');
-  return items.map((item) => ({ fence: screenFence(item.fence), ...screenAck(item, maxBytes) }));
-}
+/** A batch's items: an array without holes of objects, each screened as its single call. */
+const batchItems = (items: unknown): Record<string, unknown>[] =>
+  screenArray('items', items).map((item, index) => screenObject(`items[${index}]`, item));
 
-export function screenNackItems(items: readonly NackItem[]): NackItem[] {
-  if (!Array.isArray(items)) throw jobInvalid('items', 'must be an array');
-  return items.map((item) => ({ fence: screenFence(item.fence), ...screenNack(item) }));
-}
+export const screenAckItems = screening(
+  'items',
+  (items: readonly AckItem[], maxBytes: number): AckItem[] =>
+    batchItems(items).map((item) => ({
+      fence: screenFence(item.fence as Fence),
+      ...screenAck(item, maxBytes),
+    })),
+);
+
+export const screenNackItems = screening('items', (items: readonly NackItem[]): NackItem[] =>
+  batchItems(items).map((item) => ({
+    fence: screenFence(item.fence as Fence),
+    ...screenNack(item as unknown as NackOptions),
+  })),
+);

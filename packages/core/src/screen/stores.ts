@@ -5,9 +5,11 @@ import { jobInvalid } from '../errors/refusals.js';
 import { screenEventIds, screenEventMatch } from './events.js';
 import { screenJobError } from './settle.js';
 import {
+  screenArray,
   screenDuration,
   screenInstant,
   screenInteger,
+  screening,
   screenJson,
   screenName,
   screenObject,
@@ -17,9 +19,13 @@ import {
 
 const STEP_STATUSES = new Set(['completed', 'failed', 'sleeping', 'waiting']);
 
-export function screenStep(record: StepRecord, maxBytes: number): StepRecord {
+export const screenStep = screening('step', stepRecord);
+
+function stepRecord(record: StepRecord, maxBytes: number): StepRecord {
   const input = screenObject('step', record);
-  if (!STEP_STATUSES.has(String(input.status))) throw jobInvalid('status', 'is not a step status');
+  if (typeof input.status !== 'string' || !STEP_STATUSES.has(input.status)) {
+    throw jobInvalid('status', 'is not a step status');
+  }
   const eventName = screenOptionalName('eventName', input.eventName);
   const eventId = input.eventId === undefined ? undefined : screenUuid('eventId', input.eventId);
   return {
@@ -41,7 +47,9 @@ export function screenStep(record: StepRecord, maxBytes: number): StepRecord {
   };
 }
 
-export function screenPublish(
+export const screenPublish = screening('publish options', publishInput);
+
+function publishInput(
   name: string,
   payload: unknown,
   options: PublishOptions = {},
@@ -58,7 +66,9 @@ export function screenPublish(
   };
 }
 
-export function screenFind(
+export const screenFind = screening('find options', findInput);
+
+function findInput(
   name: string,
   options: FindEventOptions,
 ): { name: string; options: FindEventOptions } {
@@ -76,6 +86,10 @@ export function screenFind(
 }
 
 export const screenLeaseName = (field: string, value: unknown): string => screenName(field, value);
+/** The queues a wake subscription listens on: an array, without holes, of queue names. */
+export const screenSubscribeQueues = screening('queues', (value: readonly string[]): string[] =>
+  screenArray('queues', value).map((queue) => screenName('queues', queue)),
+);
 /** A mark's value: a safe integer >= 0 (an instant, a counter). */
 export const screenMarkValue = (value: unknown): number =>
   screenInteger('value', value, 0, Number.MAX_SAFE_INTEGER);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
   enqueueIndexDisagrees,
+  idTaken,
   jobDuplicate,
   type ScreenedEnqueue,
 } from '@berth/core';
@@ -15,12 +16,12 @@ interface IdRow {
 }
 
 interface InsertRow extends IdRow {
-  readonly hit: 'inserted' | 'id' | 'key';
+  readonly hit: 'inserted' | 'id' | 'taken' | 'key';
 }
 
 interface BatchRow {
   readonly ord: number;
-  readonly verdict: 'land' | 'id' | 'key' | 'error';
+  readonly verdict: 'land' | 'id' | 'taken' | 'key' | 'error';
   readonly answer_id: string;
   readonly answer_run: string;
 }
@@ -91,6 +92,7 @@ export function enqueueOps(context: OpsContext) {
       const rows = await insert(request, id, runId);
       const made = rows.find((row) => row.hit === 'inserted');
       if (made !== undefined) return answer(made, false);
+      if (rows.some((row) => row.hit === 'taken')) throw idTaken();
       const existing = rows.find((row) => row.hit === 'id');
       if (existing !== undefined) return answer(existing, true);
       if (request.idempotencyKey === undefined) continue;
@@ -149,7 +151,9 @@ export function enqueueOps(context: OpsContext) {
       now,
       channel,
     ]);
-    const refused = rows.find((row) => row.verdict === 'error');
+    // The first refused item in batch order answers, as enqueuing one by one would.
+    const refused = rows.find((row) => row.verdict === 'error' || row.verdict === 'taken');
+    if (refused?.verdict === 'taken') throw idTaken();
     if (refused !== undefined) {
       const request = requests[refused.ord - 1];
       if (request !== undefined) throw jobDuplicate(request, refused.answer_id);

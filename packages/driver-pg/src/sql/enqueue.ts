@@ -9,8 +9,8 @@ export function enqueueSql(s: string) {
   return {
     /**
      * One insert, in ONE statement that also says why it was refused: the job a caller id
-     * already made (`hit` 'id'), or the live holder of the key as this statement saw it (`hit`
-     * 'key'). Wakes the queue when it lands. $1 id, $2 run_id, $3 name, $4 queue, $5 payload,
+     * already made (`hit` 'id'; 'taken' when another tenant's row holds the id), or the live
+     * holder of the key as this statement saw it (`hit` 'key'). Wakes the queue when it lands. $1 id, $2 run_id, $3 name, $4 queue, $5 payload,
      * $6 run_at, $7 now, $8 priority, $9 max_attempts, $10 key, $11 concurrency_key,
      * $12 tenant_id, $13 traceparent, $14 enqueued_by, $15 channel, $16 caller id given.
      */
@@ -25,7 +25,9 @@ export function enqueueSql(s: string) {
       ), woke AS (SELECT pg_notify($15, queue) FROM ins)
       SELECT id, run_id, 'inserted' AS hit, (SELECT count(*) FROM woke) AS woke FROM ins
       UNION ALL
-      SELECT d.id, d.run_id, 'id', 0 FROM ${s}.jobs d
+      SELECT d.id, d.run_id,
+        CASE WHEN coalesce(d.tenant_id, '') = coalesce($12::text, '') THEN 'id' ELSE 'taken' END, 0
+      FROM ${s}.jobs d
       WHERE $16::bool AND d.id = $1 AND NOT EXISTS (SELECT 1 FROM ins)
       UNION ALL
       SELECT h.id, h.run_id, 'key', 0 FROM ${s}.jobs h
@@ -46,8 +48,9 @@ export function enqueueSql(s: string) {
     /**
      * A whole batch in ONE statement. `walk` applies the requests in order, as enqueue would one
      * by one: a caller id that exists (in the table or landed earlier in the batch) answers that
-     * job; a key held live (in the table or by an earlier landed item) dedupes or is an error;
-     * anything else lands. Nothing is inserted when any item is an error. No ON CONFLICT: a
+     * job, or is 'taken' when another tenant's row holds it (nothing lands then either); a key
+     * held live (in the table or by an earlier landed item) dedupes or is an error; anything
+     * else lands. Nothing is inserted when any item is an error. No ON CONFLICT: a
      * writer that took an id or key after this statement read the table makes the unique index
      * refuse the whole statement (23505), so the batch never lands in part.
      * Arrays: $1 ord, $2 id, $3 caller, $4 run_id, $5 name, $6 queue, $7 payload, $8 run_at,
@@ -62,7 +65,8 @@ export function enqueueSql(s: string) {
           AS t(ord, id, caller, run_id, name, queue, payload, run_at, priority, max_attempts,
                idem_key, on_error, concurrency_key, tenant_id, traceparent, enqueued_by, nk)
       ), facts AS (
-        SELECT i.*, d.id AS id_hit, d.run_id AS id_hit_run, h.id AS key_hit, h.run_id AS key_hit_run
+        SELECT i.*, d.id AS id_hit, d.run_id AS id_hit_run, h.id AS key_hit, h.run_id AS key_hit_run,
+          CASE WHEN d.id IS NOT NULL THEN coalesce(d.tenant_id, '') END AS id_hit_tenant
         FROM items i
         LEFT JOIN ${s}.jobs d ON i.caller AND d.id = i.id
         LEFT JOIN LATERAL (
@@ -71,13 +75,15 @@ export function enqueueSql(s: string) {
             AND coalesce(j.tenant_id, '') = coalesce(i.tenant_id, '') AND j.state IN ${LIVE}
           LIMIT 1
         ) h ON true
-      ), walk (ord, ids, runs, nks, verdict, answer_id, answer_run) AS (
-        SELECT 0, ARRAY[]::uuid[], ARRAY[]::uuid[], ARRAY[]::text[], NULL::text, NULL::uuid, NULL::uuid
+      ), walk (ord, ids, runs, nks, tenants, verdict, answer_id, answer_run) AS (
+        SELECT 0, ARRAY[]::uuid[], ARRAY[]::uuid[], ARRAY[]::text[], ARRAY[]::text[], NULL::text,
+          NULL::uuid, NULL::uuid
         UNION ALL
         SELECT f.ord,
           CASE WHEN v.verdict = 'land' THEN w.ids || f.id ELSE w.ids END,
           CASE WHEN v.verdict = 'land' THEN w.runs || f.run_id ELSE w.runs END,
           CASE WHEN v.verdict = 'land' THEN w.nks || f.nk ELSE w.nks END,
+          CASE WHEN v.verdict = 'land' THEN w.tenants || coalesce(f.tenant_id, '') ELSE w.tenants END,
           v.verdict, v.answer_id, v.answer_run
         FROM walk w
         JOIN facts f ON f.ord = w.ord + 1
@@ -87,7 +93,9 @@ export function enqueueSql(s: string) {
         ) p
         CROSS JOIN LATERAL (
           SELECT
-            CASE WHEN f.id_hit IS NOT NULL OR p.id_at IS NOT NULL THEN 'id'
+            CASE WHEN coalesce(f.id_hit_tenant, w.tenants[p.id_at]) <> coalesce(f.tenant_id, '')
+                   THEN 'taken'
+                 WHEN f.id_hit IS NOT NULL OR p.id_at IS NOT NULL THEN 'id'
                  WHEN f.key_hit IS NOT NULL OR p.nk_at IS NOT NULL THEN
                    CASE WHEN f.on_error THEN 'error' ELSE 'key' END
                  ELSE 'land' END AS verdict,
@@ -100,7 +108,8 @@ export function enqueueSql(s: string) {
         ) v
       ), landing AS (
         SELECT f.* FROM facts f JOIN walk w ON w.ord = f.ord
-        WHERE w.verdict = 'land' AND NOT EXISTS (SELECT 1 FROM walk e WHERE e.verdict = 'error')
+        WHERE w.verdict = 'land'
+          AND NOT EXISTS (SELECT 1 FROM walk e WHERE e.verdict IN ('error', 'taken'))
       ), ins AS (
         INSERT INTO ${s}.jobs (${INSERT_COLUMNS})
         SELECT id, run_id, name, queue, payload::json,

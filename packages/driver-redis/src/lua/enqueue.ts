@@ -20,7 +20,8 @@ export const ENQUEUE_FIELDS = [
 /**
  * Inserts a batch, all or nothing. ARGV: now, mode, count, then ENQUEUE_FIELDS per request.
  * In order per request: a caller id that exists (or came earlier in the batch) answers that
- * job; a key held by a live row (or an earlier item) is a conflict; else a new row.
+ * job, or answers {'taken', index} before anything is written when a row of another tenant (or
+ * of a tenant on one side only) holds the id; a key held by a live row (or an earlier item) is a conflict; else a new row.
  * Mode `one` (enqueue): a conflict answers {'conflict', holderId} and writes nothing, so the
  * caller runs the seam and the lookup. Mode `many` (enqueueMany): a conflict dedupes, or with
  * onConflict 'error' answers {'duplicate', index, holderId} before anything is written.
@@ -36,6 +37,7 @@ local names = { ${ENQUEUE_FIELDS.map((field) => `'${field}'`).join(', ')} }
 local function absent(value) if value == '' then return nil end return value end
 
 local madeRun = {}
+local madeTenant = {}
 local batchHolder = {}
 local answers = {}
 local fresh = {}
@@ -45,8 +47,15 @@ for item = 1, count do
   for f = 1, width do r[names[f]] = absent(ARGV[base + f]) end
   local answer = nil
   if r.callerId then
-    local runId = madeRun[r.callerId] or redis.call('HGET', k_job(r.callerId), 'runId')
-    if runId then answer = { r.callerId, runId, 1 } end
+    local runId, tenant = madeRun[r.callerId], madeTenant[r.callerId]
+    if not runId then
+      local held = redis.call('HMGET', k_job(r.callerId), 'runId', 'tenantId')
+      runId, tenant = held[1], held[2] or ''
+    end
+    if runId then
+      if tenant ~= (r.tenantId or '') then return { 'taken', item - 1 } end
+      answer = { r.callerId, runId, 1 }
+    end
   end
   local field = nil
   if not answer and r.idempotencyKey then
@@ -67,6 +76,7 @@ for item = 1, count do
     r.id = r.callerId or r.newId
     r.field = field
     madeRun[r.id] = r.runId
+    madeTenant[r.id] = r.tenantId or ''
     if field then batchHolder[field] = { r.id, r.runId } end
     fresh[#fresh + 1] = r
     answer = { r.id, r.runId, 0 }

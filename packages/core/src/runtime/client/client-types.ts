@@ -20,7 +20,10 @@ export interface EnqueueOptions {
   /** `dedupe` (default) answers the live holder; `error` throws JOB_DUPLICATE. */
   readonly onConflict?: 'dedupe' | 'error';
   readonly tenantId?: string;
-  /** A uuid the caller allocated; a second enqueue of it answers the first job, deduped. */
+  /**
+   * A uuid the caller allocated; a second enqueue of it answers the first job, deduped (in the
+   * same tenant; another tenant's id is JOB_INVALID, "the id is taken").
+   */
   readonly id?: string;
   /** Overrides the queue the job definition names. */
   readonly queue?: string;

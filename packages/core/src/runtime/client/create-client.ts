@@ -1,15 +1,16 @@
 import type { Driver } from '../../contract/driver.js';
 import type { PublishOptions } from '../../contract/events.js';
-import { DEFAULT_QUEUE } from '../../contract/limits.js';
+import { DEFAULT_QUEUE, MAX_ENQUEUE_BATCH } from '../../contract/limits.js';
 import type { EnqueueRequest, EnqueueResult, Json } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
+import { screenArray, screening, screenObject } from '../../screen/values.js';
 import { announceDue } from '../due-hub.js';
 import type { AnyEventDefinition } from '../events/define-event.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { loadOtel } from '../otel/load-otel.js';
 import type { Client, ClientOptions, EnqueueItem } from './client-types.js';
-import { toEnqueueRequest } from './enqueue-request.js';
+import { screenJobDefinition, toEnqueueRequest } from './enqueue-request.js';
 import { jobHandle, typedRecord } from './job-handle.js';
 
 function knownJobs(jobs: readonly AnyJobContract[] | undefined): Set<string> | undefined {
@@ -35,13 +36,21 @@ function announceDelayed(driver: Driver, request: EnqueueRequest, result: Enqueu
   announceDue(driver, request.queue ?? DEFAULT_QUEUE, request.runAt ?? driver.clock.now());
 }
 
+/** The batch as plain items: an array without holes of objects, at most MAX_ENQUEUE_BATCH. */
+const screenItems = screening('items', (items: unknown): EnqueueItem[] =>
+  screenArray('items', items, MAX_ENQUEUE_BATCH).map(
+    (item, index) => ({ ...screenObject(`items[${index}]`, item) }) as unknown as EnqueueItem,
+  ),
+);
+
 /** The app's side of the queue: typed enqueues and event publishes over one driver. */
 export function createClient(options: ClientOptions): Client {
   const { driver } = options;
   const known = knownJobs(options.jobs);
   void loadOtel();
 
-  const check = (job: AnyJobContract): AnyJobContract => {
+  const check = (given: unknown, field = 'job'): AnyJobContract => {
+    const job = screenJobDefinition(given, field);
     if (known !== undefined && !known.has(job.name)) {
       throw configInvalid({
         option: 'jobs',
@@ -54,7 +63,7 @@ export function createClient(options: ClientOptions): Client {
   };
 
   const enqueue: Client['enqueue'] = async (job, payload, enqueueOptions) => {
-    const definition = check(job as unknown as AnyJobContract);
+    const definition = check(job);
     const request = await toEnqueueRequest(driver.clock, definition, payload, enqueueOptions);
     const result = await driver.enqueue(request);
     announceDelayed(driver, request, result);
@@ -92,10 +101,15 @@ export function createClient(options: ClientOptions): Client {
     get: (job, id, options) =>
       typedRecord(driver, job as unknown as AnyJobContract, id, options) as never,
     async enqueueMany(items) {
-      const list = items as readonly EnqueueItem[];
+      const list = screenItems(items);
       const requests = await Promise.all(
-        list.map((item) =>
-          toEnqueueRequest(driver.clock, check(item.job), item.payload, item.options),
+        list.map((item, index) =>
+          toEnqueueRequest(
+            driver.clock,
+            check(item.job, `items[${index}].job`),
+            item.payload,
+            item.options,
+          ),
         ),
       );
       const results = await driver.enqueueMany(requests);

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { EnqueueRequest, Json } from '../../contract/records.js';
 import { jobInvalid } from '../../errors/refusals.js';
+import { screening, screenObject } from '../../screen/values.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { activeTraceparent } from '../otel/traceparent.js';
@@ -29,6 +30,31 @@ function concurrencyKeyOf(job: AnyJobContract, payload: unknown, options: Enqueu
   return key;
 }
 
+/** A job definition as `defineJob` makes it; anything else is JOB_INVALID naming `field`. */
+export const screenJobDefinition = screening(
+  'job',
+  (job: unknown, field: string): AnyJobContract => {
+    const input = screenObject(field, job);
+    const retry = input.retry as { maxAttempts?: unknown } | null | undefined;
+    if (
+      typeof input.name !== 'string' ||
+      typeof input.queue !== 'string' ||
+      retry === null ||
+      typeof retry !== 'object' ||
+      typeof retry.maxAttempts !== 'number'
+    ) {
+      throw jobInvalid(field, 'must be a job made by defineJob');
+    }
+    return job as AnyJobContract;
+  },
+);
+
+/** The options as a plain copy read once: a throwing getter or trap is JOB_INVALID `options`. */
+const screenOptions = screening('options', (options: unknown): EnqueueOptions => {
+  if (options === undefined) return {};
+  return { ...screenObject('options', options) } as EnqueueOptions;
+});
+
 /**
  * The driver request for one enqueue: the payload checked (and shaped) by the job's schema,
  * its queue, attempts and concurrency key from the definition, and the active trace captured.
@@ -37,11 +63,14 @@ export async function toEnqueueRequest(
   clock: Clock,
   job: AnyJobContract,
   payload: unknown,
-  options: EnqueueOptions = {},
+  given?: EnqueueOptions,
 ): Promise<EnqueueRequest> {
+  const options = screenOptions(given);
   // Read first: the caller's active span is the one to continue.
   const traceparent = options.traceparent ?? (await activeTraceparent());
-  const value = await validatePayload(job, payload);
+  // Without a schema the payload goes to the driver's screen untouched: awaiting it here would
+  // read its `then`, running a Proxy's trap or a getter before any screen sees it.
+  const value = job.schema === undefined ? payload : await validatePayload(job, payload);
   const runAt = runAtOf(clock, options);
   const concurrencyKey = concurrencyKeyOf(job, value, options);
   const request: Mutable<EnqueueRequest> = {

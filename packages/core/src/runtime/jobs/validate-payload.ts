@@ -28,7 +28,19 @@ export async function validatePayload<TInput, TPayload>(
   kind: 'job' | 'event' = 'job',
 ): Promise<TPayload | Json | undefined> {
   if (job.schema === undefined) return payload as Json | undefined;
-  const result = await job.schema['~standard'].validate(payload);
+  let result: StandardSchemaV1.Result<TPayload>;
+  try {
+    result = await job.schema['~standard'].validate(payload);
+  } catch {
+    // A schema throws (rather than answering issues) on input it cannot even read: a Proxy.
+    throw jobInvalid(
+      'payload',
+      `could not be read by the schema of job ${JSON.stringify(job.name)}`,
+      {
+        job: job.name,
+      },
+    );
+  }
   if (!result.issues) return result.value;
   const issues = result.issues.map(toIssue);
   const summary = issues

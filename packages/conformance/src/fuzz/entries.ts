@@ -1,0 +1,47 @@
+import { createClient, type Driver } from '@berth/core';
+import { FUZZ_JOB as job } from './templates.js';
+
+/** A public entry point called with built hostile arguments. */
+type Entry = (driver: Driver, args: readonly unknown[]) => Promise<unknown> | undefined;
+
+// biome-ignore lint/suspicious/noExplicitAny: the fuzz calls every entry point with anything.
+type Loose = any;
+const loose = (driver: Driver): Loose => driver;
+
+/** Every public entry point of a driver and of a client over it, by name. */
+export const ENTRIES: Readonly<Record<string, Entry>> = {
+  enqueue: (d, [a]) => loose(d).enqueue(a),
+  enqueueMany: (d, [a]) => loose(d).enqueueMany(a),
+  claim: (d, [a]) => loose(d).claim(a),
+  ack: (d, [a, b]) => loose(d).ack(a, b),
+  nack: (d, [a, b]) => loose(d).nack(a, b),
+  suspend: (d, [a, b]) => loose(d).suspend(a, b),
+  extend: (d, [a, b]) => loose(d).extend(a, b),
+  ackMany: (d, [a]) => loose(d).ackMany(a),
+  nackMany: (d, [a]) => loose(d).nackMany(a),
+  get: (d, [a, b]) => loose(d).get(a, b),
+  cancel: (d, [a, b]) => loose(d).cancel(a, b),
+  promote: (d, [a, b]) => loose(d).promote(a, b),
+  requeue: (d, [a, b]) => loose(d).requeue(a, b),
+  list: (d, [a]) => loose(d).list(a),
+  purge: (d, [a]) => loose(d).purge(a),
+  'steps.get': (d, [a, b]) => loose(d).steps.get(a, b),
+  'steps.put': (d, [a, b]) => loose(d).steps.put(a, b),
+  'steps.list': (d, [a]) => loose(d).steps.list(a),
+  'events.publish': (d, [a, b, c]) => loose(d).events.publish(a, b, c),
+  'events.find': (d, [a, b]) => loose(d).events.find(a, b),
+  'events.list': (d, [a]) => loose(d).events.list(a),
+  'leases.acquire': (d, [a, b, c]) => loose(d).leases.acquire(a, b, c),
+  'leases.renew': (d, [a, b, c]) => loose(d).leases.renew(a, b, c),
+  'leases.release': (d, [a, b]) => loose(d).leases.release(a, b),
+  'leases.holder': (d, [a]) => loose(d).leases.holder(a),
+  'leases.acquireSlot': (d, [a, b, c]) => loose(d).leases.acquireSlot(a, b, c, 60_000),
+  'leases.releaseSlot': (d, [a, b]) => loose(d).leases.releaseSlot(a, b),
+  'marks.get': (d, [a]) => loose(d).marks.get(a),
+  'marks.advance': (d, [a, b]) => loose(d).marks.advance(a, b),
+  'client.enqueue': (d, [a, b]) => createClient({ driver: d }).enqueue(job, a as never, b as never),
+  'client.enqueue(job)': (d, [a, b]) => createClient({ driver: d }).enqueue(a as never, b as never),
+  'client.enqueueMany': (d, [a]) => createClient({ driver: d }).enqueueMany(a as never),
+};
+
+export const ENTRY_NAMES = Object.keys(ENTRIES);
