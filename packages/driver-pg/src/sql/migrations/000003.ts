@@ -34,6 +34,10 @@ DROP INDEX IF EXISTS ${s}.jobs_claim_idx;
 CREATE INDEX IF NOT EXISTS jobs_purge_idx ON ${s}.jobs (state, finished_at, seq)
   WHERE finished_at IS NOT NULL;
 DROP INDEX IF EXISTS ${s}.jobs_finished_idx;
+-- Publish wakes an event's waiters in batches in seq order: each batch is one index range.
+CREATE INDEX IF NOT EXISTS jobs_waiting_seq_idx ON ${s}.jobs (wait_for, seq)
+  WHERE state = 'suspended';
+DROP INDEX IF EXISTS ${s}.jobs_waiting_idx;
 -- find answers the first matching event in publish order (insertion sequence).
 CREATE INDEX IF NOT EXISTS events_name_seq_idx ON ${s}.events (name, seq);
 CREATE INDEX IF NOT EXISTS events_expiry_seq_idx ON ${s}.events (expires_at, seq);
