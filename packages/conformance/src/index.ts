@@ -1,3 +1,6 @@
+export { crashEnv } from './crash/crash-env.js';
+export type { CrashRecoveryOptions, CrashTarget } from './crash/describe-crash-recovery.js';
+export { describeCrashRecovery } from './crash/describe-crash-recovery.js';
 export { describeDriver } from './describe-driver.js';
 export type { OpenInstance } from './describe-shared-cursors.js';
 export { describeSharedCursors } from './describe-shared-cursors.js';
