@@ -1,3 +1,5 @@
+export type { ConnectionErrorsOptions } from './connection/describe-connection-errors.js';
+export { describeConnectionErrors } from './connection/describe-connection-errors.js';
 export { crashEnv } from './crash/crash-env.js';
 export type { CrashRecoveryOptions, CrashTarget } from './crash/describe-crash-recovery.js';
 export { describeCrashRecovery } from './crash/describe-crash-recovery.js';

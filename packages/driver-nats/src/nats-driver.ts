@@ -27,6 +27,7 @@ import { createMarkStore } from './marks.js';
 import { cancel, get, list, promote, stats } from './operator.js';
 import { purge } from './purge.js';
 import { requeue } from './requeue.js';
+import { screenServers } from './servers.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
 import { subjectsFor } from './subjects.js';
@@ -144,6 +145,7 @@ const guard =
  */
 export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
   const { limit, timeoutMs, replicas, markerGraceMs, subjects } = screenOptions(options);
+  const servers = screenServers(options.servers);
   const clock = options.clock ?? systemClock;
   const owned = options.connection === undefined;
   let opening: Promise<NatsContext> | undefined;
@@ -152,8 +154,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
   const ready = (): Promise<NatsContext> => {
     if (closed) return Promise.reject(new Error('the driver was closed'));
     opening ??= openContext({
-      servers:
-        options.servers ?? (options.connection === undefined ? DEFAULT_NATS_SERVERS : undefined),
+      servers: servers ?? (options.connection === undefined ? DEFAULT_NATS_SERVERS : undefined),
       connection: options.connection,
       subjects,
       clock,

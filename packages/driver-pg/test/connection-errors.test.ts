@@ -1,52 +1,12 @@
-import { isBerthError } from '@berth/core';
-import { describe, expect, it } from 'vitest';
+import { describeConnectionErrors } from '@berth/conformance';
 import { createPgDriver } from '../src/index.js';
 
-/** The refusal of one enqueue through a driver on `connectionString`, with the driver closed. */
-async function refusalAt(connectionString: string): Promise<unknown> {
-  const driver = createPgDriver({ connectionString });
-  try {
-    return await driver.enqueue({ name: 'x' }).then(
-      () => new Error('the enqueue landed'),
-      (error: unknown) => error,
-    );
-  } finally {
-    await driver.close();
-  }
-}
-
-function expectSocketError(error: unknown, code: string): void {
-  expect(isBerthError(error, 'DRIVER_UNAVAILABLE'), String(error)).toBe(true);
-  if (!isBerthError(error, 'DRIVER_UNAVAILABLE')) return;
-  expect(error.detail).toContain(code);
-  expect(error.meta.errorCode).toBe(code);
-  expect(error.cause).toBeInstanceOf(Error);
-  expect((error.cause as { code?: unknown }).code).toBe(code);
-}
-
-describe('pg connection errors say why', () => {
-  it('a refused port answers DRIVER_UNAVAILABLE naming ECONNREFUSED, the socket error as its cause', async () => {
-    expectSocketError(await refusalAt('postgres://postgres@127.0.0.1:1/test'), 'ECONNREFUSED');
-  });
-
-  it('an unresolvable host answers DRIVER_UNAVAILABLE naming ENOTFOUND', async () => {
-    expectSocketError(
-      await refusalAt('postgres://postgres@berth-nowhere.invalid:5432/test'),
-      'ENOTFOUND',
-    );
-  });
-
-  it('a URL of another scheme is CONFIG_INVALID at construction, saying which schemes work', () => {
-    let error: unknown;
-    try {
-      createPgDriver({ connectionString: 'mysql://root@127.0.0.1:3306/app' });
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(isBerthError(error, 'CONFIG_INVALID')).toBe(true);
-    if (!isBerthError(error, 'CONFIG_INVALID')) return;
-    expect(error.meta.option).toBe('connectionString');
-    expect(error.detail).toContain('mysql://');
-    expect(error.fix).toContain('postgres://');
-  });
+describeConnectionErrors({
+  driver: 'pg',
+  open: (connectionString) => createPgDriver({ connectionString }),
+  option: 'connectionString',
+  scheme: 'postgres://',
+  refusedUrl: 'postgres://postgres@127.0.0.1:1/test',
+  unresolvableUrl: 'postgres://postgres@berth-nowhere.invalid:5432/test',
+  foreignUrl: 'mysql://root@127.0.0.1:3306/app',
 });

@@ -183,20 +183,30 @@ export function driverUnavailable(input: {
 
 /**
  * What a backend error says happened. A connection refused on every address of a host comes as
- * an AggregateError with an empty message: its first error, or its code, says why.
+ * an AggregateError with an empty message: its first error, or its code, says why. A client that
+ * wraps the socket's error ("connection refused") gets the socket's code added.
  */
 function describeFailure(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause ?? 'no answer');
-  if (cause.message !== '') return cause.message;
+  const code = backendCode(cause);
   const first = cause instanceof AggregateError ? cause.errors[0] : undefined;
-  if (first instanceof Error && first.message !== '') return first.message;
-  return backendCode(cause) ?? cause.name;
+  const message =
+    cause.message !== ''
+      ? cause.message
+      : first instanceof Error && first.message !== ''
+        ? first.message
+        : (code ?? cause.name);
+  return code === undefined || message.includes(code) ? message : `${message} (${code})`;
 }
 
-/** A backend error's own code (`ECONNREFUSED`, a SQLSTATE), when it has a string one. */
-function backendCode(error: unknown): string | undefined {
-  if (error === null || typeof error !== 'object' || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
+/**
+ * A backend error's own code (`ECONNREFUSED`, a SQLSTATE), when it has a string one; else the
+ * code of the error it wraps, so a socket's code under a client's error still shows.
+ */
+function backendCode(error: unknown, depth = 0): string | undefined {
+  if (error === null || typeof error !== 'object' || depth > 4) return undefined;
+  if ('code' in error && typeof error.code === 'string') return error.code;
+  return 'cause' in error ? backendCode(error.cause, depth + 1) : undefined;
 }
 
 /** The enqueue-retry loop's second miss: the fix names the migrate call, as the spec asks. */
