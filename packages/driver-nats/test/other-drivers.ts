@@ -3,9 +3,7 @@ import type { DriverFactory } from '@berth/conformance';
 import { createMemoryDriver } from '@berth/driver-memory';
 import { createPgDriver } from '@berth/driver-pg';
 import { createRedisDriver } from '@berth/driver-redis';
-import { serverUrl } from '@berth/test-servers';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import { dropPgSchema, dropRedisPrefix, serverUrl } from '@berth/test-servers';
 
 /**
  * The other drivers, through their public exports only (no driver reads another's source), for
@@ -26,13 +24,7 @@ export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
     driver,
     dispose: async () => {
       await driver.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.end();
-      }
+      await dropPgSchema(url, schema);
     },
   };
 };
@@ -45,18 +37,7 @@ export const redisFactory: DriverFactory = async ({ clock, hooks }) => {
     driver,
     dispose: async () => {
       await driver.close();
-      const admin = new Redis(url, { maxRetriesPerRequest: 1 });
-      admin.on('error', () => {});
-      try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await admin.scan(cursor, 'MATCH', `{${prefix}}:*`, 'COUNT', 1_000);
-          cursor = next;
-          if (keys.length > 0) await admin.unlink(...keys);
-        } while (cursor !== '0');
-      } finally {
-        admin.disconnect();
-      }
+      await dropRedisPrefix(url, prefix);
     },
   };
 };

@@ -1,29 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { DriverFactory } from '@berth/conformance';
 import type { Driver } from '@berth/core';
-import { serverUrl } from '@berth/test-servers';
-import { Redis } from 'ioredis';
+import { dropRedisPrefix, serverUrl } from '@berth/test-servers';
 import { createRedisDriver, type RedisDriverOptions } from '../src/index.js';
 
 /** A prefix no other case uses: each case sees only its own keys. */
 export const freshPrefix = (): string => `berth-test-${randomUUID().slice(0, 12)}`;
 
-/** Deletes every key of `prefix` (SCAN is fine here: tests only, never a hot path). */
-export async function dropPrefix(url: string, prefix: string): Promise<void> {
-  const admin = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
-  admin.on('error', () => {});
-  try {
-    await admin.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await admin.scan(cursor, 'MATCH', `{${prefix}}:*`, 'COUNT', 1_000);
-      cursor = next;
-      if (keys.length > 0) await admin.unlink(...keys);
-    } while (cursor !== '0');
-  } finally {
-    admin.disconnect();
-  }
-}
+/** Deletes every key of `prefix`. */
+export const dropPrefix = dropRedisPrefix;
 
 /** A driver on its own prefix over its own connection; dispose drops its keys and closes it. */
 export async function redisDriver(

@@ -112,6 +112,7 @@ async function startContainer(spec: ServerSpec): Promise<string> {
 /** The shell line that starts the local server of `kind` (shared/services.md). */
 export const startCommand = (kind: ServerKind): string => SPECS[kind].start;
 
+export { dropNatsPrefix, dropPgSchema, dropRedisPrefix } from './cleanup.js';
 export { configFixProblem } from './config-fix.js';
 export {
   readmeBlock,

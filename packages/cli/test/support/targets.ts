@@ -3,11 +3,7 @@ import type { Driver, JobError, JobRecord } from '@berth/core';
 import { createNatsDriver } from '@berth/driver-nats';
 import { createPgDriver, type PgDriver } from '@berth/driver-pg';
 import { createRedisDriver } from '@berth/driver-redis';
-import { serverUrl } from '@berth/test-servers';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import { dropNatsPrefix, dropPgSchema, dropRedisPrefix, serverUrl } from '@berth/test-servers';
 
 /** A queue of its own on a real server, the flags that point `berth` at it, and a driver on it. */
 export interface Target {
@@ -40,13 +36,7 @@ export async function pgTarget(
     driver,
     async dispose() {
       await driver.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.end();
-      }
+      await dropPgSchema(url, schema);
     },
   };
 }
@@ -65,19 +55,7 @@ export async function redisTarget(): Promise<Target & { prefix: string }> {
     driver,
     async dispose() {
       await driver.close();
-      const admin = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      admin.on('error', () => {});
-      try {
-        await admin.connect();
-        let cursor = '0';
-        do {
-          const [next, keys] = await admin.scan(cursor, 'MATCH', `{${prefix}}:*`, 'COUNT', 1_000);
-          cursor = next;
-          if (keys.length > 0) await admin.unlink(...keys);
-        } while (cursor !== '0');
-      } finally {
-        admin.disconnect();
-      }
+      await dropRedisPrefix(url, prefix);
     },
   };
 }
@@ -96,15 +74,7 @@ export async function natsTarget(): Promise<Target & { prefix: string }> {
     driver,
     async dispose() {
       await driver.close();
-      const admin = await connect({ servers: url });
-      try {
-        const streams = (await jetstreamManager(admin)).streams;
-        for (const stream of [`KV_${prefix}_jobs`, `KV_${prefix}_aux`]) {
-          await streams.delete(stream).catch(() => false);
-        }
-      } finally {
-        await admin.close();
-      }
+      await dropNatsPrefix(url, prefix);
     },
   };
 }

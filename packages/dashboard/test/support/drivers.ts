@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Driver } from '@berth/core';
 import { createPgDriver } from '@berth/driver-pg';
 import { createRedisDriver } from '@berth/driver-redis';
-import { serverUrl } from '@berth/test-servers';
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import { dropPgSchema, dropRedisPrefix, serverUrl } from '@berth/test-servers';
 
 export interface OpenedDriver {
   readonly driver: Driver;
@@ -23,13 +21,7 @@ export async function openPg(): Promise<OpenedDriver> {
     driver,
     dispose: async () => {
       await driver.close();
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await admin.end();
-      }
+      await dropPgSchema(url, schema);
     },
   };
 }
@@ -43,17 +35,7 @@ export async function openRedis(): Promise<OpenedDriver> {
     driver,
     dispose: async () => {
       await driver.close();
-      const admin = new Redis(url, { maxRetriesPerRequest: 1 });
-      try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await admin.scan(cursor, 'MATCH', `{${prefix}}:*`, 'COUNT', 1_000);
-          cursor = next;
-          if (keys.length > 0) await admin.unlink(...keys);
-        } while (cursor !== '0');
-      } finally {
-        admin.disconnect();
-      }
+      await dropRedisPrefix(url, prefix);
     },
   };
 }
