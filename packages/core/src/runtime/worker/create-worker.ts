@@ -78,8 +78,14 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     });
   };
 
-  const slots = new SlotWaits(driver, clock, settings.renewIntervalMs, stopped.signal, logger, () =>
-    loop.wake(),
+  const slots = new SlotWaits(
+    driver,
+    clock,
+    settings.renewIntervalMs,
+    stopped.signal,
+    logger,
+    () => loop.wake(),
+    settings.concurrency,
   );
   const deps: ProcessDeps = {
     driver,
@@ -119,7 +125,8 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     clock,
     pollIntervalMs: settings.pollIntervalMs,
     logger,
-    free: () => settings.concurrency - running.size,
+    // Jobs waiting locally for a slot of their key run nothing: they take no worker slot.
+    free: () => settings.concurrency - running.size + slots.waiting(),
     async claim(limit) {
       const jobs = await driver.claim({
         queues,
@@ -171,6 +178,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   const drain = async (graceMs: number, deadline: number): Promise<void> => {
     state = 'stopping';
     stopListening();
+    slots.close();
     await until(clock, loop.stop(), deadline);
     await until(clock, dropSubscription(), deadline);
     // No settle may wait on a window the clock has to move for: the worker is going away.
@@ -257,6 +265,6 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     // The emitter carries results as stored JSON; each is what its job's `run` returned.
     on: (event, listener) =>
       events.on(event, listener as (payload: WorkerEvents[typeof event]) => void),
-    running: () => running.size,
+    running: () => running.size - slots.waiting(),
   };
 }
