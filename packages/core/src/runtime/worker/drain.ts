@@ -1,0 +1,129 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Clock } from '../../clock.js';
+import type { Driver } from '../../contract/driver.js';
+import type { ClaimedJob } from '../../contract/records.js';
+import { attemptDrained } from './attempt-errors.js';
+import type { RuntimeLogger } from './logger.js';
+import { errorFields } from './logger.js';
+import { until } from './waits.js';
+
+/**
+ * The part of the grace kept for handing running jobs back, ms: at most this, and at most a
+ * tenth of the grace. Attempts still running that long before the grace ends are aborted
+ * (WORKER_DRAINING) so their hand-backs land within the grace.
+ */
+export const STOP_HANDBACK_MS = 1_000;
+
+/** When, for a stop called at `startedAt`, running attempts are aborted and handed back. */
+export const handBackAt = (startedAt: number, graceMs: number): number =>
+  startedAt + graceMs - Math.min(STOP_HANDBACK_MS, graceMs / 10);
+
+/** What a worker's stop waits on and acts on. */
+export interface DrainInput {
+  readonly clock: Clock;
+  readonly logger: RuntimeLogger;
+  readonly workerId: string;
+  readonly graceMs: number;
+  /** When stop() was called: the grace runs from there. */
+  readonly startedAt: number;
+  /** Stops claiming; answers once a claim in flight came back (it may hang). */
+  readonly stopClaiming: () => Promise<void>;
+  /** Drops the wake subscription (it may hang). */
+  readonly unsubscribe: () => Promise<void>;
+  /** Sends every settle at once from now on. */
+  readonly flushSettles: () => void;
+  /** Answers once every settle sent so far has been answered. */
+  readonly settlesLanded: () => Promise<void>;
+  /** The attempts still running (and jobs still settling), by their abort controllers. */
+  readonly running: () => Iterable<{
+    readonly job: ClaimedJob;
+    readonly controller: AbortController;
+  }>;
+  /** Answers once nothing runs. */
+  readonly idle: () => Promise<void>;
+  /** Answers once the hand-backs of jobs claimed after the stop began have been answered. */
+  readonly handedBack: () => Promise<void>;
+  /** Answers once every onSettled hook in flight ended. */
+  readonly hooksDone: () => Promise<void>;
+}
+
+/**
+ * A worker's stop, bounded by its grace whatever hangs: attempts may finish until the hand-back
+ * point, then the ones still running are aborted and handed back, and everything — a claim or
+ * unsubscribe that hangs, the hand-backs, the settles, the onSettled hooks — is waited for until
+ * the grace ends, then one more turn of the event loop for answers already in. What has not
+ * landed by then is left to its lease, which lapses (its job runs again), and said in a log.
+ * Answers whether everything landed.
+ */
+export async function drain(input: DrainInput): Promise<boolean> {
+  const { clock, logger, graceMs } = input;
+  const deadline = input.startedAt + graceMs;
+  const claimsEnded = input.stopClaiming();
+  const unsubscribed = input.unsubscribe();
+  // No settle may wait on a window the clock has to move for: the worker is going away.
+  input.flushSettles();
+  await until(clock, input.idle(), handBackAt(input.startedAt, graceMs));
+  const aborted = [...input.running()];
+  if (aborted.length > 0) {
+    logger.info('the grace is ending; handing the running jobs back', {
+      jobs: aborted.length,
+      graceMs,
+    });
+    for (const { job, controller } of aborted) {
+      controller.abort(attemptDrained(job, input.workerId, graceMs));
+    }
+  }
+  const everything = Promise.all([
+    // A claim that comes back now hands its jobs back at once.
+    claimsEnded.then(input.handedBack),
+    unsubscribed.catch((error: unknown) => logger.warn('unsubscribing failed', errorFields(error))),
+    // A settle that lands may start an onSettled hook.
+    input.idle().then(input.settlesLanded).then(input.hooksDone),
+  ]);
+  const landed = (await until(clock, everything, deadline)) || (await lastTurn(everything));
+  if (!landed) {
+    const left = [...input.running()].map(({ job }) => job.id);
+    logger.warn(
+      'the grace ended with driver calls still out; jobs not handed back are left to their leases, which lapse, and run again',
+      { jobs: left.length, jobIds: left, graceMs },
+    );
+  }
+  return landed;
+}
+
+/** Whether `done` settles within one more turn of the event loop (answers already in). */
+async function lastTurn(done: Promise<unknown>): Promise<boolean> {
+  return Promise.race([
+    done.then(
+      () => true,
+      () => true,
+    ),
+    nextTurn().then(() => false),
+  ]);
+}
+
+/** Hands back jobs a claim brought after the stop began; `pending` holds the calls out. */
+export function handBack(input: {
+  readonly driver: Driver;
+  readonly workerId: string;
+  readonly logger: RuntimeLogger;
+  readonly jobs: readonly ClaimedJob[];
+  readonly pending: Set<Promise<void>>;
+}): void {
+  const { driver, logger } = input;
+  for (const job of input.jobs) {
+    const fence = { jobId: job.id, workerId: input.workerId, claim: job.claim };
+    // Due now, its attempt not counted: another worker takes it at once.
+    const call: Promise<void> = driver.suspend(fence, { until: driver.clock.now() }).then(
+      () => {},
+      (error: unknown) => {
+        logger.warn('handing back a job claimed during stop failed; its lease lapses', {
+          ...errorFields(error),
+          jobId: job.id,
+        });
+      },
+    );
+    input.pending.add(call);
+    void call.finally(() => input.pending.delete(call));
+  }
+}
