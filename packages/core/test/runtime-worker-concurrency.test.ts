@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { createClient, createWorker, type Driver, defineJob, type Worker } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 import { driveUntil, recordingLogger } from './support/runtime.js';
-import { wrapDriver } from './support/wrap.js';
 
 const workers: Worker[] = [];
 afterEach(async () => {
@@ -133,98 +132,6 @@ describe('worker: fleet-wide concurrency', () => {
     runs.finishAll();
     await driveUntil(clock, async () => (await driver.get(second.id))?.state === 'completed');
     expect(await driver.get(second.id)).toMatchObject({ attempts: 1 });
-  });
-
-  it('a job whose key this worker holds waits for it locally, takes no worker slot, and gets the slot straight from the job that ends', async () => {
-    const { driver, clock } = memoryOnManualClock();
-    const calls = { claim: 0, acquireSlot: 0, releaseSlot: 0, suspend: 0 };
-    const counted = wrapDriver(driver, {
-      top: {
-        claim: (request: never) => {
-          calls.claim += 1;
-          return driver.claim(request);
-        },
-        suspend: (fence: never, options: never) => {
-          calls.suspend += 1;
-          return driver.suspend(fence, options);
-        },
-      },
-      leases: {
-        acquireSlot: (...args) => {
-          calls.acquireSlot += 1;
-          return driver.leases.acquireSlot(...args);
-        },
-        releaseSlot: (...args) => {
-          calls.releaseSlot += 1;
-          return driver.leases.releaseSlot(...args);
-        },
-      },
-    });
-    const runs = heldRuns();
-    const keyed = defineJob({
-      name: 'keyed',
-      concurrency: { limit: 1, key: () => 'same' },
-      run: ({ job }) => runs.hold(job.id, 'same'),
-    });
-    const other = defineJob({ name: 'other', run: ({ job }) => runs.hold(job.id, 'other') });
-    const worker = await startWorker(counted, [keyed, other], { workerId: 'w1', concurrency: 2 });
-    const parked: string[] = [];
-    worker.on('suspended', ({ job, reason }) => parked.push(`${job.name}:${reason}`));
-    const client = createClient({ driver: counted });
-    const first = await client.enqueue(keyed, null);
-    await driveUntil(clock, () => runs.running.has(first.id));
-    const second = await client.enqueue(keyed, null);
-    await driveUntil(clock, async () => (await driver.get(second.id))?.state === 'running');
-    // It waits claimed, running nothing: the other worker slot still takes other work.
-    expect(worker.running()).toBe(1);
-    const unrelated = await client.enqueue(other, null);
-    await driveUntil(clock, () => runs.running.has(unrelated.id), { maxMs: 90 });
-    const before = { ...calls };
-    runs.running.get(first.id)?.();
-    await driveUntil(clock, () => runs.running.has(second.id), { stepMs: 1, maxMs: 5 });
-    // No release, no claim, no acquire between the two: the slot passed on in memory.
-    expect(calls).toEqual(before);
-    expect(parked).toEqual([]);
-    expect(runs.peak().get('same')).toBe(1);
-    runs.finishAll();
-    await driveUntil(clock, async () => (await driver.get(second.id))?.state === 'completed');
-    expect(await driver.get(second.id)).toMatchObject({ attempts: 1 });
-    // The last holder releases for real: one acquire and one release for the whole chain.
-    await driveUntil(clock, () => calls.releaseSlot === 1);
-    expect(calls.acquireSlot).toBe(1);
-  });
-
-  it('jobs waiting locally for their key go back to the queue as soon as the worker stops', async () => {
-    const { driver, clock } = memoryOnManualClock();
-    const runs = heldRuns();
-    const keyed = defineJob({
-      name: 'keyed',
-      concurrency: { limit: 1, key: () => 'same' },
-      run: ({ job }) => runs.hold(job.id, 'same'),
-    });
-    const worker = await startWorker(driver, [keyed], { workerId: 'w1', concurrency: 3 });
-    const parked: string[] = [];
-    worker.on('suspended', ({ job, reason }) => parked.push(`${job.name}:${reason}`));
-    const client = createClient({ driver });
-    const first = await client.enqueue(keyed, null);
-    await driveUntil(clock, () => runs.running.has(first.id));
-    const waiting = [
-      (await client.enqueue(keyed, null)).id,
-      (await client.enqueue(keyed, null)).id,
-    ];
-    await driveUntil(clock, async () => {
-      const rows = await Promise.all(waiting.map((id) => driver.get(id)));
-      return rows.every((row) => row?.state === 'running');
-    });
-    const stopping = worker.stop({ graceMs: 10_000 });
-    await driveUntil(clock, () => parked.length === 2, { stepMs: 1, maxMs: 50 });
-    expect(parked).toEqual(['keyed:key-busy', 'keyed:key-busy']);
-    for (const id of waiting) {
-      expect(await driver.get(id)).toMatchObject({ state: 'suspended', attempts: 1 });
-    }
-    runs.finishAll();
-    await stopping;
-    expect(await driver.get(first.id)).toMatchObject({ state: 'completed' });
   });
 
   it('a plain concurrency number limits the job across the fleet', async () => {
