@@ -88,6 +88,8 @@ async function openDriver(kind: string): Promise<Driver> {
 
 interface Run {
   readonly ms: number;
+  /** This process's CPU (user + system) over the chain, ms. */
+  readonly cpuMs: number;
   readonly calls: Map<string, number>;
   /** Per hand-off, the steps from one handler's end to the next one's start, ms. */
   readonly handOffs: string[];
@@ -126,9 +128,12 @@ async function chain(base: Driver): Promise<Run> {
   );
   await worker.start();
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   await client.enqueueMany(Array.from({ length: JOBS }, () => ({ job, payload: null })));
   await finished;
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   await worker.stop({ graceMs: 1_000 });
   const handOffs: string[] = [];
   let from: number | undefined;
@@ -147,7 +152,7 @@ async function chain(base: Driver): Promise<Run> {
   if (process.env.CHAIN_TRACE === '2') {
     for (const mark of marks) console.log(`    ${(mark.at - t0).toFixed(1)} ${mark.what}`);
   }
-  return { ms, calls, handOffs };
+  return { ms, cpuMs, calls, handOffs };
 }
 
 const median = (values: readonly number[]) => {
@@ -157,32 +162,42 @@ const median = (values: readonly number[]) => {
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 5);
+  // Each driver's first chain warms up (JIT, pool connections) and is not counted.
+  const warmups = Number(process.env.CHAIN_WARMUPS ?? 1);
   const kinds = (process.argv[3] ?? 'memory,pg,redis,nats').split(',');
   const verbose = process.env.CHAIN_TRACE === '1';
   const drivers = new Map<string, Driver>();
   for (const kind of kinds) drivers.set(kind, await openDriver(kind));
   const times = new Map<string, number[]>(kinds.map((kind) => [kind, []]));
   const claims = new Map<string, number[]>(kinds.map((kind) => [kind, []]));
+  const cpus = new Map<string, number[]>(kinds.map((kind) => [kind, []]));
   // Interleaved: round by round, every driver in turn, so the box's noise hits them alike.
-  for (let round = 0; round < runs; round += 1) {
+  for (let round = -warmups; round < runs; round += 1) {
     for (const kind of kinds) {
       const driver = drivers.get(kind);
       if (driver === undefined) continue;
       const run = await chain(driver);
-      times.get(kind)?.push(run.ms);
-      claims.get(kind)?.push(run.calls.get('claim') ?? 0);
       const calls = [...run.calls].map(([call, n]) => `${call}=${n}`).join(' ');
-      console.log(`${kind} round ${round + 1}: ${run.ms.toFixed(0)} ms; ${calls}`);
+      const what = round < 0 ? 'warm-up' : `round ${round + 1}`;
+      console.log(
+        `${kind} ${what}: ${run.ms.toFixed(0)} ms, cpu ${run.cpuMs.toFixed(1)} ms; ${calls}`,
+      );
+      if (round < 0) continue;
+      times.get(kind)?.push(run.ms);
+      cpus.get(kind)?.push(run.cpuMs);
+      claims.get(kind)?.push(run.calls.get('claim') ?? 0);
       if (verbose) for (const line of run.handOffs) console.log(`  ${line}`);
     }
   }
-  console.log('\ndriver | median s | min–max s | claims (median)');
+  console.log('\ndriver | median s | min–max s | client CPU ms (median) | claims (median)');
   for (const kind of kinds) {
     const all = times.get(kind) ?? [];
     console.log(
       `${kind} | ${(median(all) / 1000).toFixed(3)} | ${(Math.min(...all) / 1000).toFixed(3)}–${(
         Math.max(...all) / 1000
-      ).toFixed(3)} | ${median(claims.get(kind) ?? [])}`,
+      ).toFixed(
+        3,
+      )} | ${median(cpus.get(kind) ?? []).toFixed(1)} | ${median(claims.get(kind) ?? [])}`,
     );
   }
   for (const driver of drivers.values()) await driver.close();
