@@ -261,3 +261,38 @@ describe('worker: a concurrency slot passes to the next job of its key on the sa
     expect(rows.map((row) => row?.attempts)).toEqual([1, 1, 1]);
   });
 });
+
+describe('worker: a slot handed on is never stranded', () => {
+  it('a job whose rate key throws after it was handed the slot fails, and the slot goes on to the next', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const ran: number[] = [];
+    const picky = defineJob({
+      name: 'picky',
+      retry: { maxAttempts: 1 },
+      concurrency: { limit: 1, key: () => 'same' },
+      rateLimit: {
+        limit: 100,
+        intervalMs: 1_000,
+        key: (payload: number) => {
+          if (payload === 2) throw new Error('no rate key for 2');
+          return 'all';
+        },
+      },
+      run: async ({ payload }) => {
+        ran.push(payload);
+        await Promise.resolve();
+      },
+    });
+    const client = createClient({ driver });
+    const ids = (
+      await client.enqueueMany([1, 2, 3].map((payload) => ({ job: picky, payload })))
+    ).map((result) => result.id);
+    await startWorker(driver, [picky], { workerId: 'w1', concurrency: 5 });
+    await driveUntil(clock, async () => {
+      const states = await statesOf(driver, ids);
+      return states.every((state) => state === 'completed' || state === 'dead');
+    });
+    expect(await statesOf(driver, ids)).toEqual(['completed', 'dead', 'completed']);
+    expect(ran).toEqual([1, 3]);
+  });
+});

@@ -69,9 +69,14 @@ export class SlotQueue {
       let admission: Admission;
       try {
         admission = await take(handed);
-      } finally {
+      } catch (error) {
+        // A key function threw (the attempt fails): the slot goes on to whoever waits for it.
         if (handed === undefined) this.add(this.asking, key, -1);
+        if (handed !== undefined) await this.release(key, handed);
+        else this.nextAsks(key);
+        throw error;
       }
+      if (handed === undefined) this.add(this.asking, key, -1);
       if (admission.busy === false) {
         if (handed === undefined) this.add(this.holds, key, 1);
         return admission;
