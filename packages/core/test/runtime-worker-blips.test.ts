@@ -6,6 +6,7 @@ import {
   type Driver,
   defineJob,
   STOP_HANDBACK_MS,
+  STOP_SLACK_MS,
   type Worker,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
@@ -207,5 +208,32 @@ describe('worker: stop() is bounded by its grace', () => {
     await clock.advance(1);
     await stopping;
     expect(stopped).toBe(true);
+  });
+
+  it('with no grace, a hand-back the driver answers within STOP_SLACK_MS lands before stop() resolves', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    // Each suspend answers after a few ms of real time, as a database round trip does.
+    const slow = wrapDriver(driver, {
+      top: {
+        suspend: (fence: never, options: never) =>
+          new Promise((resolve) => setTimeout(resolve, STOP_SLACK_MS / 5)).then(() =>
+            driver.suspend(fence, options),
+          ),
+      },
+    });
+    let started = false;
+    const job = defineJob({
+      name: 'abandoned',
+      run: () => {
+        started = true;
+        return new Promise<never>(() => {});
+      },
+    });
+    const worker = makeWorker(slow, [job]);
+    await worker.start();
+    const { id } = await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => started);
+    await worker.stop({ graceMs: 0 });
+    expect(await driver.get(id)).toMatchObject({ state: 'ready', attempts: 1 });
   });
 });

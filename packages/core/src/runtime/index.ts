@@ -120,4 +120,5 @@ export {
   ON_SETTLED_BACKOFF_MS,
   SLOT_FREED_TTL_MS,
   STOP_HANDBACK_MS,
+  STOP_SLACK_MS,
 } from './worker/index.js';

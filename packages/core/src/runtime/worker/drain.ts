@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../../clock.js';
 import type { Driver } from '../../contract/driver.js';
 import type { ClaimedJob } from '../../contract/records.js';
@@ -13,6 +12,12 @@ import { until } from './waits.js';
  * (WORKER_DRAINING) so their hand-backs land within the grace.
  */
 export const STOP_HANDBACK_MS = 1_000;
+
+/**
+ * After the grace, how long `stop()` still waits for driver answers already on their way (the
+ * hand-backs of a short grace), ms of real time: network latency is not the app's clock.
+ */
+export const STOP_SLACK_MS = 25;
 
 /** When, for a stop called at `startedAt`, running attempts are aborted and handed back. */
 export const handBackAt = (startedAt: number, graceMs: number): number =>
@@ -51,8 +56,8 @@ export interface DrainInput {
  * A worker's stop, bounded by its grace whatever hangs: attempts may finish until the hand-back
  * point, then the ones still running are aborted and handed back, and everything — a claim or
  * unsubscribe that hangs, the hand-backs, the settles, the onSettled hooks — is waited for until
- * the grace ends, then one more turn of the event loop for answers already in. What has not
- * landed by then is left to its lease, which lapses (its job runs again), and said in a log.
+ * the grace ends, then STOP_SLACK_MS at most for answers on their way. What has not landed by
+ * then is left to its lease, which lapses (its job runs again), and said in a log.
  * Answers whether everything landed.
  */
 export async function drain(input: DrainInput): Promise<boolean> {
@@ -80,7 +85,7 @@ export async function drain(input: DrainInput): Promise<boolean> {
     // A settle that lands may start an onSettled hook.
     input.idle().then(input.settlesLanded).then(input.hooksDone),
   ]);
-  const landed = (await until(clock, everything, deadline)) || (await lastTurn(everything));
+  const landed = (await until(clock, everything, deadline)) || (await slack(everything));
   if (!landed) {
     const left = [...input.running()].map(({ job }) => job.id);
     logger.warn(
@@ -91,15 +96,20 @@ export async function drain(input: DrainInput): Promise<boolean> {
   return landed;
 }
 
-/** Whether `done` settles within one more turn of the event loop (answers already in). */
-async function lastTurn(done: Promise<unknown>): Promise<boolean> {
-  return Promise.race([
+/** Whether `done` settles within STOP_SLACK_MS of real time. */
+async function slack(done: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([
     done.then(
       () => true,
       () => true,
     ),
-    nextTurn().then(() => false),
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), STOP_SLACK_MS);
+    }),
   ]);
+  clearTimeout(timer);
+  return answered;
 }
 
 /** Hands back jobs a claim brought after the stop began; `pending` holds the calls out. */
