@@ -56,15 +56,17 @@ export interface DrainInput {
  * A worker's stop, bounded by its grace whatever hangs: attempts may finish until the hand-back
  * point, then the ones still running are aborted and handed back, and everything — a claim or
  * unsubscribe that hangs, the hand-backs, the settles, the onSettled hooks — is waited for until
- * the grace ends, then STOP_SLACK_MS at most for answers on their way. What has not landed by
- * then is left to its lease, which lapses (its job runs again), and said in a log.
+ * the grace ends, then STOP_SLACK_MS at most for driver answers on their way. What has not
+ * landed by then is left to its lease, which lapses (its job runs again), and said in a log.
  * Answers whether everything landed.
  */
 export async function drain(input: DrainInput): Promise<boolean> {
   const { clock, logger, graceMs } = input;
   const deadline = input.startedAt + graceMs;
   const claimsEnded = input.stopClaiming();
-  const unsubscribed = input.unsubscribe();
+  const unsubscribed = input
+    .unsubscribe()
+    .catch((error: unknown) => logger.warn('unsubscribing failed', errorFields(error)));
   // No settle may wait on a window the clock has to move for: the worker is going away.
   input.flushSettles();
   await until(clock, input.idle(), handBackAt(input.startedAt, graceMs));
@@ -78,14 +80,18 @@ export async function drain(input: DrainInput): Promise<boolean> {
       controller.abort(attemptDrained(job, input.workerId, graceMs));
     }
   }
-  const everything = Promise.all([
+  let answered = false;
+  const driverWork = Promise.all([
     // A claim that comes back now hands its jobs back at once.
     claimsEnded.then(input.handedBack),
-    unsubscribed.catch((error: unknown) => logger.warn('unsubscribing failed', errorFields(error))),
-    // A settle that lands may start an onSettled hook.
-    input.idle().then(input.settlesLanded).then(input.hooksDone),
-  ]);
-  const landed = (await until(clock, everything, deadline)) || (await slack(everything));
+    unsubscribed,
+    input.idle().then(input.settlesLanded),
+  ]).then(() => {
+    answered = true;
+  });
+  // A settle that lands may start an onSettled hook: hooks get the grace, and no slack.
+  const finished = await until(clock, driverWork.then(input.hooksDone), deadline);
+  const landed = finished || answered || (await slack(driverWork));
   if (!landed) {
     const left = [...input.running()].map(({ job }) => job.id);
     logger.warn(
