@@ -1,5 +1,6 @@
 // The per-key concurrency chain of issue 9, item 9: ten 10 ms jobs on one key (limit 1), on a
-// worker with default settings, timed from the enqueue to the last completion, on every driver.
+// worker with default settings (CHAIN_WORKERS=n for n), timed from the enqueue to the last
+// completion, on every driver.
 // Each hand-off is traced (handler end → slot release → freed event → wake → claim → slot
 // acquire → next handler start) through a driver wrapped here, so where the time goes shows.
 //
@@ -112,21 +113,26 @@ async function chain(base: Driver): Promise<Run> {
     },
   });
   const client = createClient({ driver, jobs: [job] });
-  const worker = createWorker({
-    driver,
-    jobs: [job],
-    concurrency: 10,
-    visibilityTimeoutMs: 30_000,
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
-  let done = 0;
-  const finished = new Promise<void>((resolve) =>
-    worker.on('completed', () => {
-      done += 1;
-      if (done === JOBS) resolve();
+  // CHAIN_WORKERS=n: n workers on the one driver, as a fleet sharing the key would be.
+  const workers = Array.from({ length: Number(process.env.CHAIN_WORKERS ?? 1) }, () =>
+    createWorker({
+      driver,
+      jobs: [job],
+      concurrency: 10,
+      visibilityTimeoutMs: 30_000,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
     }),
   );
-  await worker.start();
+  let done = 0;
+  const finished = new Promise<void>((resolve) => {
+    for (const worker of workers) {
+      worker.on('completed', () => {
+        done += 1;
+        if (done === JOBS) resolve();
+      });
+    }
+  });
+  for (const worker of workers) await worker.start();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   await client.enqueueMany(Array.from({ length: JOBS }, () => ({ job, payload: null })));
@@ -134,7 +140,7 @@ async function chain(base: Driver): Promise<Run> {
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  await worker.stop({ graceMs: 1_000 });
+  await Promise.all(workers.map((worker) => worker.stop({ graceMs: 1_000 })));
   const handOffs: string[] = [];
   let from: number | undefined;
   let steps: string[] = [];
