@@ -5,7 +5,8 @@ import {
   createWorker,
   type Driver,
   defineJob,
-  STOP_SETTLE_MS,
+  STOP_HANDBACK_MS,
+  STOP_SLACK_MS,
   type Worker,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
@@ -20,7 +21,7 @@ afterEach(async () => {
 const makeWorker = (
   driver: Driver,
   jobs: Parameters<typeof createWorker>[0]['jobs'],
-  options: { visibilityTimeoutMs?: number } = {},
+  options: { visibilityTimeoutMs?: number; logger?: ReturnType<typeof recordingLogger> } = {},
 ) => {
   const worker = createWorker({
     driver,
@@ -28,7 +29,7 @@ const makeWorker = (
     concurrency: 2,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
     pollIntervalMs: 50,
-    logger: recordingLogger().logger,
+    logger: (options.logger ?? recordingLogger()).logger,
   });
   workers.push(worker);
   return worker;
@@ -126,7 +127,7 @@ describe('worker: stop() is bounded by its grace', () => {
     expect(stopped).toBe(true);
   });
 
-  it('resolves at the grace plus STOP_SETTLE_MS while an ack hangs, leaving the job to lapse', async () => {
+  it('resolves at the grace while an ack hangs, leaving the job to its lease and saying so', async () => {
     const { driver, clock } = memoryOnManualClock();
     const hanging = wrapDriver(driver, { top: { ackMany: () => never() } });
     let runs = 0;
@@ -137,7 +138,8 @@ describe('worker: stop() is bounded by its grace', () => {
         return 'sent';
       },
     });
-    const worker = makeWorker(hanging, [job]);
+    const log = recordingLogger();
+    const worker = makeWorker(hanging, [job], { logger: log });
     await worker.start();
     const { id } = await createClient({ driver }).enqueue(job, null);
     await driveUntil(clock, () => runs === 1);
@@ -145,7 +147,7 @@ describe('worker: stop() is bounded by its grace', () => {
     const stopping = worker.stop({ graceMs: 100 }).then(() => {
       stopped = true;
     });
-    await clock.advance(100 + STOP_SETTLE_MS - 1);
+    await clock.advance(99);
     await settleTicks();
     expect(stopped).toBe(false);
     await clock.advance(1);
@@ -154,5 +156,84 @@ describe('worker: stop() is bounded by its grace', () => {
     // Nothing landed and nothing ran twice: the row waits for its lease to lapse.
     expect(await driver.get(id)).toMatchObject({ state: 'running', attempts: 1 });
     expect(runs).toBe(1);
+    const warned = log.lines.find((line) => line.message.includes('left to their leases'));
+    expect(warned).toMatchObject({ level: 'warn', fields: { jobs: 1, jobIds: [id] } });
+  });
+
+  it('hands a job still running back within the grace while a claim hangs, and resolves at the grace', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    let claims = 0;
+    // The first claim brings the job; every later one (the next poll) hangs.
+    const hanging = wrapDriver(driver, {
+      top: {
+        claim: (request: never) => {
+          claims += 1;
+          return claims === 1 ? driver.claim(request) : never();
+        },
+      },
+    });
+    let reason: unknown;
+    const job = defineJob({
+      name: 'slow',
+      run: ({ signal }) =>
+        new Promise<never>(() => {
+          signal.addEventListener('abort', () => {
+            reason = signal.reason;
+          });
+        }),
+    });
+    const { id } = await createClient({ driver }).enqueue(job, null);
+    const worker = makeWorker(hanging, [job]);
+    await worker.start();
+    await driveUntil(clock, async () => (await driver.get(id))?.state === 'running');
+    await driveUntil(clock, () => claims === 2, { stepMs: 10 });
+    let stopped = false;
+    const stopping = worker.stop({ graceMs: 1_000 }).then(() => {
+      stopped = true;
+    });
+    // The hand-back point: a tenth of the grace (at most STOP_HANDBACK_MS) before its end.
+    const handBack = 1_000 - Math.min(STOP_HANDBACK_MS, 100);
+    await clock.advance(handBack - 1);
+    await settleTicks();
+    expect(reason).toBeUndefined();
+    await clock.advance(1);
+    await settleTicks();
+    expect(reason).toMatchObject({ code: 'WORKER_DRAINING' });
+    // Handed back inside the grace: due now, its attempt not counted.
+    expect(await driver.get(id)).toMatchObject({ state: 'ready', attempts: 1 });
+    expect(stopped).toBe(false);
+    await clock.advance(1_000 - handBack - 1);
+    await settleTicks();
+    expect(stopped).toBe(false);
+    await clock.advance(1);
+    await stopping;
+    expect(stopped).toBe(true);
+  });
+
+  it('with no grace, a hand-back the driver answers within STOP_SLACK_MS lands before stop() resolves', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    // Each suspend answers after a few ms of real time, as a database round trip does.
+    const slow = wrapDriver(driver, {
+      top: {
+        suspend: (fence: never, options: never) =>
+          new Promise((resolve) => setTimeout(resolve, STOP_SLACK_MS / 5)).then(() =>
+            driver.suspend(fence, options),
+          ),
+      },
+    });
+    let started = false;
+    const job = defineJob({
+      name: 'abandoned',
+      run: () => {
+        started = true;
+        return new Promise<never>(() => {});
+      },
+    });
+    const worker = makeWorker(slow, [job]);
+    await worker.start();
+    const { id } = await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => started);
+    await worker.stop({ graceMs: 0 });
+    expect(await driver.get(id)).toMatchObject({ state: 'ready', attempts: 1 });
   });
 });

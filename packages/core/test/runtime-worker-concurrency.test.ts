@@ -103,7 +103,7 @@ describe('worker: fleet-wide concurrency', () => {
     expect(rows.map((row) => row?.attempts)).toEqual([1, 1, 1, 1]);
   });
 
-  it('parks a job whose key is busy without holding a worker slot', async () => {
+  it('parks a job whose key another worker holds, without holding a worker slot', async () => {
     const { driver, clock } = memoryOnManualClock();
     const runs = heldRuns();
     const keyed = defineJob({
@@ -112,12 +112,14 @@ describe('worker: fleet-wide concurrency', () => {
       run: ({ job }) => runs.hold(job.id, 'same'),
     });
     const other = defineJob({ name: 'other', run: ({ job }) => runs.hold(job.id, 'other') });
+    const client = createClient({ driver });
+    // w2 runs the first job and has no room left: the second can only go to w1.
+    await startWorker(driver, [keyed, other], { workerId: 'w2', concurrency: 1 });
+    const first = await client.enqueue(keyed, null);
+    await driveUntil(clock, () => runs.running.has(first.id));
     const worker = await startWorker(driver, [keyed, other], { workerId: 'w1', concurrency: 2 });
     const parked: string[] = [];
     worker.on('suspended', ({ job, reason }) => parked.push(`${job.name}:${reason}`));
-    const client = createClient({ driver });
-    const first = await client.enqueue(keyed, null);
-    await driveUntil(clock, () => runs.running.has(first.id));
     const second = await client.enqueue(keyed, null);
     await driveUntil(clock, () => parked.length > 0);
     expect(await driver.get(second.id)).toMatchObject({ state: 'suspended', attempts: 1 });

@@ -142,7 +142,8 @@ describe('worker: concurrency slots are held honestly', () => {
     await driver.cancel(first.id);
     const second = await client.enqueue(sync, { n: 2 });
     // Well past the abort (the next renewal finds the cancel) and several slot ttls' renewals.
-    await driveUntil(clock, async () => (await driver.get(second.id))?.state === 'suspended', {
+    // The second waits for the slot, on this worker (running) or parked (suspended).
+    await driveUntil(clock, async () => (await driver.get(second.id))?.state !== 'ready', {
       stepMs: 100,
     });
     const until = clock.now() + 10_000;

@@ -119,5 +119,6 @@ export {
   ON_SETTLED_ATTEMPTS,
   ON_SETTLED_BACKOFF_MS,
   SLOT_FREED_TTL_MS,
-  STOP_SETTLE_MS,
+  STOP_HANDBACK_MS,
+  STOP_SLACK_MS,
 } from './worker/index.js';

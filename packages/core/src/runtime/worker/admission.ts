@@ -12,6 +12,8 @@ export interface Admitted {
   readonly slot: string | undefined;
   /** Renews the slot; false when it is no longer held (it lapsed and another holder took it). */
   renew(): Promise<boolean>;
+  /** False once a renewal answered that the slot is gone: it is not handed on then. */
+  held(): boolean;
   release(): Promise<void>;
 }
 
@@ -31,8 +33,12 @@ const nothingHeld: Admitted = {
   busy: false,
   slot: undefined,
   renew: () => Promise.resolve(true),
+  held: () => true,
   release: () => Promise.resolve(),
 };
+
+/** The outcome of {@link admit}. */
+export type Admission = Admitted | Busy | Unavailable;
 
 /** Slot keys and holders are names (at most MAX_NAME_LENGTH): a longer one is hashed. */
 export function boundedName(name: string): string {
@@ -43,6 +49,29 @@ export function boundedName(name: string): string {
 
 const slotKey = (kind: string, job: string, key: string | undefined) =>
   boundedName(key === undefined ? `berth:${kind}:${job}` : `berth:${kind}:${job}:${key}`);
+
+/** A job's fleet concurrency slot: its key, and how many may hold it at once. */
+export interface ConcurrencySlot {
+  readonly key: string;
+  readonly limit: number;
+}
+
+/**
+ * The concurrency slot `job` needs, when its definition has a limit. Runs the user's key
+ * function (its throw fails the attempt, holding nothing).
+ */
+export function concurrencySlotOf(
+  definition: AnyJobDefinition,
+  job: ClaimedJob,
+): ConcurrencySlot | undefined {
+  const { concurrency } = definition;
+  if (concurrency === undefined) return undefined;
+  const key =
+    concurrency.key === undefined
+      ? undefined
+      : (job.concurrencyKey ?? concurrency.key(job.payload));
+  return { key: slotKey('concurrency', job.name, key), limit: concurrency.limit };
+}
 
 /** The event a concurrency slot's release publishes: jobs bounced off the slot wait for it. */
 export const slotFreedEvent = (slot: string): string => boundedName(`berth:slot-freed:${slot}`);
@@ -64,7 +93,8 @@ const resumesParkedRun = async (
  * its key's) concurrency slots, held until the handler ends, and one rate-limit slot per start
  * (not per resume), which only its ttl (the interval) frees, so at most `limit` attempts start
  * per interval. Answers `busy` holding nothing when either is full, `unavailable` when the
- * driver failed; a throwing key function throws.
+ * driver failed; a throwing key function throws. With `handed`, the concurrency slot is one a
+ * finished job of this worker passed on (no driver call); it stays the caller's on a refusal.
  */
 export async function admit(input: {
   readonly driver: Driver;
@@ -74,51 +104,60 @@ export async function admit(input: {
   readonly ttlMs: number;
   /** The run's stored steps, read once per attempt (the step API reads the same list). */
   readonly steps: () => Promise<readonly StepRecord[]>;
-}): Promise<Admitted | Busy | Unavailable> {
+  /** The job's concurrency slot ({@link concurrencySlotOf}), when it has a limit. */
+  readonly slot: ConcurrencySlot | undefined;
+  /** That slot, handed on by a job of its key that ended on this worker. */
+  readonly handed?: Admitted;
+}): Promise<Admission> {
   const { driver, definition, job } = input;
   const { leases } = driver;
   const holder = boundedName(input.holder);
-  const { concurrency, rateLimit: rate } = definition;
+  const { rateLimit: rate } = definition;
+  const { slot } = input;
   // The user's key functions run first: one that throws fails the attempt, holding nothing.
-  const concurrencyKey =
-    concurrency === undefined
-      ? undefined
-      : slotKey(
-          'concurrency',
-          job.name,
-          concurrency.key === undefined
-            ? undefined
-            : (job.concurrencyKey ?? concurrency.key(job.payload)),
-        );
   const rateKey =
     rate === undefined ? undefined : slotKey('rate', job.name, rate.key?.(job.payload));
   let admitted = nothingHeld;
+  // Only a slot taken here is given back here; a handed one goes back to whoever handed it.
+  const giveBack = () => (input.handed === undefined ? admitted.release() : Promise.resolve());
   try {
-    if (concurrency !== undefined && concurrencyKey !== undefined) {
-      if (!(await leases.acquireSlot(concurrencyKey, concurrency.limit, holder, input.ttlMs))) {
-        return { busy: 'concurrency', slot: concurrencyKey };
+    if (input.handed !== undefined) admitted = input.handed;
+    else if (slot !== undefined) {
+      if (!(await leases.acquireSlot(slot.key, slot.limit, holder, input.ttlMs))) {
+        return { busy: 'concurrency', slot: slot.key };
       }
-      admitted = {
-        busy: false,
-        slot: concurrencyKey,
-        renew: () => leases.renewSlot(concurrencyKey, holder, input.ttlMs),
-        release: async () => {
-          await leases.releaseSlot(concurrencyKey, holder);
-        },
-      };
+      admitted = heldSlot(driver, slot.key, holder, input.ttlMs);
     }
     if (rate === undefined || rateKey === undefined) return admitted;
     if (await resumesParkedRun(job, input.steps)) return admitted;
     // One holder per start: the claim grows on every claim, so no start renews another's slot.
     const starter = boundedName(`${job.id}:${job.claim}`);
     if (!(await leases.acquireSlot(rateKey, rate.limit, starter, rate.intervalMs))) {
-      await admitted.release();
+      await giveBack();
       return { busy: 'rate-limit', slot: undefined };
     }
     return admitted;
   } catch (error) {
     // A failing driver must not leave the concurrency slot held until its ttl.
-    await admitted.release().catch(() => {});
+    await giveBack().catch(() => {});
     return { busy: 'unavailable', error };
   }
+}
+
+/** A concurrency slot `holder` took: renewed and released under that holder's name. */
+function heldSlot(driver: Driver, slot: string, holder: string, ttlMs: number): Admitted {
+  let held = true;
+  return {
+    busy: false,
+    slot,
+    renew: async () => {
+      const renewed = await driver.leases.renewSlot(slot, holder, ttlMs);
+      if (!renewed) held = false;
+      return renewed;
+    },
+    held: () => held,
+    release: async () => {
+      await driver.leases.releaseSlot(slot, holder);
+    },
+  };
 }

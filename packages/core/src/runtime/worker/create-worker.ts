@@ -5,23 +5,20 @@ import { configInvalid } from '../../errors/refusals.js';
 import { onDue } from '../due-hub.js';
 import type { AnyJobDefinition, JobResultOf, SettledOutcome } from '../jobs/job-types.js';
 import { loadOtel } from '../otel/load-otel.js';
-import { attemptDrained } from './attempt-errors.js';
 import { ClaimLoop } from './claim-loop.js';
+import { drain, handBack as handBackJobs } from './drain.js';
 import { createConsoleLogger, errorFields, withFields } from './logger.js';
 import { runOnSettled } from './on-settled.js';
 import { announceBuried, type ProcessDeps, processJob } from './process-job.js';
 import { SettleBatcher } from './settle-batcher.js';
 import { SlotWaits } from './slot-waits.js';
-import { Emptying, until } from './waits.js';
+import { Emptying } from './waits.js';
 import { WorkerEmitter } from './worker-events.js';
 import { checkWorkerOptions } from './worker-options.js';
 import type { StopOptions, Worker, WorkerEvents, WorkerOptions } from './worker-types.js';
 
 /** How long `stop()` lets running attempts finish when it names no grace, ms. */
 export const DEFAULT_GRACE_MS = 30_000;
-
-/** After the grace, how long `stop()` waits at most for the hand-backs and settles in flight, ms. */
-export const STOP_SETTLE_MS = 1_000;
 
 interface Running {
   readonly job: ClaimedJob;
@@ -78,8 +75,14 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     });
   };
 
-  const slots = new SlotWaits(driver, clock, settings.renewIntervalMs, stopped.signal, logger, () =>
-    loop.wake(),
+  const slots = new SlotWaits(
+    driver,
+    clock,
+    settings.renewIntervalMs,
+    stopped.signal,
+    logger,
+    () => loop.wake(),
+    settings.concurrency,
   );
   const deps: ProcessDeps = {
     driver,
@@ -119,7 +122,8 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     clock,
     pollIntervalMs: settings.pollIntervalMs,
     logger,
-    free: () => settings.concurrency - running.size,
+    // Jobs waiting locally for a slot of their key run nothing: they take no worker slot.
+    free: () => settings.concurrency - running.size + slots.waiting(),
     async claim(limit) {
       const jobs = await driver.claim({
         queues,
@@ -141,17 +145,9 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   });
 
   // Jobs claimed after stop() began go back at once, due now, their attempt not counted.
-  const handBack = (jobs: readonly ClaimedJob[]): void => {
-    for (const job of jobs) {
-      const fence = { jobId: job.id, workerId, claim: job.claim };
-      void driver.suspend(fence, { until: clock.now() }).catch((error: unknown) => {
-        logger.warn('handing back a job claimed during stop failed; its lease lapses', {
-          ...errorFields(error),
-          jobId: job.id,
-        });
-      });
-    }
-  };
+  const handingBack = new Set<Promise<void>>();
+  const handBack = (jobs: readonly ClaimedJob[]): void =>
+    handBackJobs({ driver, workerId, logger, jobs, pending: handingBack });
 
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
   let stopListening = (): void => {};
@@ -166,36 +162,27 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     );
   };
 
-  // The grace runs from the stop() call and bounds every wait before it, a claim or an
-  // unsubscribe that hangs included; after it, the hand-backs get STOP_SETTLE_MS at most.
-  const drain = async (graceMs: number, deadline: number): Promise<void> => {
+  // The grace bounds the whole stop, whatever driver call hangs (see drain.ts).
+  const stopWithin = async (graceMs: number, startedAt: number): Promise<void> => {
     state = 'stopping';
     stopListening();
-    await until(clock, loop.stop(), deadline);
-    await until(clock, dropSubscription(), deadline);
-    // No settle may wait on a window the clock has to move for: the worker is going away.
-    batcher.flushImmediately();
-    await until(clock, idle.wait(), deadline);
-    if (running.size > 0) {
-      logger.info('the grace passed; handing the running jobs back', {
-        jobs: running.size,
-        graceMs,
-      });
-      for (const { job, controller } of running.values()) {
-        controller.abort(attemptDrained(job, workerId, graceMs));
-      }
-    }
-    const settleBy = deadline + STOP_SETTLE_MS;
-    const landed = (await until(clock, idle.wait(), settleBy))
-      ? await until(clock, batcher.drain(), settleBy)
-      : false;
-    if (!landed) {
-      logger.warn('stopped with settles still in flight; their jobs lapse and run again', {
-        jobs: running.size,
-      });
-    }
+    slots.close();
+    await drain({
+      clock,
+      logger,
+      workerId,
+      graceMs,
+      startedAt,
+      stopClaiming: () => loop.stop(),
+      unsubscribe: dropSubscription,
+      flushSettles: () => batcher.flushImmediately(),
+      settlesLanded: () => batcher.drain(),
+      running: () => running.values(),
+      idle: () => idle.wait(),
+      handedBack: () => Promise.all(handingBack).then(() => {}),
+      hooksDone: () => settled.wait(),
+    });
     stopped.abort();
-    await until(clock, settled.wait(), deadline);
     stopSettled.abort();
     await settled.wait();
     state = 'stopped';
@@ -251,12 +238,12 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
         state = 'stopped';
         return Promise.resolve();
       }
-      stopping ??= drain(graceMs, clock.now() + graceMs);
+      stopping ??= stopWithin(graceMs, clock.now());
       return stopping;
     },
     // The emitter carries results as stored JSON; each is what its job's `run` returned.
     on: (event, listener) =>
       events.on(event, listener as (payload: WorkerEvents[typeof event]) => void),
-    running: () => running.size,
+    running: () => running.size - slots.waiting(),
   };
 }

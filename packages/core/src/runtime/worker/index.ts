@@ -1,4 +1,5 @@
-export { createWorker, DEFAULT_GRACE_MS, STOP_SETTLE_MS } from './create-worker.js';
+export { createWorker, DEFAULT_GRACE_MS } from './create-worker.js';
+export { STOP_HANDBACK_MS, STOP_SLACK_MS } from './drain.js';
 export type { LogLevel, RuntimeLogger } from './logger.js';
 export { createConsoleLogger } from './logger.js';
 export { ON_SETTLED_ATTEMPTS, ON_SETTLED_BACKOFF_MS } from './on-settled.js';

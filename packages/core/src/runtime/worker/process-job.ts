@@ -2,7 +2,8 @@ import type { Driver } from '../../contract/driver.js';
 import type { ClaimedJob, Fence, JobRecord } from '../../contract/records.js';
 import type { StepRecord } from '../../contract/steps.js';
 import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
-import { type Admitted, admit } from './admission.js';
+import { type Admission, type Admitted, admit, concurrencySlotOf } from './admission.js';
+import { keepLease } from './lease-keeper.js';
 import type { RuntimeLogger } from './logger.js';
 import { withFields } from './logger.js';
 import { runAttempt } from './run-attempt.js';
@@ -73,20 +74,41 @@ export async function processJob(
   };
   const steps = stepsOnce(driver, job.runId);
 
-  let admission: Awaited<ReturnType<typeof admit>>;
+  let admission: Admission | 'lost';
   const asked = deps.slots.mark();
   try {
-    admission = await admit({
-      driver,
-      definition,
-      job,
-      holder: `${deps.workerId}:${job.id}:${job.claim}`,
-      ttlMs: deps.visibilityTimeoutMs,
-      steps,
-    });
+    const slot = concurrencySlotOf(definition, job);
+    admission = await deps.slots.admit(
+      slot,
+      (handed) =>
+        admit({
+          driver,
+          definition,
+          job,
+          holder: `${deps.workerId}:${job.id}:${job.claim}`,
+          ttlMs: deps.visibilityTimeoutMs,
+          steps,
+          slot,
+          ...(handed === undefined ? {} : { handed }),
+        }),
+      (onLost) =>
+        keepLease({
+          driver,
+          fence,
+          visibilityTimeoutMs: deps.visibilityTimeoutMs,
+          everyMs: deps.renewIntervalMs,
+          logger,
+          lease,
+          onLost,
+        }),
+    );
   } catch (error) {
     // The job's own key function threw: that is the attempt's failure.
     await settle({ kind: 'failed', error });
+    return;
+  }
+  if (admission === 'lost') {
+    logger.warn('the job was cancelled or its lease lost while it waited for its key');
     return;
   }
   if (admission.busy === 'unavailable') {
@@ -164,8 +186,7 @@ async function releaseNow(
   logger: RuntimeLogger,
   admission: Admitted,
 ): Promise<void> {
-  if (admission.slot === undefined) return;
-  await deps.slots.release(admission.slot, () => admission.release(), logger);
+  await deps.slots.release(admission, logger);
 }
 
 /** Reports a claim's lease burials: the event per row, and the job's `onSettled`. */

@@ -1,9 +1,15 @@
 import type { Clock } from '../../clock.js';
 import type { Driver } from '../../contract/driver.js';
 import { sleepFor } from '../timers.js';
-import { slotFreedEvent } from './admission.js';
+import {
+  type Admission,
+  type Admitted,
+  type ConcurrencySlot,
+  slotFreedEvent,
+} from './admission.js';
 import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
+import { SlotQueue } from './slot-queue.js';
 
 /** How long a slot-freed event stays stored: it only ever wakes, in its publish's own change. */
 export const SLOT_FREED_TTL_MS = 1_000;
@@ -12,15 +18,18 @@ export const SLOT_FREED_TTL_MS = 1_000;
 const REMEMBERED_RELEASES = 1_000;
 
 /**
- * Prompt hand-over of per-key concurrency slots. A job bounced off a full slot parks waiting
- * for the slot's freed event (with the key-busy delay as a fallback); a release publishes that
- * event, which makes every job waiting for it due at once, and wakes this worker's claim loop.
- * A release that lands between a bounce's look and its park woke nobody: the bounce sees the
- * release (this worker's, remembered per slot) and publishes again.
+ * Prompt hand-over of per-key concurrency slots. A job refused a slot a job of this worker
+ * holds waits for it locally (see SlotQueue), and gets it straight from that job. Any other
+ * job bounced off a full slot parks waiting for the slot's freed event (with the key-busy delay
+ * as a fallback); a release nobody here waits for publishes that event, which makes every job
+ * waiting for it due at once, and wakes this worker's claim loop. A release that lands between
+ * a bounce's look and its park woke nobody: the bounce sees the release (this worker's,
+ * remembered per slot) and publishes again.
  */
 export class SlotWaits {
   private seq = 0;
   private readonly released = new Map<string, number>();
+  private readonly local: SlotQueue;
 
   constructor(
     private readonly driver: Driver,
@@ -29,7 +38,35 @@ export class SlotWaits {
     private readonly stopped: AbortSignal,
     private readonly logger: RuntimeLogger,
     private readonly onFreed: () => void,
-  ) {}
+    /** Jobs that may wait locally at once: they run nothing, so they take no worker slot. */
+    maxWaiting: number,
+  ) {
+    this.local = new SlotQueue(maxWaiting, (slot, admitted) =>
+      this.releaseNow(slot, () => admitted.release(), this.logger),
+    );
+  }
+
+  /**
+   * Takes a job's fleet slots with `take`; while jobs of this worker hold its key's slots, the
+   * job waits here for one, its lease kept by `keep`. `lost`: the lease went while it waited.
+   */
+  admit(
+    slot: ConcurrencySlot | undefined,
+    take: (handed: Admitted | undefined) => Promise<Admission>,
+    keep: (onLost: () => void) => { stop(): void },
+  ): Promise<Admission | 'lost'> {
+    return this.local.admit(slot, take, keep);
+  }
+
+  /** Jobs waiting locally for a slot: they take no worker slot. */
+  waiting(): number {
+    return this.local.waiting();
+  }
+
+  /** The worker stops: local waiters go back to the queue, and no job waits locally again. */
+  close(): void {
+    this.local.close();
+  }
 
   /** A point in this worker's releases, taken before a bounce looks at the slot. */
   mark(): number {
@@ -47,8 +84,20 @@ export class SlotWaits {
     if (at !== undefined && at > since) void this.announce(slot);
   }
 
-  /** Releases `slot` and tells the jobs waiting for it. */
-  async release(slot: string, release: () => Promise<void>, logger: RuntimeLogger): Promise<void> {
+  /** Hands `admitted`'s slot to a job waiting here, else releases it and tells the waiters. */
+  release(admitted: Admitted, logger: RuntimeLogger): Promise<void> {
+    const { slot } = admitted;
+    if (slot === undefined) return Promise.resolve();
+    return this.local.release(slot, admitted).catch((error: unknown) => {
+      logger.warn('handing on the concurrency slot failed', errorFields(error));
+    });
+  }
+
+  private async releaseNow(
+    slot: string,
+    release: () => Promise<void>,
+    logger: RuntimeLogger,
+  ): Promise<void> {
     try {
       await release();
     } catch (error) {

@@ -85,7 +85,10 @@ export interface WorkerEvents<TResult = Json | undefined> {
 export type WorkerEventName = keyof WorkerEvents;
 
 export interface StopOptions {
-  /** How long running attempts may finish before they are aborted and handed back, ms. Default 30 000. */
+  /**
+   * How long the whole stop may take, ms (default 30 000): running attempts may finish until a
+   * tenth of it (at most STOP_HANDBACK_MS) is left, then are aborted and handed back within it.
+   */
   readonly graceMs?: number;
 }
 
@@ -99,8 +102,9 @@ export interface Worker<TResult = Json | undefined> {
    */
   start(): Promise<void>;
   /**
-   * Drains: stops claiming, lets running attempts finish within `graceMs`, then aborts the rest
-   * (WORKER_DRAINING) and hands them back at once without counting the attempt.
+   * Drains: stops claiming, lets running attempts finish, then aborts the rest (WORKER_DRAINING)
+   * and hands them back without counting the attempt; resolves within `graceMs` (plus at most
+   * STOP_SLACK_MS) even while a driver call hangs, leaving what did not land to its lease.
    */
   stop(options?: StopOptions): Promise<void>;
   /** Listens to a lifecycle event; answers a function that stops listening. */
@@ -108,6 +112,9 @@ export interface Worker<TResult = Json | undefined> {
     event: E,
     listener: (payload: WorkerEvents<TResult>[E]) => void,
   ): () => void;
-  /** Attempts running now (each holds one of `concurrency` slots). */
+  /**
+   * Attempts running now (each holds one of `concurrency` slots); jobs waiting on this worker
+   * for their key's concurrency slot are not counted.
+   */
   running(): number;
 }
