@@ -42,6 +42,7 @@ export type {
   JobResult,
   JobResultOf,
   PayloadIssue,
+  ProgressValue,
   RateLimitOptions,
   ResolvedRetry,
   ResultValue,
@@ -118,6 +119,7 @@ export {
   DEFAULT_SETTLE_BATCH_MS,
   ON_SETTLED_ATTEMPTS,
   ON_SETTLED_BACKOFF_MS,
+  PROGRESS_INTERVAL_MS,
   SLOT_FREED_TTL_MS,
   STOP_SETTLE_MS,
 } from './worker/index.js';

@@ -122,6 +122,7 @@ export async function processJob(
     lease,
     steps,
     renewAlso: () => admission.renew(),
+    events: deps.events,
     ...(deps.defaultStepTimeoutMs === undefined
       ? {}
       : { defaultStepTimeoutMs: deps.defaultStepTimeoutMs }),
