@@ -7,6 +7,7 @@ import {
   type Json,
   MAX_PROGRESS_BYTES,
   type ManualClock,
+  PROGRESS_FLUSH_MS,
 } from '../src/index.js';
 import { createProgressReporter } from '../src/runtime/worker/progress-reporter.js';
 import { memoryOnManualClock } from './support/memory.js';
@@ -154,6 +155,38 @@ describe('progress reporter', () => {
     }
     expect(at.writes).toEqual([]);
     expect(await reporter.report('fine')).toBe(true);
+  });
+
+  it('reports replaced within the interval share one answer: a tight loop holds one value, not one promise per call', async () => {
+    const at = await claimed();
+    const { reporter } = reporterOn(at);
+    await reporter.report(0);
+    const answers = Array.from({ length: 1_000 }, (_, done) => reporter.report(done));
+    expect(new Set(answers).size).toBe(1);
+    await reporter.close(true);
+    expect(await answers[0]).toBe(true);
+    expect(at.writes).toEqual([0, 999]);
+  });
+
+  it('close gives up on a write that never answers after PROGRESS_FLUSH_MS, logs it, and answers the reports false', async () => {
+    const at = await claimed(() => new Promise<boolean>(() => {}));
+    const { reporter, lines } = reporterOn(at);
+    const hung = reporter.report(1);
+    const waiting = reporter.report(2);
+    let closed = false;
+    const closing = reporter.close(true).then(() => {
+      closed = true;
+    });
+    await settleTicks();
+    expect(closed).toBe(false);
+    await at.clock.advance(PROGRESS_FLUSH_MS);
+    await closing;
+    expect(at.writes).toEqual([1]);
+    expect(await waiting).toBe(false);
+    expect(lines.map((line) => line.message)).toEqual([
+      `the last progress write did not answer within ${PROGRESS_FLUSH_MS} ms; settling without it`,
+    ]);
+    void hung;
   });
 
   it('stores a copy: the handler changing its object after the report changes nothing stored', async () => {

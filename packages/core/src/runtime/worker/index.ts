@@ -2,7 +2,7 @@ export { createWorker, DEFAULT_GRACE_MS, STOP_SETTLE_MS } from './create-worker.
 export type { LogLevel, RuntimeLogger } from './logger.js';
 export { createConsoleLogger } from './logger.js';
 export { ON_SETTLED_ATTEMPTS, ON_SETTLED_BACKOFF_MS } from './on-settled.js';
-export { PROGRESS_INTERVAL_MS } from './progress-reporter.js';
+export { PROGRESS_FLUSH_MS, PROGRESS_INTERVAL_MS } from './progress-reporter.js';
 export { SLOT_FREED_TTL_MS } from './slot-waits.js';
 export {
   DEFAULT_KEY_BUSY_DELAY_MS,

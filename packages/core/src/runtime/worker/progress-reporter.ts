@@ -8,6 +8,8 @@ import { errorFields } from './logger.js';
 
 /** The most often one attempt writes its progress, ms: later values wait and coalesce. */
 export const PROGRESS_INTERVAL_MS = 250;
+/** The longest the settle waits for the attempt's last progress write, ms. */
+export const PROGRESS_FLUSH_MS = 1_000;
 
 export interface ProgressReporterInput {
   readonly driver: Driver;
@@ -19,6 +21,8 @@ export interface ProgressReporterInput {
   readonly onRefused: () => void;
   /** Default PROGRESS_INTERVAL_MS. */
   readonly intervalMs?: number;
+  /** Default PROGRESS_FLUSH_MS. */
+  readonly flushMs?: number;
 }
 
 export interface ProgressReporter {
@@ -28,23 +32,39 @@ export interface ProgressReporter {
    * or a later one landed, false when it was refused, failed, or came after `close`.
    */
   report(value: unknown): Promise<boolean>;
-  /** Writes the pending value now (unless `write` is false), waits for the write in flight, and refuses every later report. */
+  /**
+   * Refuses every later report, waits for the write in flight and then writes the pending value
+   * now (unless `write` is false), each wait at most PROGRESS_FLUSH_MS: a hung backend never
+   * holds the settle.
+   */
   close(write: boolean): Promise<void>;
 }
 
 interface Pending {
   readonly value: Json;
-  readonly waiters: ((landed: boolean) => void)[];
+  /** One answer per pending slot: every report a later one replaced shares it. */
+  readonly answer: Promise<boolean>;
+  readonly resolve: (landed: boolean) => void;
+}
+
+function slotFor(value: Json, replacing?: Pending): Pending {
+  if (replacing !== undefined) return { ...replacing, value };
+  let resolve: (landed: boolean) => void = () => {};
+  const answer = new Promise<boolean>((done) => {
+    resolve = done;
+  });
+  return { value, answer, resolve };
 }
 
 /**
  * One attempt's progress: only the latest value is kept, at most one write is in flight and
  * writes are at least `intervalMs` apart, so a handler reporting in a tight loop costs one round
- * trip per interval and never waits for one. Made on the first `ctx.progress` call only.
+ * trip per interval, holds one value, and never waits. Made on the first `ctx.progress` call.
  */
 export function createProgressReporter(input: ProgressReporterInput): ProgressReporter {
   const { driver, fence } = input;
   const intervalMs = input.intervalMs ?? PROGRESS_INTERVAL_MS;
+  const flushMs = input.flushMs ?? PROGRESS_FLUSH_MS;
   const schedule = timeoutsFor(driver.clock);
   let pending: Pending | undefined;
   let inFlight: Promise<void> | undefined;
@@ -53,8 +73,9 @@ export function createProgressReporter(input: ProgressReporterInput): ProgressRe
   let closed = false;
   let refused = false;
 
-  const settle = (waiters: Pending['waiters'], landed: boolean) => {
-    for (const resolve of waiters) resolve(landed);
+  const dropPending = (): void => {
+    pending?.resolve(false);
+    pending = undefined;
   };
 
   const write = (): void => {
@@ -73,19 +94,18 @@ export function createProgressReporter(input: ProgressReporterInput): ProgressRe
   const send = async (taken: Pending): Promise<void> => {
     try {
       const landed = !refused && (await driver.progress(fence, taken.value));
-      settle(taken.waiters, landed);
+      taken.resolve(landed);
       if (landed) input.onLanded(taken.value);
       else if (!refused) {
         refused = true;
-        if (pending !== undefined) settle(pending.waiters, false);
-        pending = undefined;
+        dropPending();
         if (!closed) input.onRefused();
       }
     } catch (error) {
       // Tried again at the next interval (or the close) unless a later value replaces it.
       input.logger.warn('writing the job’s progress failed; trying again', errorFields(error));
-      settle(taken.waiters, false);
-      pending ??= { value: taken.value, waiters: [] };
+      taken.resolve(false);
+      pending ??= slotFor(taken.value);
     }
   };
 
@@ -96,29 +116,44 @@ export function createProgressReporter(input: ProgressReporterInput): ProgressRe
     else cancelTimer = schedule(write, wait);
   };
 
+  /** Waits for the write in flight, at most `flushMs`; answers whether it ended in time. */
+  const flushed = async (): Promise<boolean> => {
+    if (inFlight === undefined) return true;
+    let cancel = (): void => {};
+    const late = new Promise<false>((resolve) => {
+      cancel = schedule(() => resolve(false), flushMs);
+    });
+    const ended = await Promise.race([inFlight.then(() => true as const), late]);
+    cancel();
+    return ended;
+  };
+
   return {
     report(value) {
       const screened = screenProgress(value, MAX_PROGRESS_BYTES);
       if (closed || refused) return Promise.resolve(false);
-      return new Promise<boolean>((resolve) => {
-        const waiters = pending?.waiters ?? [];
-        waiters.push(resolve);
-        pending = { value: screened, waiters };
-        arm();
-      });
+      const slot = slotFor(screened, pending);
+      pending = slot;
+      // May write at once, taking the slot.
+      arm();
+      return slot.answer;
     },
     async close(writeNow) {
       if (closed) return;
       closed = true;
       cancelTimer?.();
       cancelTimer = undefined;
-      await inFlight;
-      if (writeNow && pending !== undefined) {
+      let inTime = await flushed();
+      if (inTime && writeNow && pending !== undefined) {
         write();
-        await inFlight;
+        inTime = await flushed();
       }
-      if (pending !== undefined) settle(pending.waiters, false);
-      pending = undefined;
+      if (!inTime) {
+        input.logger.warn(
+          `the last progress write did not answer within ${flushMs} ms; settling without it`,
+        );
+      }
+      dropPending();
     },
   };
 }
