@@ -177,7 +177,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
     cancelTimeout();
   }
   // The last value lands before the settle clears the fence; a lost lease would refuse it.
-  await reporter?.close(end.kind !== 'lease-lost');
+  if (reporter !== undefined) await reporter.close(end.kind !== 'lease-lost');
   span.end(
     end.kind === 'failed' ||
       end.kind === 'lease-lost' ||
