@@ -91,21 +91,32 @@ export function createProgressReporter(input: ProgressReporterInput): ProgressRe
     });
   };
 
+  // Never rejects: a failed write is logged and kept for the next try.
   const send = async (taken: Pending): Promise<void> => {
+    let landed: boolean;
     try {
-      const landed = !refused && (await driver.progress(fence, taken.value));
-      taken.resolve(landed);
-      if (landed) input.onLanded(taken.value);
-      else if (!refused) {
-        refused = true;
-        dropPending();
-        if (!closed) input.onRefused();
-      }
+      landed = !refused && (await driver.progress(fence, taken.value));
     } catch (error) {
       // Tried again at the next interval (or the close) unless a later value replaces it.
       input.logger.warn('writing the job’s progress failed; trying again', errorFields(error));
       taken.resolve(false);
       pending ??= slotFor(taken.value);
+      return;
+    }
+    taken.resolve(landed);
+    if (landed) told(() => input.onLanded(taken.value));
+    else if (!refused) {
+      refused = true;
+      dropPending();
+      if (!closed) told(input.onRefused);
+    }
+  };
+
+  const told = (callback: () => void): void => {
+    try {
+      callback();
+    } catch (error) {
+      input.logger.error('a progress callback threw', errorFields(error));
     }
   };
 
