@@ -13,7 +13,7 @@ import {
   type WorkerEvents,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveToState, gate, recordingLogger } from './support/runtime.js';
+import { driveToState, driveUntil, gate, recordingLogger } from './support/runtime.js';
 import { wrapDriver } from './support/wrap.js';
 
 const workers: Worker[] = [];
@@ -127,6 +127,28 @@ describe('worker: ctx.progress', () => {
     const { id } = await createClient({ driver }).enqueue(ignores, null);
     expect((await driveToState(driver, clock, id, 'completed')).result).toBe('done');
     expect(lines.some((line) => line.message.includes('progress'))).toBe(true);
+  });
+
+  it('a drain writes the value reported within the interval before it hands the job back', async () => {
+    const { driver, clock, writes } = counting();
+    let reported = false;
+    const long = defineJob({
+      name: 'long',
+      run: async ({ progress, signal }) => {
+        void progress({ done: 1 });
+        void progress({ done: 2 });
+        reported = true;
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      },
+    });
+    const { worker } = await startWorker(driver, [long]);
+    const { id } = await createClient({ driver }).enqueue(long, null);
+    await driveUntil(clock, () => reported);
+    const stopping = worker.stop({ graceMs: 0 });
+    await driveUntil(clock, async () => (await driver.get(id))?.state !== 'running');
+    await stopping;
+    expect(writes).toEqual([{ done: 1 }, { done: 2 }]);
+    expect(await driver.get(id)).toMatchObject({ attempts: 1, progress: { done: 2 } });
   });
 
   it('a progress value that is not JSON throws JOB_INVALID in the handler: the attempt fails with it', async () => {
