@@ -18,6 +18,7 @@ import {
   screenPurgeExpired,
   screenRequeue,
 } from './screen/operator.js';
+import { screenProgress } from './screen/progress.js';
 import {
   screenAck,
   screenAckItems,
@@ -185,6 +186,10 @@ export function createDriver(backend: DriverBackend): Driver {
       run('suspend', () => backend.suspend(screenFence(fence), screenSuspend(options))),
     extend: (fence, ms) =>
       run('extend a lease', () => backend.extend(screenFence(fence), screenVisibility(ms))),
+    progress: (fence, value) =>
+      run('report progress', () =>
+        backend.progress(screenFence(fence), screenProgress(value, limit)),
+      ),
     ackMany: (items) =>
       run('ack a batch', async () => {
         const screened = screenAckItems(items, limit);

@@ -33,6 +33,7 @@ export {
   MAX_JOB_PAGE,
   MAX_NAME_LENGTH,
   MAX_PAYLOAD_DEPTH,
+  MAX_PROGRESS_BYTES,
   MAX_PURGE_LIMIT,
 } from './contract/limits.js';
 export type { MarkStore } from './contract/marks.js';

@@ -23,6 +23,7 @@ function rawFailingBackend(calls: string[]): DriverBackend {
       'nack',
       'suspend',
       'extend',
+      'progress',
       'ackMany',
       'nackMany',
       'get',
@@ -87,6 +88,11 @@ describe('createDriver', () => {
     expect(await codeOf(driver.ack({ jobId: 'x', workerId: 'w', claim: 1 }, {}))).toBe(
       'JOB_INVALID',
     );
+    const fence = { jobId: '00000000-0000-4000-8000-000000000000', workerId: 'w', claim: 1 };
+    expect(await codeOf(driver.progress(fence, undefined as never))).toBe('JOB_INVALID');
+    // Over the backend's payload limit (1 024 here), which is below MAX_PROGRESS_BYTES.
+    expect(await codeOf(driver.progress(fence, 'x'.repeat(1_024)))).toBe('JOB_INVALID');
+    expect(await codeOf(driver.progress({ ...fence, claim: -1 }, 1))).toBe('JOB_INVALID');
     expect(calls).toEqual([]);
   });
 

@@ -28,6 +28,7 @@ import { list, purge, stats } from './list.js';
 import { advanceMark, getMark } from './marks.js';
 import { registerMeter } from './meter.js';
 import { cancel, get, promote, requeue } from './operator.js';
+import { progress } from './progress.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { getStep, listSteps, putStep } from './steps.js';
 import { createStore, DRIVER_NAME, type Store } from './store.js';
@@ -114,6 +115,7 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     nack: (fence, nackOptions) => run('nack', () => nack(store, fence, nackOptions)),
     suspend: (fence, until) => run('suspend', () => suspend(store, fence, until)),
     extend: (fence, ms) => run('extend a lease', () => extend(store, fence, ms)),
+    progress: (fence, value) => run('report progress', () => progress(store, fence, value)),
     ackMany: (items) => run('ack a batch', () => ackMany(store, items)),
     nackMany: (items) => run('nack a batch', () => nackMany(store, items)),
     get: (id, byId) => run('get a job', () => get(store, id, byId)),

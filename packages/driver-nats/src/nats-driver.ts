@@ -25,6 +25,7 @@ import { createEventStore } from './events.js';
 import { createLeaseStore } from './leases.js';
 import { createMarkStore } from './marks.js';
 import { cancel, get, list, promote, stats } from './operator.js';
+import { progress } from './progress.js';
 import { purge } from './purge.js';
 import { requeue } from './requeue.js';
 import { screenServers } from './servers.js';
@@ -187,6 +188,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     nack: on('nack', nack),
     suspend: on('suspend', suspend),
     extend: on('extend a lease', extend),
+    progress: on('report progress', progress),
     ackMany: on('ack a batch', ackMany),
     nackMany: on('nack a batch', nackMany),
     get: on('get a job', get),

@@ -15,6 +15,7 @@ import { type MigrationStatus, migrationStatus } from './migration-status.js';
 import { checkOps } from './ops/check.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { operatorOps } from './ops/operator.js';
+import { progressOps } from './ops/progress.js';
 import { settleOps } from './ops/settle.js';
 import { eventStore, leaseStore, markStore, stepStore } from './ops/stores.js';
 import { statements } from './sql/index.js';
@@ -72,6 +73,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     cursorSecret: options.cursorSecret ?? defaultCursorSecret('pg', schema),
     ...enqueueOps(context),
     ...settleOps(context),
+    ...progressOps(context),
     ...operatorOps(context),
     steps: stepStore(context),
     events: eventStore(context),

@@ -22,6 +22,7 @@ import { createLeaseStore } from './leases.js';
 import { list } from './list.js';
 import { createMarkStore } from './marks.js';
 import { cancel, get, promote, purge, requeue, stats } from './operator.js';
+import { progress } from './progress.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
 import { createWake } from './wake.js';
@@ -135,6 +136,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     nack: guard('nack', (fence, opts) => nack(context, fence, opts)),
     suspend: guard('suspend', (fence, opts) => suspend(context, fence, opts)),
     extend: guard('extend a lease', (fence, ms) => extend(context, fence, ms)),
+    progress: guard('report progress', (fence, value) => progress(context, fence, value)),
     ackMany: guard('ack a batch', (items) => ackMany(context, items)),
     nackMany: guard('nack a batch', (items) => nackMany(context, items)),
     get: guard('get a job', (id, opts) => get(context, id, opts)),

@@ -65,6 +65,7 @@ async function call(world: World, op: Op): Promise<unknown> {
     case 'nack':
     case 'suspend':
     case 'extend':
+    case 'progress':
     case 'stepPut':
     case 'stepList':
       return fenced(world, op, now);
@@ -141,7 +142,7 @@ async function call(world: World, op: Op): Promise<unknown> {
 
 type FencedOp = Extract<
   Op,
-  { kind: 'ack' | 'nack' | 'suspend' | 'extend' | 'stepPut' | 'stepList' }
+  { kind: 'ack' | 'nack' | 'suspend' | 'extend' | 'progress' | 'stepPut' | 'stepList' }
 >;
 
 function fenced(world: World, op: FencedOp, now: number): Promise<unknown> | string {
@@ -165,6 +166,8 @@ function fenced(world: World, op: FencedOp, now: number): Promise<unknown> | str
       });
     case 'extend':
       return driver.extend(fence, op.vtMs);
+    case 'progress':
+      return driver.progress(fence, { done: op.done });
     case 'stepList': {
       const runId = world.runIds.get(fence.jobId);
       return runId === undefined ? NOTHING_TO_NAME : driver.steps.list(runId);

@@ -121,6 +121,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     }),
   ),
   weighted(1, 'extend', fc.record({ fence: index, vtMs: vt })),
+  weighted(2, 'progress', fc.record({ fence: index, done: fc.nat({ max: 99 }) })),
   weighted(1, 'ackMany', fc.record({ fences: fc.array(index, { minLength: 1, maxLength: 3 }) })),
   weighted(1, 'nackMany', fc.record({ fences: fc.array(index, { minLength: 1, maxLength: 3 }) })),
   byId('get', 2),

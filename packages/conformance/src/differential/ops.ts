@@ -86,6 +86,7 @@ export type Op =
     })
   | (Fenced<'suspend'> & { readonly untilInMs: number; readonly waitFor?: string | undefined })
   | (Fenced<'extend'> & { readonly vtMs: number })
+  | (Fenced<'progress'> & { readonly done: number })
   | (Fenced<'stepPut'> & { readonly name: string; readonly status: 'completed' | 'failed' })
   /** The steps of the run the fence was handed out for. */
   | Fenced<'stepList'>

@@ -17,6 +17,7 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
   nack: (d, [a, b]) => loose(d).nack(a, b),
   suspend: (d, [a, b]) => loose(d).suspend(a, b),
   extend: (d, [a, b]) => loose(d).extend(a, b),
+  progress: (d, [a, b]) => loose(d).progress(a, b),
   ackMany: (d, [a]) => loose(d).ackMany(a),
   nackMany: (d, [a]) => loose(d).nackMany(a),
   get: (d, [a, b]) => loose(d).get(a, b),

@@ -32,6 +32,8 @@ export function templateOf(entry: string, world: ScreensWorld, now: number): unk
       return [fence, { until: now + 1_000, waitFor: 'kit.fuzz' }];
     case 'extend':
       return [fence, 60_000];
+    case 'progress':
+      return [fence, { done: 1, of: 2, stage: 'fuzz' }];
     case 'ackMany':
       return [[{ fence }]];
     case 'nackMany':

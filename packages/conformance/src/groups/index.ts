@@ -13,6 +13,7 @@ import { leasesGroup } from './leases.js';
 import { listGroup } from './list.js';
 import { marksGroup } from './marks.js';
 import { operatorGroup } from './operator.js';
+import { progressGroup } from './progress.js';
 import { requeueGroup } from './requeue.js';
 import { runtimeGroup } from './runtime.js';
 import { scaleGroup } from './scale.js';
@@ -32,6 +33,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     enqueueGroup,
     claimGroup,
     settleGroup,
+    progressGroup,
     operatorGroup,
     requeueGroup,
     listGroup,

@@ -142,6 +142,33 @@ export const SHAPE_CALLS: readonly HostileCall[] = [
     field: 'fence.jobId',
   },
   {
+    what: 'progress with a Proxy fence jobId',
+    call: (d, w) => d.progress({ ...w.fence, jobId: never(throwingProxy()) }, 1),
+    code: 'JOB_INVALID',
+    field: 'fence.jobId',
+  },
+  {
+    what: 'progress with a Proxy value',
+    call: (d, w) => d.progress(w.fence, never(throwingProxy())),
+    code: 'JOB_INVALID',
+    field: 'progress',
+  },
+  {
+    what: 'progress with a getter in its value',
+    call: (d, w) =>
+      d.progress(
+        w.fence,
+        never(
+          Object.defineProperty({}, 'done', {
+            enumerable: true,
+            get: () => 1,
+          }),
+        ),
+      ),
+    code: 'JOB_INVALID',
+    field: 'progress',
+  },
+  {
     what: 'get(a null-prototype id)',
     call: (d) => d.get(never(bare())),
     code: 'JOB_INVALID',

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { KitCase } from '../kit.js';
 import { claimExactly, enqueueAndClaim, fenceOf, OTHER_WORKER, WORKER } from './fixtures-a.js';
 
-interface Stale {
+export interface Stale {
   /** The job the stale fence names. */
   readonly jobId: string;
   readonly stale: Fence;
@@ -12,12 +12,13 @@ interface Stale {
   readonly holder?: Fence;
 }
 
-interface Scenario {
+export interface Scenario {
   readonly what: string;
   readonly make: (driver: Driver, clock: ManualClock, t0: number) => Promise<Stale>;
 }
 
-const scenarios: readonly Scenario[] = [
+/** Fences that no longer hold (or never did), each made on a fresh row; the progress group reuses them. */
+export const staleFences: readonly Scenario[] = [
   {
     what: 'a wrong workerId',
     make: async (driver) => {
@@ -108,7 +109,7 @@ const settles: ReadonlyArray<
 ];
 
 export const settleFenceCases: readonly KitCase[] = [
-  ...scenarios.map(
+  ...staleFences.map(
     ({ what, make }): KitCase => ({
       title: `every settle with ${what} answers false and changes nothing`,
       run: async ({ driver, clock, t0 }) => {

@@ -12,6 +12,7 @@ import type {
   EnqueueResult,
   Fence,
   JobRecord,
+  Json,
   ListPage,
   ListRequest,
   NackItem,
@@ -46,6 +47,12 @@ export interface Driver {
   nack(fence: Fence, options: NackOptions): Promise<boolean>;
   suspend(fence: Fence, options: SuspendOptions): Promise<boolean>;
   extend(fence: Fence, visibilityTimeoutMs: number): Promise<boolean>;
+  /**
+   * Stores `value` (JSON, at most MAX_PROGRESS_BYTES) as the job's `progress` while the fence
+   * holds; answers whether it landed. A later value replaces it; nothing else clears it (see
+   * {@link DriverBackend.progress}). The worker calls it through `ctx.progress`. Group `progress`.
+   */
+  progress(fence: Fence, value: Json): Promise<boolean>;
   ackMany(items: readonly AckItem[]): Promise<readonly boolean[]>;
   nackMany(items: readonly NackItem[]): Promise<readonly boolean[]>;
   get(id: string, options?: ByIdOptions): Promise<JobRecord | undefined>;
@@ -196,6 +203,19 @@ export interface DriverBackend {
   nack(fence: Fence, options: NackOptions): Promise<boolean>;
   suspend(fence: Fence, options: SuspendOptions): Promise<boolean>;
   extend(fence: Fence, visibilityTimeoutMs: number): Promise<boolean>;
+  /**
+   * A fenced write of the job's progress, in ONE atomic change: when the row is `running` with
+   * this `claimedBy` and `claim` (a lapsed lease not yet re-claimed still lands, as for the
+   * settles), `progress = value` and `updatedAt = now`; nothing else moves (state, `visibleAt`,
+   * `claimedBy`, `attempts` stay: it neither renews nor ends the lease). Answers whether it
+   * landed; a stale fence (re-claimed, settled, cancelled, never claimed, unknown id) answers
+   * false and changes nothing. `value` is screened JSON, any shape (`null` included), at most
+   * MAX_PROGRESS_BYTES (or `maxPayloadBytes` when lower): store it whole and answer it as given
+   * in `get` and `list`. The stored value is KEPT by every other change — claim, ack, nack (a
+   * retry), suspend, cancel and requeue — so a record shows the last progress any attempt of the
+   * job reported until the next write replaces it. Group `progress`.
+   */
+  progress(fence: Fence, value: Json): Promise<boolean>;
   /** Many settles in ONE round trip (statement or script); `landed` per item, in order. */
   ackMany(items: readonly AckItem[]): Promise<readonly boolean[]>;
   nackMany(items: readonly NackItem[]): Promise<readonly boolean[]>;

@@ -26,3 +26,8 @@ export const MAX_PAYLOAD_DEPTH = 100;
 export const DEFAULT_PURGE_LIMIT = 1_000;
 /** The most rows one `purge` (or events one `events.purgeExpired`) call may remove. */
 export const MAX_PURGE_LIMIT = 10_000;
+/**
+ * The most bytes of JSON one `progress` value may hold (or the driver's payload limit, when that
+ * is lower). Progress is rewritten often and carried on every read of the row, so it stays small.
+ */
+export const MAX_PROGRESS_BYTES = 16_384;

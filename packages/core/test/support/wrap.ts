@@ -5,7 +5,10 @@ export function wrapDriver(
   driver: Driver,
   overrides: {
     readonly top?: Partial<
-      Record<'claim' | 'ackMany' | 'nackMany' | 'suspend' | 'extend', (...args: never[]) => unknown>
+      Record<
+        'claim' | 'ackMany' | 'nackMany' | 'suspend' | 'extend' | 'progress',
+        (...args: never[]) => unknown
+      >
     >;
     readonly leases?: Partial<LeaseStore>;
   },

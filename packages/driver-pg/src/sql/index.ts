@@ -6,6 +6,7 @@ import { leasesSql } from './leases.js';
 import { listSql } from './list.js';
 import { marksSql } from './marks.js';
 import { operatorSql } from './operator.js';
+import { progressSql } from './progress.js';
 import { settleSql } from './settle.js';
 import { stepsSql } from './steps.js';
 
@@ -16,6 +17,7 @@ export function statements(s: string) {
     claim: claimSql(s),
     settle: settleSql(s),
     operator: operatorSql(s),
+    progress: progressSql(s),
     list: listSql(s),
     steps: stepsSql(s),
     events: eventsSql(s),

@@ -16,6 +16,7 @@ export type {
   JobPayload,
   JobResult,
   JobResultOf,
+  ProgressValue,
   RateLimitOptions,
   ResolvedRetry,
   ResultValue,

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ClaimedJob, JobError, JobRecord, Json } from '../../contract/records.js';
+import type { JsonShaped } from '../../json-shape.js';
 import type { StepApi } from '../steps/index.js';
 import type { RuntimeLogger } from '../worker/logger.js';
 
@@ -64,7 +65,19 @@ export interface JobContext<TPayload> {
   readonly attempt: number;
   /** The worker's logger, with this job's id, name and attempt in every line. */
   readonly logger: RuntimeLogger;
+  /**
+   * Reports how far the attempt got: `get()` and `list()` show the value as the job's
+   * `progress`, and the worker emits `progress` as it lands. Throttled: only the latest value is
+   * kept and written at most every PROGRESS_INTERVAL_MS, the last one before the settle. Fenced:
+   * once the attempt lost its lease nothing it reports lands. Never blocks and never rejects;
+   * the answer (true once this value or a later one landed) may be ignored. A value that is not
+   * JSON, or over MAX_PROGRESS_BYTES, throws JOB_INVALID here.
+   */
+  progress<T extends JsonShaped<T> & ProgressValue>(value: T): Promise<boolean>;
 }
+
+/** What a progress value may be at its top: a JSON leaf or an object (checked by `JsonShaped`). */
+export type ProgressValue = string | number | boolean | null | object;
 
 /** What a completed job's result is, given what `run` returns: `void` reads as `undefined`. */
 export type ResultValue<TResult> = TResult extends void ? undefined : TResult;

@@ -144,6 +144,7 @@ export async function processJob(
     lease,
     steps,
     renewAlso: () => admission.renew(),
+    events: deps.events,
     ...(deps.defaultStepTimeoutMs === undefined
       ? {}
       : { defaultStepTimeoutMs: deps.defaultStepTimeoutMs }),

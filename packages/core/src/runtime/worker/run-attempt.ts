@@ -15,7 +15,9 @@ import { timeoutsFor } from '../timers.js';
 import { attemptAborted, attemptTimedOut, slotTaken } from './attempt-errors.js';
 import { keepLease } from './lease-keeper.js';
 import type { RuntimeLogger } from './logger.js';
+import { createProgressReporter, type ProgressReporter } from './progress-reporter.js';
 import type { LeaseClock } from './settle-retry.js';
+import type { WorkerEmitter } from './worker-events.js';
 
 /** How one attempt's handler ended. */
 export type AttemptEnd =
@@ -53,6 +55,8 @@ export interface AttemptInput {
   readonly steps: () => Promise<readonly StepRecord[]>;
   readonly defaultStepTimeoutMs?: number;
   readonly eventPollMs?: number;
+  /** Where each progress value of this attempt that landed is told (`progress`). */
+  readonly events?: WorkerEmitter;
 }
 
 // Size is the driver's to refuse at the ack; here the answer must be JSON at all.
@@ -113,6 +117,18 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
       : { defaultStepTimeoutMs: input.defaultStepTimeoutMs }),
     ...(input.eventPollMs === undefined ? {} : { eventPollMs: input.eventPollMs }),
   });
+  // Made on the first report: a job that never reports progress costs nothing.
+  let reporter: ProgressReporter | undefined;
+  const progress = (value: unknown) => {
+    reporter ??= createProgressReporter({
+      driver,
+      fence: input.fence,
+      logger: input.logger,
+      onLanded: (value) => input.events?.emit('progress', { job, value }),
+      onRefused: () => loseLease('lease'),
+    });
+    return reporter.report(value);
+  };
   const span: AttemptSpan = await startAttemptSpan(job, input.workerId);
   // A drain that reached this attempt before its handler started: it never starts.
   const handler = signal.aborted
@@ -125,6 +141,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
           job,
           attempt: job.attempts,
           logger: input.logger,
+          progress,
         }),
       );
   let handlerDone = false;
@@ -159,6 +176,8 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptOutcome> {
     keeper.stop();
     cancelTimeout();
   }
+  // The last value lands before the settle clears the fence; a lost lease would refuse it.
+  if (reporter !== undefined) await reporter.close(end.kind !== 'lease-lost');
   span.end(
     end.kind === 'failed' ||
       end.kind === 'lease-lost' ||

@@ -73,6 +73,11 @@ export interface WorkerEvents<TResult = Json | undefined> {
     readonly error: unknown;
     readonly tries: number;
   };
+  /**
+   * A value the handler reported (`ctx.progress`) landed: `get()` and `list()` show it now.
+   * Throttled as the writes are: a value replaced within the interval is never emitted.
+   */
+  readonly progress: { readonly job: ClaimedJob; readonly value: Json };
   /** The job was parked (`suspended`) until `until`. */
   readonly suspended: {
     readonly job: ClaimedJob;

@@ -1,0 +1,17 @@
+import type { Fence, Json } from '@berth/core';
+import type { RedisContext } from './context.js';
+import { PROGRESS_LUA } from './lua/progress.js';
+import { defineScript } from './scripts.js';
+
+const PROGRESS = defineScript('progress', PROGRESS_LUA);
+
+/** The fenced progress write: ONE script, one round trip. */
+export async function progress(context: RedisContext, fence: Fence, value: Json): Promise<boolean> {
+  const reply = await context.run(PROGRESS, context.clock.now(), [
+    fence.jobId,
+    fence.workerId,
+    fence.claim,
+    JSON.stringify(value),
+  ]);
+  return reply === 1;
+}
