@@ -13,22 +13,20 @@ import { enqueueOne } from './enqueue.js';
  * keys, so the order of the writes carries the guarantee:
  *
  * 1. The mark is read: at or above the value, `markPassed` and nothing is written.
- * 2. The job is written first, as `enqueue` writes it: created under its id (always given here)
- *    only when the key is free, so of any number of writers of one slot one makes the job and
- *    the others meet it and answer it, deduped.
+ * 2. The job is written first, as `enqueue` writes it, carrying the mark (`StoredJob.mark`):
+ *    created under its id (always given here) only when the key is free, so of any number of
+ *    writers of one slot one makes the job and the others meet it and answer it, deduped.
  * 3. Then the mark is raised by a write conditioned on the revision read (`marks.advance`).
  *
  * A crash after 2 leaves the job with the mark behind. The next enqueue of the slot (same id,
- * same value) passes 1, meets the job at 2 and answers it deduped, then raises the mark at 3:
- * the slot landed once, whatever the crash point. The opposite order (mark first) would lose
- * the slot to a crash between the writes; this order never loses one.
+ * same value) passes 1, meets the job at 2 and answers it deduped, then raises the mark at 3.
+ * Should the job run and be purged first, the purge raised its mark before removing it (see
+ * `purge.ts`), so the retry stops at 1: the slot lands once whatever the crash point. The
+ * opposite order (mark first) would lose the slot to a crash between the writes.
  *
- * What this order cannot close, where one change over both keys would: after a crash between
- * 2 and 3, a job that ran and was purged before any retry of its slot made it again. A retry
- * comes at the next leader's first tick (a lease ttl later); a purge needs the job finished and
- * older than its retention keep. Also, an enqueue to a LOWER value racing one to a higher value
- * may still land its own job (it read the mark before the higher one rose); its mark write then
- * changes nothing. Neither makes a second job for one id.
+ * One difference from a single atomic change: an enqueue to a LOWER value racing one to a higher
+ * value may still land its own job (it read the mark before the higher one rose); its mark write
+ * then changes nothing. It never makes a second job for one id.
  */
 export async function enqueueAdvancing(
   context: NatsContext,
