@@ -166,8 +166,9 @@ export interface DriverBackend {
    *   in that same change; a refusal raises nothing. No seam here: the key's holder is looked
    *   up inside the change. A crash at any point leaves the job and the raised mark, or neither.
    *   A backend whose atomic unit is one key (NATS KV) writes the job first, create-only under
-   *   its id, then raises the mark, and answers a job found under the id with the mark behind as
-   *   landed (deduped), raising the mark: see its `enqueue-advancing.ts`. Group `marks`.
+   *   its id, then raises the mark; it answers a job found under the id with the mark behind as
+   *   landed (deduped), raising the mark, and raises a job's mark before a purge removes it:
+   *   see its `enqueue-advancing.ts`. Group `marks`.
    */
   enqueue(request: ScreenedEnqueue): Promise<EnqueueResult | MarkPassed>;
   /**
