@@ -125,7 +125,7 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
         report(schedule, slot, answer);
       }
     } catch (error) {
-      logger.error('schedule slot could not be enqueued; the next tick tries it again', {
+      logger.error('schedule mark could not be read or slot enqueued; the next tick tries again', {
         schedule: schedule.name,
         error,
       });
