@@ -167,8 +167,9 @@ export interface DriverBackend {
    *   up inside the change. A crash at any point leaves the job and the raised mark, or neither.
    *   A backend whose atomic unit is one key (NATS KV) writes the job first, create-only under
    *   its id, then raises the mark; it answers a job found under the id with the mark behind as
-   *   landed (deduped), raising the mark, and raises a job's mark before a purge removes it:
-   *   see its `enqueue-advancing.ts`. Group `marks`.
+   *   landed (deduped), raising the mark, and raises a job's mark before a purge removes it;
+   *   there, an enqueue to a lower value racing one to a higher value may still land its own
+   *   job: see its `enqueue-advancing.ts`. Group `marks`.
    */
   enqueue(request: ScreenedEnqueue): Promise<EnqueueResult | MarkPassed>;
   /**

@@ -101,7 +101,7 @@ export interface MarkedEnqueueRequest extends Omit<EnqueueRequest, 'advanceMark'
   readonly advanceMark: MarkAdvance;
 }
 
-/** A mark an enqueue raises in its own atomic change (`EnqueueRequest.advanceMark`). */
+/** A mark an enqueue raises in its own atomic change (`MarkedEnqueueRequest.advanceMark`). */
 export interface MarkAdvance {
   readonly name: string;
   /** A safe integer >= 0. */
