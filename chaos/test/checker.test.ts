@@ -4,6 +4,7 @@ import { checkCron } from '../src/check/cron.ts';
 import { byJob } from '../src/check/index-events.ts';
 import { checkJobs } from '../src/check/jobs.ts';
 import { overLimitUnits } from '../src/check/keyed.ts';
+import { type BackendReport, violations } from '../src/check/report.ts';
 import { CRON_JOB, CRON_SCHEDULE, KEYED_JOB, STEPS_JOB } from '../src/child/jobs.ts';
 import type { LedgerEvent } from '../src/ledger/events.ts';
 
@@ -156,5 +157,43 @@ describe('checkCron', () => {
     ];
     const found = checkCron(events, { from: base - 500, to: base + 5_000 });
     expect(found).toEqual({ slots: 4, firedTwice: [base + 1_000], missed: [base + 2_000] });
+  });
+});
+
+describe('violations', () => {
+  const none = {
+    completed: 1,
+    lost: [],
+    completedTwice: [],
+    stepReexecuted: [],
+    inFlightReexecuted: 0,
+    staleLanded: [],
+    staleRefused: 0,
+    leaseLost: 0,
+    stuck: [],
+  };
+  const report = (missed: number[]): BackendReport => ({
+    backend: 'pg',
+    profile: 'ci',
+    durationMs: 1,
+    enqueued: 1,
+    acknowledged: 1,
+    jobs: none,
+    keyed: { ...none, overLimitUnits: 0 },
+    cron: { slots: 3, firedTwice: [], missed },
+    workerKills: 1,
+    zombies: 0,
+    slotStalls: 0,
+    leaderKills: 1,
+    killRecoveryMs: [],
+    crashes: [{ downMs: 1 }],
+  });
+
+  it('counts a missed cron slot as a violation, whatever leader kills and server crashes the run saw', () => {
+    const slot = Date.UTC(2026, 0, 1);
+    expect(violations(report([]))).toEqual([]);
+    expect(violations(report([slot]))).toEqual([
+      'pg: 1 cron slots missed (e.g. 2026-01-01T00:00:00.000Z)',
+    ]);
   });
 });

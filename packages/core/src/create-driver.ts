@@ -2,7 +2,13 @@ import type { Driver, DriverBackend } from './contract/driver.js';
 import type { EventStore } from './contract/events.js';
 import type { LeaseStore } from './contract/leases.js';
 import type { MarkStore } from './contract/marks.js';
-import type { JobRecord } from './contract/records.js';
+import type {
+  EnqueueRequest,
+  EnqueueResult,
+  JobRecord,
+  MarkedEnqueueRequest,
+  MarkPassed,
+} from './contract/records.js';
 import type { StepStore } from './contract/steps.js';
 import { jobInvalid } from './errors/refusals.js';
 import { guarded } from './internal/guard.js';
@@ -161,12 +167,21 @@ export function createDriver(backend: DriverBackend): Driver {
       ),
   };
 
+  // Without `advanceMark` a backend answers a job; the overloads say so to the caller.
+  function enqueue(request: MarkedEnqueueRequest): Promise<EnqueueResult | MarkPassed>;
+  function enqueue(request: EnqueueRequest): Promise<EnqueueResult>;
+  function enqueue(
+    request: EnqueueRequest | MarkedEnqueueRequest,
+  ): Promise<EnqueueResult | MarkPassed> {
+    return run('enqueue', () => backend.enqueue(screenEnqueue(request, limit)));
+  }
+
   const subscribe = backend.subscribe?.bind(backend);
 
   return {
     name: backend.name,
     clock: backend.clock,
-    enqueue: (request) => run('enqueue', () => backend.enqueue(screenEnqueue(request, limit))),
+    enqueue,
     enqueueMany: (requests) =>
       run('enqueue a batch', async () => {
         const screened = screenEnqueueMany(requests, limit);

@@ -14,6 +14,7 @@ import {
 } from '@berth/core';
 import { claim } from './claim.js';
 import { enqueue, enqueueMany } from './enqueue.js';
+import { enqueueAdvancing } from './enqueue-advancing.js';
 import { findEvent, listEvents, publish, purgeExpired } from './events.js';
 import {
   acquire,
@@ -108,7 +109,12 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     clock: store.clock,
     maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER_NAME, DRIVER_NAME),
-    enqueue: (request) => run('enqueue', () => enqueue(store, request)),
+    enqueue: (request) =>
+      run('enqueue', async () =>
+        request.advanceMark === undefined
+          ? enqueue(store, request)
+          : enqueueAdvancing(store, request, request.advanceMark),
+      ),
     enqueueMany: (requests) => run('enqueue a batch', () => enqueueMany(store, requests)),
     claim: (request) => run('claim', () => claim(store, request)),
     ack: (fence, ackOptions) => run('ack', () => ack(store, fence, ackOptions)),

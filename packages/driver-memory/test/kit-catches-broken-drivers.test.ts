@@ -2,6 +2,7 @@ import { type DriverFactory, GOLDEN_SCENARIOS, type KitReport, runKit } from '@b
 import {
   type ClaimedJob,
   type ClaimRequest,
+  type Driver,
   driverUnavailable,
   type EnqueueRequest,
   isBerthError,
@@ -58,10 +59,11 @@ const claimHandsOutExhausted = broken((real) => ({
 
 /** (d) An enqueue that ignores idempotency: every request makes a new row. */
 const enqueueIgnoresKeys = broken((real) => ({
-  enqueue: (request: EnqueueRequest) => {
+  // One body for both overloads: the break is the same with or without a mark.
+  enqueue: ((request: EnqueueRequest) => {
     const { idempotencyKey: _key, onConflict: _conflict, ...rest } = request;
     return real.enqueue(rest);
-  },
+  }) as Driver['enqueue'],
 }));
 
 /** The kit's own parts, plus the contract groups whose sections these breaks violate. */

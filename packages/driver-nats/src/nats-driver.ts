@@ -12,6 +12,7 @@ import {
   isBerthError,
   type LeaseStore,
   type MarkStore,
+  type ScreenedEnqueue,
   type StepStore,
   systemClock,
 } from '@berth/core';
@@ -20,6 +21,7 @@ import { claim } from './claim.js';
 import { openContext } from './connect.js';
 import { DRIVER, type NatsContext } from './context.js';
 import { enqueueOne } from './enqueue.js';
+import { enqueueAdvancing } from './enqueue-advancing.js';
 import { enqueueMany } from './enqueue-many.js';
 import { createEventStore } from './events.js';
 import { createLeaseStore } from './leases.js';
@@ -181,7 +183,11 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     clock,
     maxPayloadBytes: limit,
     cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER, options.prefix ?? 'berth'),
-    enqueue: on('enqueue', enqueueOne),
+    enqueue: on('enqueue', (context, request: ScreenedEnqueue) =>
+      request.advanceMark === undefined
+        ? enqueueOne(context, request)
+        : enqueueAdvancing(context, storesOf(context).marks, request, request.advanceMark),
+    ),
     enqueueMany: on('enqueue a batch', enqueueMany),
     claim: on('claim', claim),
     ack: on('ack', ack),

@@ -4,6 +4,7 @@ import { decideBatch } from './docs.js';
 import { readHolder } from './holders.js';
 import { finishedOrder, type Row } from './index/row.js';
 import { collectMarkers } from './markers.js';
+import { createMarkStore } from './marks.js';
 import { purgeKey } from './writes.js';
 
 /** Rows one purge round removes at most: a call's limit is reached in as many rounds as needed. */
@@ -27,8 +28,10 @@ async function remove(context: NatsContext, row: Row): Promise<boolean> {
     // A requeue in flight: abort it first; one that committed made the row live again.
     if ((await decideBatch(context, pending.batch, 'aborted')) === 'committed') return false;
   }
-  if (!(await deleteJob(context, row.id, row.revision))) return false;
   const { job } = row;
+  // A row an `advanceMark` enqueue wrote goes only once its mark stands (see enqueue-advancing.ts).
+  if (job.mark !== undefined) await createMarkStore(context).advance(job.mark.name, job.mark.value);
+  if (!(await deleteJob(context, row.id, row.revision))) return false;
   await Promise.all([
     dropAuxUnder(context, context.subjects.stepsOfRun(job.runId)),
     dropAuxUnder(context, context.subjects.blobsOf(job.id)),

@@ -46,6 +46,11 @@ export interface StoredJob {
   readonly steps?: readonly (readonly [string, string])[];
   /** Content too large to sit in the record, kept in parts in the aux bucket. */
   readonly spill?: Spill;
+  /**
+   * The mark an `advanceMark` enqueue raises after writing this row: a purge raises it before
+   * it removes the row, so the row never goes while its mark is behind it.
+   */
+  readonly mark?: { readonly name: string; readonly value: number };
 }
 
 /** Where a spilled value's parts are: its generation and how many parts it has. */

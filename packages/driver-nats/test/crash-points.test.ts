@@ -192,4 +192,56 @@ describe('a multi-write change stopped half way', () => {
       await crash.dispose();
     }
   });
+
+  it('an advanceMark enqueue stopped after its job write: a retry answers the job and raises the mark; once the job ran and was purged, the purge raised it and a retry makes nothing', async () => {
+    const crash = await setUp();
+    try {
+      const mark = { name: 'schedule:crashy', value: T0 };
+      const slot = (id: string) => ({ id, name: 'crashy', queue: 'crash', advanceMark: mark });
+      const written = (id: string) => {
+        const job = newJob(screenEnqueue(slot(id), 1_048_576), id, T0);
+        return crash.jobs.create(crash.subjects.job(id), encodeJson({ job } satisfies StoredDoc));
+      };
+
+      // Retried before the purge: the job is the answer, and the retry raises the mark.
+      const first = randomUUID();
+      await written(first);
+      expect(await crash.driver.marks.get(mark.name)).toBeUndefined();
+      expect(await crash.driver.enqueue(slot(first))).toMatchObject({ id: first, deduped: true });
+      expect(await crash.driver.marks.get(mark.name)).toBe(T0);
+
+      // Not retried before it ran and was purged: the purge raised the mark first.
+      const second = randomUUID();
+      const later = { ...mark, value: T0 + 60_000 };
+      const job = newJob(
+        screenEnqueue({ ...slot(second), advanceMark: later }, 1_048_576),
+        second,
+        T0,
+      );
+      await crash.jobs.create(crash.subjects.job(second), encodeJson({ job } satisfies StoredDoc));
+      const claimed = await crash.driver.claim({
+        queues: ['crash'],
+        limit: 10,
+        workerId: 'w',
+        visibilityTimeoutMs: 60_000,
+      });
+      expect(claimed.map((row) => row.id).sort()).toEqual([first, second].sort());
+      for (const row of claimed) {
+        await crash.driver.ack({ jobId: row.id, workerId: 'w', claim: row.claim });
+      }
+      await crash.clock.advance(1);
+      const purged = await crash.driver.purge({
+        states: ['completed'],
+        olderThan: crash.clock.now() + 1,
+      });
+      expect(purged).toBe(2);
+      expect(await crash.driver.marks.get(mark.name)).toBe(later.value);
+      expect(await crash.driver.enqueue({ ...slot(second), advanceMark: later })).toEqual({
+        markPassed: true,
+      });
+      expect(await crash.driver.get(second)).toBeUndefined();
+    } finally {
+      await crash.dispose();
+    }
+  });
 });

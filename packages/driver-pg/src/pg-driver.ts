@@ -14,6 +14,7 @@ import { type MigrateResult, migrate } from './migrate.js';
 import { type MigrationStatus, migrationStatus } from './migration-status.js';
 import { checkOps } from './ops/check.js';
 import { enqueueOps } from './ops/enqueue.js';
+import { enqueueAdvancingOps } from './ops/enqueue-advancing.js';
 import { operatorOps } from './ops/operator.js';
 import { progressOps } from './ops/progress.js';
 import { settleOps } from './ops/settle.js';
@@ -66,12 +67,18 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
       : createWakeListener(connections.listenConfig, context.channel);
   let closing: Promise<void> | undefined;
 
+  const enqueues = enqueueOps(context);
+  const enqueueAdvancing = enqueueAdvancingOps(context);
   const backend: DriverBackend = {
     name: 'pg',
     clock: context.clock,
     maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     cursorSecret: options.cursorSecret ?? defaultCursorSecret('pg', schema),
-    ...enqueueOps(context),
+    ...enqueues,
+    enqueue: (request) =>
+      request.advanceMark === undefined
+        ? enqueues.enqueue(request)
+        : enqueueAdvancing(request, request.advanceMark),
     ...settleOps(context),
     ...progressOps(context),
     ...operatorOps(context),

@@ -17,7 +17,7 @@ const ENQUEUE = defineScript('enqueue', ENQUEUE_LUA);
 
 type Field = (typeof ENQUEUE_FIELDS)[number];
 
-function argsOf(request: ScreenedEnqueue): string[] {
+export function argsOf(request: ScreenedEnqueue): string[] {
   const values: Record<Field, string | number | undefined> = {
     callerId: request.id,
     newId: randomUUID(),
@@ -47,7 +47,7 @@ type Outcome =
   | { readonly kind: 'duplicate'; readonly index: number; readonly holderId: string }
   | { readonly kind: 'taken' };
 
-function outcomeOf(reply: unknown): Outcome {
+export function outcomeOf(reply: unknown): Outcome {
   const [kind, first, second] = asArray(reply, 'enqueue');
   if (kind === 'taken') return { kind };
   if (kind === 'conflict') return { kind, holderId: asString(first, 'enqueue') };

@@ -16,6 +16,7 @@ import { claim } from './claim.js';
 import { explain, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
+import { enqueueAdvancing } from './enqueue-advancing.js';
 import { createEventStore } from './events.js';
 import { keysFor } from './keys.js';
 import { createLeaseStore } from './leases.js';
@@ -129,7 +130,11 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     clock: context.clock,
     maxPayloadBytes: limit,
     cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER, options.prefix ?? 'berth'),
-    enqueue: guard('enqueue', (request) => enqueueOne(context, request)),
+    enqueue: guard('enqueue', (request) =>
+      request.advanceMark === undefined
+        ? enqueueOne(context, request)
+        : enqueueAdvancing(context, request, request.advanceMark),
+    ),
     enqueueMany: guard('enqueue a batch', (requests) => enqueueMany(context, requests)),
     claim: guard('claim', (request) => claim(context, request)),
     ack: guard('ack', (fence, opts) => ack(context, fence, opts)),

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
+import { marksEnqueueCases } from './marks-enqueue.js';
 
 const marksCases: readonly KitCase[] = [
   {
@@ -78,4 +79,4 @@ const marksCases: readonly KitCase[] = [
   },
 ];
 
-export const marksGroup: KitGroup = { name: 'marks', cases: marksCases };
+export const marksGroup: KitGroup = { name: 'marks', cases: [...marksCases, ...marksEnqueueCases] };

@@ -191,21 +191,32 @@ export const runtimeExpected: Readonly<Record<string, Transcript>> = {
     { op: 'report jobs after the catch-up', answer: 0 },
     { op: 'b ticks at minute 2', answer: { leader: true, slots: [[120_000, false]] } },
   ],
-  'scheduler-killed-before-mark': [
-    // The enqueue landed: a's tick answers the slot before a dies.
-    { op: 'a ticks at minute 1 and dies before its mark', answer: { slots: [60_000] } },
+  'scheduler-killed-after-enqueue': [
+    // The enqueue landed, with the mark, but a died before it read the answer.
+    { op: 'a ticks at minute 1 and dies once its enqueue landed', answer: { slots: [] } },
     { op: 'slot jobs run and purged', answer: 1 },
-    // The claim mark holds minute 1, though its job is gone: b does not enqueue it again.
+    // The mark holds minute 1, though its job is gone: b does not enqueue it again.
     { op: 'b takes the lead and catches up', answer: { leader: true, slots: [] } },
     { op: 'b ticks at minute 2', answer: { slots: [120_000] } },
     { op: 'jobs each slot made', answer: [1, 1] },
   ],
+  'scheduler-killed-before-enqueue': [
+    { op: 'a ticks at minute 1 and dies before its enqueue', answer: { slots: [] } },
+    // Neither the job nor the mark landed: b enqueues minute 1, once.
+    { op: 'b takes the lead and catches up', answer: { leader: true, slots: [60_000] } },
+    { op: 'slot jobs run and purged', answer: 1 },
+    { op: 'b ticks at minute 2', answer: { slots: [120_000] } },
+    { op: 'jobs each slot made', answer: [1, 1] },
+  ],
   'scheduler-stalled-leader': [
-    // a claimed minute 1 before it hung: b catches up the two slots after it.
-    { op: 'b leads while a hangs', answer: { leader: true, slots: [120_000, 180_000] } },
-    { op: 'slot jobs run and purged', answer: 2 },
-    // a's claimed enqueue lands; its next slot finds the lead lost and stops the tick.
-    { op: 'a’s stalled tick ends', answer: { slots: [60_000], leader: false } },
+    // a's enqueue of minute 1 hangs before it lands: b catches up all three slots.
+    {
+      op: 'b leads while a hangs',
+      answer: { leader: true, slots: [60_000, 120_000, 180_000] },
+    },
+    { op: 'slot jobs run and purged', answer: 3 },
+    // a's enqueue finds the mark at minute 3 (markPassed); its next slot finds the lead lost.
+    { op: 'a’s stalled tick ends', answer: { slots: [], leader: false } },
     { op: 'b ticks again', answer: { leader: true, slots: 0 } },
     { op: 'jobs each slot made', answer: [1, 1, 1] },
   ],

@@ -9,7 +9,8 @@ import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
 import {
-  schedulerKilledBeforeMark,
+  schedulerKilledAfterEnqueue,
+  schedulerKilledBeforeEnqueue,
   schedulerStalledLeader,
   schedulerStopLeavesLead,
 } from './schedule-crash.js';
@@ -42,7 +43,8 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   waitForEventTimesOut,
   schedulerSlotsOnce,
   schedulerSlotAfterPurge,
-  schedulerKilledBeforeMark,
+  schedulerKilledAfterEnqueue,
+  schedulerKilledBeforeEnqueue,
   schedulerStalledLeader,
   schedulerStopLeavesLead,
   unknownNameStaysReady,

@@ -26,23 +26,25 @@ async function runAndPurge(driver: Driver, clock: ManualClock): Promise<number> 
 /** How many jobs each slot made, over the scenario: every value must be 1. */
 const creations = (created: Map<string, number>) => [...created.values()];
 
-export const schedulerKilledBeforeMark: GoldenScenario = {
-  name: 'scheduler-killed-before-mark',
+export const schedulerKilledAfterEnqueue: GoldenScenario = {
+  name: 'scheduler-killed-after-enqueue',
   asserts:
-    'a leader killed between a slot’s enqueue and its mark, whose job retention then purged, never has the slot enqueued again by the next leader',
+    'a leader killed once its slot’s enqueue landed, before it read the answer, whose job retention then purged, never has the slot enqueued again by the next leader',
   async play(context) {
     const { clock, t0, note } = context;
     const { driver, created } = countingCreations(context.driver);
-    let enqueued = false;
-    // a's done mark (the first mark raised after its enqueue) fails, and a never runs again.
-    const dying = interposed(driver, (call) => {
-      if (call === 'enqueue') enqueued = true;
-      else if (enqueued && call === 'marks.advance') throw new Killed('killed after the enqueue');
-    });
+    // a's enqueue lands, and a dies before it reads the answer; it never runs again.
+    const dying = interposed(
+      driver,
+      () => {},
+      (call) => {
+        if (call === 'enqueue') throw new Killed('killed after the enqueue');
+      },
+    );
     await clock.set(t0 + MINUTE + 10_000);
     const a = createScheduler({ driver: dying, schedules: SCHEDULES, holderId: 'a', ...TIMING });
     const first = await a.tick();
-    note('a ticks at minute 1 and dies before its mark', {
+    note('a ticks at minute 1 and dies once its enqueue landed', {
       slots: first.enqueued.map((slot) => slot.slot - t0),
     });
     note('slot jobs run and purged', await runAndPurge(context.driver, clock));
@@ -54,6 +56,39 @@ export const schedulerKilledBeforeMark: GoldenScenario = {
       leader: takeover.leader,
       slots: takeover.enqueued.map((slot) => slot.slot - t0),
     });
+    await clock.set(t0 + 2 * MINUTE + 10_000);
+    const next = await b.tick();
+    note('b ticks at minute 2', { slots: next.enqueued.map((slot) => slot.slot - t0) });
+    await b.stop();
+    note('jobs each slot made', creations(created));
+  },
+};
+
+export const schedulerKilledBeforeEnqueue: GoldenScenario = {
+  name: 'scheduler-killed-before-enqueue',
+  asserts:
+    'a leader killed before its slot’s enqueue landed has the slot enqueued exactly once by the next leader, never again once its job ran and was purged',
+  async play(context) {
+    const { clock, t0, note } = context;
+    const { driver, created } = countingCreations(context.driver);
+    // a dies on its way to the enqueue (after any call it makes before it), never to run again.
+    const dying = interposed(driver, (call) => {
+      if (call === 'enqueue') throw new Killed('killed before the enqueue');
+    });
+    await clock.set(t0 + MINUTE + 10_000);
+    const a = createScheduler({ driver: dying, schedules: SCHEDULES, holderId: 'a', ...TIMING });
+    const first = await a.tick();
+    note('a ticks at minute 1 and dies before its enqueue', {
+      slots: first.enqueued.map((slot) => slot.slot - t0),
+    });
+    await clock.set(t0 + MINUTE + 45_000);
+    const b = createScheduler({ driver, schedules: SCHEDULES, holderId: 'b', ...TIMING });
+    const takeover = await b.tick();
+    note('b takes the lead and catches up', {
+      leader: takeover.leader,
+      slots: takeover.enqueued.map((slot) => slot.slot - t0),
+    });
+    note('slot jobs run and purged', await runAndPurge(context.driver, clock));
     await clock.set(t0 + 2 * MINUTE + 10_000);
     const next = await b.tick();
     note('b ticks at minute 2', { slots: next.enqueued.map((slot) => slot.slot - t0) });

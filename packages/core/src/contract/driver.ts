@@ -15,6 +15,8 @@ import type {
   Json,
   ListPage,
   ListRequest,
+  MarkedEnqueueRequest,
+  MarkPassed,
   NackItem,
   NackOptions,
   PurgeRequest,
@@ -40,6 +42,8 @@ export interface Driver {
   readonly name: string;
   /** The clock every instant of this driver comes from. */
   readonly clock: Clock;
+  /** With `advanceMark`: the job, or {@link MarkPassed} when the mark was already there. */
+  enqueue(request: MarkedEnqueueRequest): Promise<EnqueueResult | MarkPassed>;
   enqueue(request: EnqueueRequest): Promise<EnqueueResult>;
   enqueueMany(requests: readonly EnqueueRequest[]): Promise<readonly EnqueueResult[]>;
   claim(request: ClaimRequest): Promise<readonly ClaimedJob[]>;
@@ -163,8 +167,18 @@ export interface DriverBackend {
    *   THAT row by id: still live → it is the answer; no longer live (it settled in between) →
    *   insert again, once. A second miss throws `enqueueIndexDisagrees` (DRIVER_UNAVAILABLE).
    *   (When the insert cannot tell which row refused it, look the holder up by key instead.)
+   * - With `advanceMark` (`id` always set): ONE atomic change reads the mark; at or above the
+   *   value it answers `{ markPassed: true }` and writes nothing. Below (or unset), the insert
+   *   runs as above and, when it answers a job (made or deduped), raises the mark to the value
+   *   in that same change; a refusal raises nothing. No seam here: the key's holder is looked
+   *   up inside the change. A crash at any point leaves the job and the raised mark, or neither.
+   *   A backend whose atomic unit is one key (NATS KV) writes the job first, create-only under
+   *   its id, then raises the mark; it answers a job found under the id with the mark behind as
+   *   landed (deduped), raising the mark, and raises a job's mark before a purge removes it;
+   *   there, an enqueue to a lower value racing one to a higher value may still land its own
+   *   job: see its `enqueue-advancing.ts`. Group `marks`.
    */
-  enqueue(request: ScreenedEnqueue): Promise<EnqueueResult>;
+  enqueue(request: ScreenedEnqueue): Promise<EnqueueResult | MarkPassed>;
   /**
    * The same answers as `enqueue` applied in order, in one round trip where the backend allows.
    * A later item meeting an earlier item's key or id dedupes to it. Atomic: when any item

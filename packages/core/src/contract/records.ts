@@ -78,9 +78,49 @@ export interface EnqueueRequest {
   readonly tenantId?: string;
   readonly traceparent?: string;
   readonly enqueuedBy?: string;
+  /** Only in a {@link MarkedEnqueueRequest}. */
+  readonly advanceMark?: undefined;
 }
 
-/** An {@link EnqueueRequest} after screening: every default filled, every value checked. */
+/** An enqueue that raises a mark in its own atomic change: see `advanceMark`. */
+export interface MarkedEnqueueRequest extends Omit<EnqueueRequest, 'advanceMark'> {
+  /**
+   * Exactly once against a named mark of `driver.marks` (the scheduler's per-slot handshake).
+   * In ONE atomic change: while the mark is unset or below `value`, the enqueue runs as it would
+   * without this, and when it answers a job (made, or the id's or key's holder, deduped) the
+   * mark rises to `value`; a refusal (JOB_DUPLICATE, an id another tenant holds) moves nothing.
+   * Once the mark holds `value` or more, nothing is inserted or looked up and the answer is
+   * {@link MarkPassed}, even after the job was purged: a retry of an enqueue whose answer was
+   * lost, or a second caller, never makes the job again.
+   *
+   * Needs `id`, and every enqueue advancing one mark to one value names the same id (derive it
+   * from the two, as the scheduler does): the id is how a retry and a racing caller meet the one
+   * job. `enqueueMany` refuses it. JOB_INVALID (field `advanceMark`) otherwise; the name and
+   * value are screened as `marks.advance` screens them. Group `marks`.
+   */
+  readonly advanceMark: MarkAdvance;
+}
+
+/** A mark an enqueue raises in its own atomic change (`MarkedEnqueueRequest.advanceMark`). */
+export interface MarkAdvance {
+  readonly name: string;
+  /** A safe integer >= 0. */
+  readonly value: number;
+}
+
+/**
+ * `enqueue`'s answer when its `advanceMark` mark already held the value or more: no job was
+ * inserted or looked up, nothing changed. Racing enqueues to one mark value make one job between
+ * them; each other answers this, or (one that met the job before the mark rose) that job, deduped.
+ */
+export interface MarkPassed {
+  readonly markPassed: true;
+}
+
+/**
+ * An {@link EnqueueRequest} (or {@link MarkedEnqueueRequest}) after screening: every default
+ * filled, every value checked.
+ */
 export interface ScreenedEnqueue {
   readonly id: string | undefined;
   readonly name: string;
@@ -96,6 +136,8 @@ export interface ScreenedEnqueue {
   readonly tenantId: string | undefined;
   readonly traceparent: string | undefined;
   readonly enqueuedBy: string | undefined;
+  /** With `id` set; always `undefined` in `enqueueMany`, which refuses it. */
+  readonly advanceMark: MarkAdvance | undefined;
 }
 
 export interface EnqueueResult {

@@ -78,7 +78,6 @@ export type {
 } from './scheduler/index.js';
 export {
   createScheduler,
-  slotClaimMarkName,
   slotJobId,
   slotKey,
   slotMarkName,

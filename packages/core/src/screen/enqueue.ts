@@ -1,5 +1,10 @@
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE, MAX_ENQUEUE_BATCH } from '../contract/limits.js';
-import type { EnqueueRequest, ScreenedEnqueue } from '../contract/records.js';
+import type {
+  EnqueueRequest,
+  MarkAdvance,
+  MarkedEnqueueRequest,
+  ScreenedEnqueue,
+} from '../contract/records.js';
 import { BerthError, isBerthError } from '../errors/berth-error.js';
 import { jobInvalid } from '../errors/refusals.js';
 import {
@@ -31,12 +36,37 @@ const KNOWN_FIELDS = new Set([
   'tenantId',
   'traceparent',
   'enqueuedBy',
+  'advanceMark',
 ]);
+const MARK_FIELDS = new Set(['name', 'value']);
+
+/** `advanceMark`: a mark name and a safe integer >= 0, and only with a caller `id`. */
+function screenAdvanceMark(value: unknown, id: string | undefined): MarkAdvance | undefined {
+  if (value === undefined) return undefined;
+  const mark = screenObject('advanceMark', value);
+  for (const key of Object.keys(mark)) {
+    if (!MARK_FIELDS.has(key))
+      throw jobInvalid(`advanceMark.${key}`, 'is not an advanceMark field');
+  }
+  if (id === undefined) {
+    throw jobInvalid(
+      'advanceMark',
+      'needs an id: a retry or a racing enqueue of the same mark value meets the job by it',
+    );
+  }
+  return {
+    name: screenName('advanceMark.name', mark.name),
+    value: screenInteger('advanceMark.value', mark.value, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
 
 /** Checks and normalises one enqueue request; JOB_INVALID names the first bad field. */
 export const screenEnqueue = screening('request', screenOne);
 
-function screenOne(request: EnqueueRequest, maxPayloadBytes: number): ScreenedEnqueue {
+function screenOne(
+  request: EnqueueRequest | MarkedEnqueueRequest,
+  maxPayloadBytes: number,
+): ScreenedEnqueue {
   const input = screenObject('request', request);
   for (const key of Object.keys(input)) {
     if (!KNOWN_FIELDS.has(key)) throw jobInvalid(key, 'is not an enqueue field');
@@ -52,8 +82,9 @@ function screenOne(request: EnqueueRequest, maxPayloadBytes: number): ScreenedEn
   ) {
     throw jobInvalid('traceparent', 'is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>)');
   }
+  const id = input.id === undefined ? undefined : screenUuid('id', input.id);
   return {
-    id: input.id === undefined ? undefined : screenUuid('id', input.id),
+    id,
     name: screenName('name', input.name),
     queue: input.queue === undefined ? DEFAULT_QUEUE : screenName('queue', input.queue),
     payload: screenJson('payload', input.payload ?? null, maxPayloadBytes).value,
@@ -72,6 +103,7 @@ function screenOne(request: EnqueueRequest, maxPayloadBytes: number): ScreenedEn
     tenantId: screenOptionalName('tenantId', input.tenantId),
     traceparent: traceparent as string | undefined,
     enqueuedBy: screenOptionalName('enqueuedBy', input.enqueuedBy),
+    advanceMark: screenAdvanceMark(input.advanceMark, id),
   };
 }
 
@@ -81,7 +113,11 @@ export const screenEnqueueMany = screening(
   (requests: readonly EnqueueRequest[], maxPayloadBytes: number): ScreenedEnqueue[] =>
     screenArray('requests', requests, MAX_ENQUEUE_BATCH).map((request, index) => {
       try {
-        return screenEnqueue(request as EnqueueRequest, maxPayloadBytes);
+        const screened = screenEnqueue(request as EnqueueRequest, maxPayloadBytes);
+        if (screened.advanceMark !== undefined) {
+          throw jobInvalid('advanceMark', 'is for enqueue alone; enqueueMany refuses it');
+        }
+        return screened;
       } catch (error) {
         if (isBerthError(error, 'JOB_INVALID')) {
           throw new BerthError({

@@ -1,6 +1,7 @@
 import { checkSql } from './check.js';
 import { claimSql } from './claim.js';
 import { enqueueSql } from './enqueue.js';
+import { enqueueAdvancingSql } from './enqueue-advancing.js';
 import { eventsSql } from './events.js';
 import { leasesSql } from './leases.js';
 import { listSql } from './list.js';
@@ -14,6 +15,7 @@ import { stepsSql } from './steps.js';
 export function statements(s: string) {
   return {
     enqueue: enqueueSql(s),
+    enqueueAdvancing: enqueueAdvancingSql(s),
     claim: claimSql(s),
     settle: settleSql(s),
     operator: operatorSql(s),

@@ -9,28 +9,19 @@ import type {
   SchedulerTick,
 } from './schedule-types.js';
 import { readSchedulerOptions } from './scheduler-options.js';
-import {
-  claimSlot,
-  confirmSlot,
-  enqueueClaimed,
-  highWater,
-  type PreparedSchedule,
-  readMarks,
-  unconfirmed,
-} from './slot-claims.js';
+import { enqueueSlot, type PreparedSchedule, readMark } from './slot-enqueue.js';
 import { slotInstant } from './slot-id.js';
 
 /** A leader that stalled for long keeps at most this many of the slots it slept through. */
 const MAX_SLOTS_PER_TICK = 1_000;
 
 /**
- * Enqueues each slot of each cron schedule once. Schedulers sharing a lease name elect one
- * leader through `driver.leases`; only the leader enqueues, and it renews its lease before each
- * slot. Every slot has a deterministic job id and idempotency key. Each schedule has two marks
- * in `driver.marks`: a leader claims a slot (raises the claim mark, which one of racing leaders
- * does) before enqueuing it and confirms it (raises the done mark) after. No tick enqueues a
- * slot at or below the claim mark, so a slot is never enqueued twice, even once retention purged
- * its job; a claimed slot left unconfirmed by a dead leader is settled as slot-claims.ts says.
+ * Enqueues each slot of each cron schedule exactly once. Schedulers sharing a lease name elect
+ * one leader through `driver.leases`; only the leader enqueues, and it renews its lease before
+ * each slot. Every slot has a deterministic job id and idempotency key, and each schedule a mark
+ * in `driver.marks` that the slot's enqueue raises in its own atomic change (slot-enqueue.ts):
+ * whatever the crash point, a slot is enqueued with its mark or not at all, so the next leader
+ * enqueues what the last one did not, and never a slot at or below the mark.
  */
 export function createScheduler<const S extends readonly ScheduledJob[]>(
   options: SchedulerOptions<S>,
@@ -50,13 +41,10 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
   let stopping: Promise<void> = Promise.resolve();
   // The instant up to which each schedule's slots are handled, while this scheduler leads.
   const cursors = new Map<string, number>();
-  // A slot this leader claimed whose enqueue failed: only it may enqueue the slot, next tick.
-  const pending = new Map<string, number>();
 
   const dropLead = (): void => {
     leading = false;
     cursors.clear();
-    pending.clear();
   };
 
   const lead = async (): Promise<boolean> => {
@@ -110,63 +98,38 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
     out: EnqueuedSlot[],
   ): Promise<boolean> => {
     const cursor = cursors.get(schedule.name);
-    const retry = pending.get(schedule.name);
     // Without a cursor the lead is new: catch up on the latest slots.
     const due =
       cursor === undefined
         ? schedule.slots.latest(now, maxSlots)
         : schedule.slots.between(cursor, now, MAX_SLOTS_PER_TICK);
-    if (due.length === 0 && cursor !== undefined && retry === undefined) return true;
-    // The latest slot handled (enqueued, or claimed by another leader) in this tick.
+    // The latest slot handled (enqueued, or found enqueued) in this tick.
     let current = cursor;
-    const at = (slot: number) => ({ schedule: schedule.name, slot: slotInstant(slot) });
     try {
-      // The marks outlive the slots' jobs (retention may purge them, so their ids would not
-      // dedupe) and show what other leaders claimed.
-      const marks = await readMarks(driver, schedule);
-      const open = unconfirmed(marks);
-      if (retry !== undefined) {
-        if (!(await holdLead())) return false;
-        const answer = await enqueueClaimed(driver, schedule, retry, logger);
-        pending.delete(schedule.name);
-        out.push({
-          schedule: schedule.name,
-          slot: retry,
-          jobId: answer.id,
-          deduped: answer.deduped,
-        });
-        report(schedule, retry, answer);
-      } else if (open !== undefined) {
-        await confirmSlot(driver, schedule, open, logger);
-      }
-      const high = highWater(marks);
+      // Read once a tick, so slots already enqueued (their jobs perhaps purged) cost no call.
+      const mark = due.length === 0 ? 0 : await readMark(driver, schedule);
       for (const slot of due) {
-        if (slot <= high) continue;
+        if (slot <= mark) continue;
         if (!(await holdLead())) return false;
-        // Claim first: of racing leaders one claims each slot, and a claimed slot is never
-        // enqueued by anyone else, even once its job is purged.
-        const claimed = await claimSlot(driver, schedule, slot);
+        const answer = await enqueueSlot(driver, schedule, slot);
         current = slot;
-        if (!claimed) {
-          logger.warn('schedule slot was claimed by another leader', { ...at(slot), holderId });
+        if ('markPassed' in answer) {
+          logger.info('schedule slot was enqueued already', {
+            schedule: schedule.name,
+            slot: slotInstant(slot),
+            holderId,
+          });
           continue;
         }
-        pending.set(schedule.name, slot);
-        const answer = await enqueueClaimed(driver, schedule, slot, logger);
-        pending.delete(schedule.name);
         out.push({ schedule: schedule.name, slot, jobId: answer.id, deduped: answer.deduped });
         report(schedule, slot, answer);
       }
     } catch (error) {
-      const slot = pending.get(schedule.name);
-      logger.error(
-        slot === undefined
-          ? 'schedule marks could not be read or raised'
-          : 'schedule slot could not be enqueued; this leader tries it again next tick',
-        slot === undefined ? { schedule: schedule.name, error } : { ...at(slot), error },
-      );
-      // The next tick starts after the last slot handled: a slot whose claim failed comes
-      // again, a claimed one is retried by this leader alone.
+      logger.error('schedule mark could not be read or slot enqueued; the next tick tries again', {
+        schedule: schedule.name,
+        error,
+      });
+      // The next tick starts after the last slot handled, so the failed one comes again.
       if (current !== undefined) cursors.set(schedule.name, current);
       return true;
     }

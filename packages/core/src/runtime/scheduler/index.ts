@@ -8,4 +8,4 @@ export type {
   SchedulerOptions,
   SchedulerTick,
 } from './schedule-types.js';
-export { slotClaimMarkName, slotJobId, slotKey, slotMarkName } from './slot-id.js';
+export { slotJobId, slotKey, slotMarkName } from './slot-id.js';

@@ -64,7 +64,11 @@ export interface EnqueuedSlot {
   /** The slot's instant, epoch ms. */
   readonly slot: number;
   readonly jobId: string;
-  /** True when the slot had been enqueued before (by this or another leader). */
+  /**
+   * True when the slot's job existed already and its mark was raised now: a write of the slot
+   * that landed without its mark (a NATS leader that died between the two), or an enqueue of
+   * that id made outside the scheduler. A slot found under its mark is not in `enqueued` at all.
+   */
   readonly deduped: boolean;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EnqueueRequest } from '../../contract/records.js';
+import type { MarkedEnqueueRequest } from '../../contract/records.js';
 import { isBerthError } from '../../errors/berth-error.js';
 import { configInvalid } from '../../errors/refusals.js';
 import { optionExample } from '../../internal/option-example.js';
@@ -7,8 +7,8 @@ import { screenEnqueue } from '../../screen/enqueue.js';
 import { parseCron } from './cron-slots.js';
 import { refuseSchedule } from './schedule-refusals.js';
 import type { ScheduleDefinition, SchedulerOptions } from './schedule-types.js';
-import type { PreparedSchedule } from './slot-claims.js';
-import { slotClaimMarkName, slotJobId, slotKey, slotMarkName } from './slot-id.js';
+import type { PreparedSchedule } from './slot-enqueue.js';
+import { slotJobId, slotKey, slotMarkName } from './slot-id.js';
 
 const DEFAULT_TICK_MS = 1_000;
 const DEFAULT_LEASE_TTL_MS = 30_000;
@@ -55,7 +55,7 @@ function prepare(schedule: ScheduleDefinition, index: number): PreparedSchedule 
   const job = typeof schedule.job === 'string' ? { name: schedule.job } : schedule.job;
   const queue = schedule.queue ?? job.queue;
   const maxAttempts = schedule.maxAttempts ?? job.retry?.maxAttempts;
-  const request = (slot: number): EnqueueRequest => ({
+  const request = (slot: number): MarkedEnqueueRequest => ({
     id: slotJobId(schedule.name, slot),
     name: job.name,
     payload: schedule.payload ?? null,
@@ -64,22 +64,27 @@ function prepare(schedule: ScheduleDefinition, index: number): PreparedSchedule 
     ...(schedule.priority === undefined ? {} : { priority: schedule.priority }),
     ...(maxAttempts === undefined ? {} : { maxAttempts }),
     ...(schedule.tenantId === undefined ? {} : { tenantId: schedule.tenantId }),
+    advanceMark: { name: slotMarkName(schedule.name), value: slot },
   });
   try {
     // A request the driver would refuse is a configuration error, found now, not at the slot.
     screenEnqueue(request(Date.UTC(2000, 0, 1)), Number.POSITIVE_INFINITY);
   } catch (error) {
     if (!isBerthError(error, 'JOB_INVALID')) throw error;
-    // The job's name comes from the schedule's `job`; every other field has its own name.
-    const field = error.meta.field === 'name' ? 'job' : error.meta.field;
+    // The job's name comes from the schedule's `job`, the mark's from the schedule's name;
+    // every other field has its own name.
+    const field =
+      error.meta.field === 'name'
+        ? 'job'
+        : error.meta.field === 'advanceMark.name'
+          ? 'name'
+          : error.meta.field;
     throw refuseSchedule(at, field, error.meta.reason, error.meta.reason);
   }
   return {
     name: schedule.name,
-    doneMark: slotMarkName(schedule.name),
-    claimMark: slotClaimMarkName(schedule.name),
+    mark: slotMarkName(schedule.name),
     slots,
-    tenantId: schedule.tenantId,
     request,
   };
 }

@@ -6,15 +6,11 @@ const NAMESPACE = Buffer.from('6f1d3c2a9b8e4f7d8a5c0e1b2d3f4a5b', 'hex');
 /** The instant of a slot as its key and id show it: an ISO string in UTC. */
 export const slotInstant = (slot: number): string => new Date(slot).toISOString();
 
-/** The name of a schedule's high-water mark in `driver.marks`: its latest enqueued slot. */
-export const slotMarkName = (schedule: string): string => `schedule:${schedule}`;
-
 /**
- * The name of a schedule's claim mark in `driver.marks`: the latest slot a leader claimed, raised
- * before that slot's enqueue. Its own prefix, so no schedule name can make it collide with a
- * `slotMarkName`.
+ * The name of a schedule's mark in `driver.marks`: its latest enqueued slot, raised by that
+ * slot's enqueue in the same atomic change (`advanceMark`).
  */
-export const slotClaimMarkName = (schedule: string): string => `schedule-claim:${schedule}`;
+export const slotMarkName = (schedule: string): string => `schedule:${schedule}`;
 
 /** The idempotency key of one slot of a schedule. */
 export const slotKey = (schedule: string, slot: number): string =>
