@@ -23,6 +23,13 @@ const answer = (row: Row, deduped: boolean): EnqueueResult => ({
   deduped,
 });
 
+/**
+ * A fresh uuid as one flat string. `randomUUID` answers a rope of a dozen joined pieces, which a
+ * row would keep for good (hundreds of bytes more per row) and every id lookup would compare
+ * piece by piece; lower-casing an all-lower-case uuid copies it flat.
+ */
+const newId = (): string => randomUUID().toLowerCase();
+
 const keyOf = (request: ScreenedEnqueue): string | undefined =>
   request.idempotencyKey === undefined
     ? undefined
@@ -31,8 +38,8 @@ const keyOf = (request: ScreenedEnqueue): string | undefined =>
 function newRow(store: Store, request: ScreenedEnqueue, now: number): Row {
   const runAt = request.runAt ?? now;
   const row: Row = {
-    id: request.id ?? randomUUID(),
-    runId: randomUUID(),
+    id: request.id ?? newId(),
+    runId: newId(),
     seq: store.nextSeq(),
     name: request.name,
     queue: request.queue,

@@ -3,6 +3,7 @@ import type { EnqueueRequest, ScreenedEnqueue } from '../contract/records.js';
 import { BerthError, isBerthError } from '../errors/berth-error.js';
 import { jobInvalid } from '../errors/refusals.js';
 import {
+  readFailure,
   screenArray,
   screenInstant,
   screenInteger,
@@ -38,8 +39,11 @@ export const screenEnqueue = screening('request', screenOne);
 
 function screenOne(request: EnqueueRequest, maxPayloadBytes: number): ScreenedEnqueue {
   const input = screenObject('request', request);
-  for (const key of Object.keys(input)) {
-    if (!KNOWN_FIELDS.has(key)) throw jobInvalid(key, 'is not an enqueue field');
+  // Own enumerable keys, as Object.keys lists them, without an array per request.
+  for (const key in input) {
+    if (!KNOWN_FIELDS.has(key) && Object.hasOwn(input, key)) {
+      throw jobInvalid(key, 'is not an enqueue field');
+    }
   }
   const onConflict = input.onConflict ?? 'dedupe';
   if (onConflict !== 'dedupe' && onConflict !== 'error') {
@@ -78,11 +82,15 @@ function screenOne(request: EnqueueRequest, maxPayloadBytes: number): ScreenedEn
 /** Screens a batch: all or nothing, the refusal's `meta.index` says which request. */
 export const screenEnqueueMany = screening(
   'requests',
-  (requests: readonly EnqueueRequest[], maxPayloadBytes: number): ScreenedEnqueue[] =>
-    screenArray('requests', requests, MAX_ENQUEUE_BATCH).map((request, index) => {
+  (requests: readonly EnqueueRequest[], maxPayloadBytes: number): ScreenedEnqueue[] => {
+    const given = screenArray('requests', requests, MAX_ENQUEUE_BATCH);
+    const screened: ScreenedEnqueue[] = [];
+    for (let index = 0; index < given.length; index += 1) {
       try {
-        return screenEnqueue(request as EnqueueRequest, maxPayloadBytes);
-      } catch (error) {
+        screened.push(screenOne(given[index] as EnqueueRequest, maxPayloadBytes));
+      } catch (failure) {
+        // As `screenEnqueue` would refuse it alone, then placed in the batch.
+        const error = readFailure('request', failure);
         if (isBerthError(error, 'JOB_INVALID')) {
           throw new BerthError({
             code: 'JOB_INVALID',
@@ -93,5 +101,7 @@ export const screenEnqueueMany = screening(
         }
         throw error;
       }
-    }),
+    }
+    return screened;
+  },
 );
