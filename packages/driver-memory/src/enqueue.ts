@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
   enqueueIndexDisagrees,
@@ -8,6 +7,7 @@ import {
   type ScreenedEnqueue,
   sameTenant,
 } from '@berth/core';
+import { newId } from './ids.js';
 import { DRIVER_NAME, insertRow, namespaceKey, type Row, type Store } from './store.js';
 import { notify } from './wake.js';
 
@@ -22,13 +22,6 @@ const answer = (row: Row, deduped: boolean): EnqueueResult => ({
   runId: row.runId,
   deduped,
 });
-
-/**
- * A fresh uuid as one flat string. `randomUUID` answers a rope of a dozen joined pieces, which a
- * row would keep for good (hundreds of bytes more per row) and every id lookup would compare
- * piece by piece; lower-casing an all-lower-case uuid copies it flat.
- */
-const newId = (): string => randomUUID().toLowerCase();
 
 const keyOf = (request: ScreenedEnqueue): string | undefined =>
   request.idempotencyKey === undefined

@@ -44,9 +44,11 @@ function messageOf(value: unknown): string {
   throw jobInvalid('error.message', 'must be a string');
 }
 
-/** Text any backend stores: lone surrogates replaced, NUL dropped. */
-const storable = (text: string): string =>
-  (text.isWellFormed() ? text : text.toWellFormed()).replaceAll('\u0000', '');
+/** Text any backend stores: lone surrogates replaced, NUL dropped; the common clean text as is. */
+function storable(text: string): string {
+  const formed = text.isWellFormed() ? text : text.toWellFormed();
+  return formed.includes('\u0000') ? formed.replaceAll('\u0000', '') : formed;
+}
 
 /** Cuts what a failed attempt left to the stored bounds; a missing message becomes "". */
 export function screenJobError(error: JobError): JobError {

@@ -76,11 +76,13 @@ export function screenDuration(field: string, value: unknown, max = 365 * 24 * 3
 
 /**
  * The walk's scratch, kept across calls so a payload costs no closures or path strings: the
- * objects on the path from the root (a cycle meets one of them again) and the keys leading to
- * the value being read, turned into a path only for an error. A walk runs no user code (getters
- * and Proxies are refused unrun), so no walk starts inside another; each starts from empty.
+ * objects on the path from the root (a cycle meets one of them again; at most
+ * MAX_PAYLOAD_DEPTH, and an array, unlike a Set, allocates nothing as it grows and shrinks) and
+ * the keys leading to the value being read, turned into a path only for an error. A walk runs no
+ * user code (getters and Proxies are refused unrun), so no walk starts inside another; each
+ * starts from empty.
  */
-const ancestors = new Set<object>();
+const ancestors: object[] = [];
 const trail: (string | number)[] = [];
 /** An upper bound of the JSON's UTF-8 bytes so far: when it fits, nothing is serialised. */
 let boundBytes = 0;
@@ -127,7 +129,7 @@ function copyJson(field: string, item: unknown, depth: number): Json {
     const path = pathOf();
     throw jobInvalid(field, `holds a Proxy at ${path}`, { path });
   }
-  if (ancestors.has(item)) {
+  if (ancestors.includes(item)) {
     const path = pathOf();
     throw jobInvalid(field, `is cyclic at ${path}`, { path });
   }
@@ -139,9 +141,9 @@ function copyJson(field: string, item: unknown, depth: number): Json {
       { path },
     );
   }
-  ancestors.add(item);
+  ancestors.push(item);
   const out = Array.isArray(item) ? copyArray(field, item, depth) : copyObject(field, item, depth);
-  ancestors.delete(item);
+  ancestors.pop();
   return out;
 }
 
@@ -177,7 +179,9 @@ function copyObject(field: string, item: object, depth: number): Record<string, 
   }
   const out: Record<string, Json> = {};
   boundBytes += 2;
-  for (const key of Object.keys(item)) {
+  // Own enumerable keys in Object.keys order (the prototype is Object's or none), with no array.
+  for (const key in item) {
+    if (!Object.hasOwn(item, key)) continue;
     trail.push(key);
     const descriptor = Object.getOwnPropertyDescriptor(item, key);
     if (descriptor !== undefined && !('value' in descriptor)) {
@@ -217,7 +221,7 @@ function copyObject(field: string, item: object, depth: number): Record<string, 
  * counted on the walk does not already show it fits.
  */
 export function screenJson(field: string, value: unknown, maxBytes: number): { value: Json } {
-  ancestors.clear();
+  ancestors.length = 0;
   trail.length = 0;
   boundBytes = 0;
   const json = copyJson(field, value, 0);
