@@ -162,15 +162,17 @@ export function enqueueMany(
       }
     }
     const row = newRow(store, request, now);
-    byId.set(row.id, row);
+    // Only a caller's id can meet another; a generated one is new to the store and the batch.
+    if (request.id !== undefined) byId.set(row.id, row);
     if (key !== undefined) byKey.set(key, row);
     made.push(row);
     answers.push(answer(row, false));
   }
-  for (const row of made) insertRow(store, row);
-  notify(
-    store,
-    made.map((row) => row.queue),
-  );
+  const queues = new Set<string>();
+  for (const row of made) {
+    insertRow(store, row);
+    queues.add(row.queue);
+  }
+  notify(store, queues);
   return answers;
 }
