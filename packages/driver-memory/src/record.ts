@@ -97,8 +97,52 @@ export function toRecord(row: Row, now: number): JobRecord {
   return record;
 }
 
-/** The record of a row a claim just took: `running`, holding its lease, with `resumed`. */
+/** Whether the row holds none of the fields a record lists after `visibleAt`. */
+const plainTail = (row: Row): boolean =>
+  row.lastError === undefined &&
+  row.result === undefined &&
+  row.progress === undefined &&
+  row.idempotencyKey === undefined &&
+  row.concurrencyKey === undefined &&
+  row.tenantId === undefined &&
+  row.traceparent === undefined &&
+  row.enqueuedBy === undefined &&
+  row.waitFor === undefined;
+
+/**
+ * The record of a row a claim just took: `running`, holding its lease, with `resumed`. The
+ * common row (no error, result, progress, key, tenant, trace or wait) is built as one literal in
+ * the contract's order, so the claim's hottest object grows no property store; any other row is
+ * `toRecord`'s with `resumed` after it.
+ */
 export function toClaimed(row: Row, now: number, resumed: boolean): ClaimedJob {
+  const { claimedBy, visibleAt } = row;
+  if (
+    row.finishedAt === undefined &&
+    claimedBy !== undefined &&
+    visibleAt !== undefined &&
+    plainTail(row)
+  ) {
+    return {
+      id: row.id,
+      runId: row.runId,
+      name: row.name,
+      queue: row.queue,
+      payload: copyJson(row.payload),
+      // A claim just stored it: nothing else can be effective.
+      state: 'running',
+      priority: row.priority,
+      attempts: row.attempts,
+      maxAttempts: row.maxAttempts,
+      runAt: row.runAt,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      claimedBy,
+      claim: row.claim,
+      visibleAt,
+      resumed,
+    };
+  }
   const record = toRecord(row, now) as Writable<ClaimedJob>;
   record.resumed = resumed;
   return record;
