@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
   enqueueIndexDisagrees,
@@ -8,6 +7,7 @@ import {
   type ScreenedEnqueue,
   sameTenant,
 } from '@berth/core';
+import { newId } from './ids.js';
 import { DRIVER_NAME, insertRow, namespaceKey, type Row, type Store } from './store.js';
 import { notify } from './wake.js';
 
@@ -31,8 +31,8 @@ const keyOf = (request: ScreenedEnqueue): string | undefined =>
 function newRow(store: Store, request: ScreenedEnqueue, now: number): Row {
   const runAt = request.runAt ?? now;
   const row: Row = {
-    id: request.id ?? randomUUID(),
-    runId: randomUUID(),
+    id: request.id ?? newId(),
+    runId: newId(),
     seq: store.nextSeq(),
     name: request.name,
     queue: request.queue,
@@ -162,15 +162,17 @@ export function enqueueMany(
       }
     }
     const row = newRow(store, request, now);
-    byId.set(row.id, row);
+    // Only a caller's id can meet another; a generated one is new to the store and the batch.
+    if (request.id !== undefined) byId.set(row.id, row);
     if (key !== undefined) byKey.set(key, row);
     made.push(row);
     answers.push(answer(row, false));
   }
-  for (const row of made) insertRow(store, row);
-  notify(
-    store,
-    made.map((row) => row.queue),
-  );
+  const queues = new Set<string>();
+  for (const row of made) {
+    insertRow(store, row);
+    queues.add(row.queue);
+  }
+  notify(store, queues);
   return answers;
 }

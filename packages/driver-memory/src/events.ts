@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_EVENT_TTL_MS,
   DEFAULT_PURGE_LIMIT,
@@ -8,6 +7,7 @@ import {
   matchesEvent,
   type PublishOptions,
 } from '@berth/core';
+import { newId } from './ids.js';
 import { copyJson } from './record.js';
 import { type Store, setState } from './store.js';
 import { notify } from './wake.js';
@@ -29,7 +29,7 @@ export function publish(
 ): EventRecord {
   const now = store.clock.now();
   const record: EventRecord = {
-    id: randomUUID(),
+    id: newId(),
     name,
     payload: copyJson(payload),
     publishedAt: now,

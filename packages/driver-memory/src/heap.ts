@@ -35,17 +35,18 @@ export class RowHeap {
     this.up(this.rows.length - 1, row);
   }
 
-  /** Takes `row` out; it must be in this heap. */
+  /**
+   * Takes `row` out; it must be in this heap. The hole walks down to a leaf along the smaller
+   * children (one compare per level, not two), then the last row fills it and rises as far as
+   * it must: usually not at all, since the last row is among the latest.
+   */
   remove(row: Row): void {
+    const { rows } = this;
     const index = this.age ? row.ageAt : row.at;
     this.mark(row, -1);
-    const last = this.rows.pop();
+    const last = rows.pop();
     if (last === undefined || last === row) return;
-    this.rows[index] = last;
-    this.mark(last, index);
-    const parent = this.rows[(index - 1) >> 1];
-    if (index > 0 && parent !== undefined && this.compare(last, parent)) this.up(index, last);
-    else this.down(index, last);
+    this.up(this.sink(index), last);
   }
 
   private compare(a: Row, b: Row): boolean {
@@ -72,25 +73,26 @@ export class RowHeap {
     this.mark(row, index);
   }
 
-  private down(start: number, row: Row): void {
+  /** Moves the hole at `start` down to a leaf, lifting the smaller child each level; its index. */
+  private sink(start: number): number {
     const { rows } = this;
+    const { length } = rows;
     let index = start;
     for (;;) {
       const left = 2 * index + 1;
-      if (left >= rows.length) break;
-      let child = rows[left] as Row;
+      if (left >= length) return index;
       let childIndex = left;
-      const right = rows[left + 1];
-      if (right !== undefined && this.compare(right, child)) {
-        child = right;
-        childIndex = left + 1;
+      let child = rows[left] as Row;
+      if (left + 1 < length) {
+        const right = rows[left + 1] as Row;
+        if (this.compare(right, child)) {
+          child = right;
+          childIndex = left + 1;
+        }
       }
-      if (!this.compare(child, row)) break;
       rows[index] = child;
       this.mark(child, index);
       index = childIndex;
     }
-    rows[index] = row;
-    this.mark(row, index);
   }
 }

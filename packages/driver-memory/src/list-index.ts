@@ -36,6 +36,12 @@ export class ListIndex {
   constructor(private readonly meter: Meter) {}
 
   add(row: Row): void {
+    // The common case first: a new row sorts after every other, so it joins the last chunk.
+    const tail = this.chunks[this.chunks.length - 1];
+    if (tail !== undefined && tail.length < 2 * CHUNK && below(lastOf(tail), row)) {
+      tail.push(row);
+      return;
+    }
     const at = this.chunkFor((last) => below(last, row));
     const chunk = this.chunks[at];
     if (chunk === undefined) {

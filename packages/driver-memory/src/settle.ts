@@ -7,7 +7,6 @@ import {
   type NackOptions,
   type SuspendOptions,
 } from '@berth/core';
-import { copyError, copyJson } from './record.js';
 import { clearLease, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
@@ -27,7 +26,8 @@ function ackRow(store: Store, fence: Fence, options: AckOptions, now: number): b
   clearLease(row);
   row.finishedAt = now;
   row.updatedAt = now;
-  if (options.result !== undefined) row.result = copyJson(options.result);
+  // The screen handed over a fresh copy of the result: nothing else holds it.
+  if (options.result !== undefined) row.result = options.result;
   setState(store, row, 'completed');
   return true;
 }
@@ -43,7 +43,8 @@ function nackRow(
   const row = fenced(store, fence);
   if (row === undefined) return false;
   clearLease(row);
-  row.lastError = copyError(options.error);
+  // A fresh object from the screen, as the result above.
+  row.lastError = options.error;
   row.updatedAt = now;
   if (options.final !== true && row.attempts < row.maxAttempts) {
     if (options.retryAt !== undefined && options.retryAt > now) {

@@ -41,6 +41,31 @@ describe('memory enqueue', () => {
     expect((await mustGet(driver, id)).payload).toEqual({ list: [1] });
   });
 
+  it('keeps a claimed payload, an acked result and a nack error apart from the caller and the store', async () => {
+    const { driver } = setup();
+    const { id } = await driver.enqueue({
+      name: 'x',
+      payload: { list: [1], ['__proto__']: 'data' },
+    });
+    const job = await claimOne(driver);
+    (job.payload as { list: number[] }).list.push(2);
+    const result = { sent: [1] };
+    await driver.ack(fenceOf(job), { result });
+    result.sent.push(2);
+    const stored = await mustGet(driver, id);
+    expect(stored.payload).toStrictEqual(JSON.parse('{"list":[1],"__proto__":"data"}'));
+    expect(stored.result).toEqual({ sent: [1] });
+
+    const other = await running(driver);
+    const error = { message: 'boom', code: 'E_X' };
+    await driver.nackMany([{ fence: other.fence, error, final: true }]);
+    error.message = 'changed';
+    expect((await mustGet(driver, other.job.id)).lastError).toEqual({
+      code: 'E_X',
+      message: 'boom',
+    });
+  });
+
   it('answers a caller id that exists with that job, deduped, in any state, without the seam', async () => {
     const { driver, hooks } = setup();
     let calls = 0;

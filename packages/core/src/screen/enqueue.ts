@@ -8,6 +8,7 @@ import type {
 import { BerthError, isBerthError } from '../errors/berth-error.js';
 import { jobInvalid } from '../errors/refusals.js';
 import {
+  readFailure,
   screenArray,
   screenInstant,
   screenInteger,
@@ -68,8 +69,11 @@ function screenOne(
   maxPayloadBytes: number,
 ): ScreenedEnqueue {
   const input = screenObject('request', request);
-  for (const key of Object.keys(input)) {
-    if (!KNOWN_FIELDS.has(key)) throw jobInvalid(key, 'is not an enqueue field');
+  // Own enumerable keys, as Object.keys lists them, without an array per request.
+  for (const key in input) {
+    if (!KNOWN_FIELDS.has(key) && Object.hasOwn(input, key)) {
+      throw jobInvalid(key, 'is not an enqueue field');
+    }
   }
   const onConflict = input.onConflict ?? 'dedupe';
   if (onConflict !== 'dedupe' && onConflict !== 'error') {
@@ -110,15 +114,19 @@ function screenOne(
 /** Screens a batch: all or nothing, the refusal's `meta.index` says which request. */
 export const screenEnqueueMany = screening(
   'requests',
-  (requests: readonly EnqueueRequest[], maxPayloadBytes: number): ScreenedEnqueue[] =>
-    screenArray('requests', requests, MAX_ENQUEUE_BATCH).map((request, index) => {
+  (requests: readonly EnqueueRequest[], maxPayloadBytes: number): ScreenedEnqueue[] => {
+    const given = screenArray('requests', requests, MAX_ENQUEUE_BATCH);
+    const screened: ScreenedEnqueue[] = [];
+    for (let index = 0; index < given.length; index += 1) {
       try {
-        const screened = screenEnqueue(request as EnqueueRequest, maxPayloadBytes);
-        if (screened.advanceMark !== undefined) {
+        const one = screenOne(given[index] as EnqueueRequest, maxPayloadBytes);
+        if (one.advanceMark !== undefined) {
           throw jobInvalid('advanceMark', 'is for enqueue alone; enqueueMany refuses it');
         }
-        return screened;
-      } catch (error) {
+        screened.push(one);
+      } catch (failure) {
+        // As `screenEnqueue` would refuse it alone, then placed in the batch.
+        const error = readFailure('request', failure);
         if (isBerthError(error, 'JOB_INVALID')) {
           throw new BerthError({
             code: 'JOB_INVALID',
@@ -129,5 +137,7 @@ export const screenEnqueueMany = screening(
         }
         throw error;
       }
-    }),
+    }
+    return screened;
+  },
 );
