@@ -1,4 +1,5 @@
 import {
+  type ClaimedJob,
   effectiveState,
   isJobState,
   type JobError,
@@ -6,6 +7,7 @@ import {
   type Json,
   type ListPosition,
 } from '@berth/core';
+import { CLAIM_REPLY_FIELDS } from './lua/claim.js';
 
 /** Script replies are checked, not cast: a reply of the wrong shape is a driver fault. */
 export class ReplyShapeError extends Error {
@@ -81,6 +83,71 @@ export function decodeJob(fields: ReadonlyMap<string, string>, now: number): Job
     const value = fields.get(field);
     if (value !== undefined) job[field] = value;
   }
+  return job;
+}
+
+type ReplyField = (typeof CLAIM_REPLY_FIELDS)[number];
+
+/** Where each field sits in a claim reply row; resumed follows the last. */
+const AT = Object.fromEntries(CLAIM_REPLY_FIELDS.map((field, index) => [field, index])) as Record<
+  ReplyField,
+  number
+>;
+
+const CLAIM_TEXTS = [
+  'idempotencyKey',
+  'concurrencyKey',
+  'tenantId',
+  'traceparent',
+  'enqueuedBy',
+] as const satisfies readonly ReplyField[];
+
+/**
+ * One row of the claim script's answer: CLAIM_REPLY_FIELDS in order, then resumed (1/0). What the
+ * claim itself set (state, claimedBy, visibleAt, updatedAt) comes from the request, not the reply.
+ */
+export function claimedOf(
+  value: unknown,
+  workerId: string,
+  visibleAt: number,
+  now: number,
+): ClaimedJob {
+  const row = asArray(value, 'claim');
+  const text = (field: ReplyField): string => asString(row[AT[field]], 'claim');
+  // A field the row lacks arrives as null (the script's false).
+  const maybe = (field: ReplyField): string | undefined => {
+    const found = row[AT[field]];
+    return found === null || found === undefined ? undefined : asString(found, 'claim');
+  };
+  // Built in the contract's field order, as decodeJob builds every other record.
+  const job: Mutable<ClaimedJob> = {
+    id: text('id'),
+    runId: text('runId'),
+    name: text('name'),
+    queue: text('queue'),
+    payload: parseJson(text('payload')),
+    state: 'running',
+    priority: Number(text('priority')),
+    attempts: Number(text('attempts')),
+    maxAttempts: Number(text('maxAttempts')),
+    runAt: Number(text('runAt')),
+    createdAt: Number(text('createdAt')),
+    updatedAt: now,
+    claimedBy: workerId,
+    claim: Number(text('claim')),
+    visibleAt,
+  } as Mutable<ClaimedJob>;
+  const lastError = maybe('lastError');
+  if (lastError !== undefined) job.lastError = JSON.parse(lastError) as JobError;
+  const result = maybe('result');
+  if (result !== undefined) job.result = parseJson(result);
+  const progress = maybe('progress');
+  if (progress !== undefined) job.progress = parseJson(progress);
+  for (const field of CLAIM_TEXTS) {
+    const found = maybe(field);
+    if (found !== undefined) job[field] = found;
+  }
+  job.resumed = row[CLAIM_REPLY_FIELDS.length] === 1;
   return job;
 }
 

@@ -84,8 +84,12 @@ for item = 1, count do
   answers[item] = answer
 end
 
+-- One INCRBY numbers the whole batch, in order.
+local seq = 0
+if #fresh > 0 then seq = redis.call('INCRBY', k_seq(), #fresh) - #fresh end
 local seen = {}
 for _, r in ipairs(fresh) do
+  seq = seq + 1
   local runAt = now
   if r.runAt then runAt = n(r.runAt) end
   local state = 'ready'
@@ -93,8 +97,8 @@ for _, r in ipairs(fresh) do
   local d = {
     id = r.id, runId = r.runId, name = r.name, queue = r.queue, payload = r.payload,
     state = state, priority = r.priority, attempts = '0', maxAttempts = r.maxAttempts,
-    runAt = fmt(runAt), createdAt = fmt(now), updatedAt = fmt(now), claim = '0',
-    seq = fmt(redis.call('INCR', k_seq())),
+    runAt = pad(runAt), createdAt = NOW_PADDED, updatedAt = NOW_TEXT, claim = '0',
+    seq = pad(seq),
     idempotencyKey = r.idempotencyKey, concurrencyKey = r.concurrencyKey, tenantId = r.tenantId,
     traceparent = r.traceparent, enqueuedBy = r.enqueuedBy,
   }
@@ -103,14 +107,15 @@ for _, r in ipairs(fresh) do
   save(job)
   index(d, now)
   local member = listMember(d)
-  redis.call('ZADD', k_listAll(), 0, member)
-  redis.call('ZADD', k_listQueue(d.queue), 0, member)
-  redis.call('ZADD', k_listName(d.name), 0, member)
-  if d.tenantId then redis.call('ZADD', k_listTenant(d.tenantId), 0, member) end
+  zput(k_listAll(), 0, member)
+  zput(k_listQueue(d.queue), 0, member)
+  zput(k_listName(d.name), 0, member)
+  if d.tenantId then zput(k_listTenant(d.tenantId), 0, member) end
   if r.field then redis.call('HSET', k_idem(), r.field, d.id) end
-  redis.call('SADD', k_queues(), d.queue)
+  sput(k_queues(), d.queue)
   noteWork(seen, d.queue)
 end
+flush()
 wake(seen)
 return { 'ok', answers }
 `;

@@ -22,18 +22,20 @@ if op == 'cancel' then
   if not LIVE[job.d.state] then return { 'state', state } end
   unindex(job.d)
   finish(job, 'cancelled', now)
-  set(job, 'updatedAt', fmt(now))
+  set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
   save(job)
+  flush()
   return { 'ok', flat(job) }
 end
 if state ~= 'delayed' then return { 'state', state } end
 unindex(job.d)
 set(job, 'state', 'ready')
-set(job, 'runAt', fmt(now))
-set(job, 'updatedAt', fmt(now))
+set(job, 'runAt', NOW_PADDED)
+set(job, 'updatedAt', NOW_TEXT)
 index(job.d, now)
 save(job)
+flush()
 local seen = {}
 noteWork(seen, job.d.queue)
 wake(seen)
@@ -75,14 +77,15 @@ if d.idempotencyKey then
 end
 unindex(d)
 set(job, 'state', 'ready')
-set(job, 'runAt', fmt(now))
+set(job, 'runAt', NOW_PADDED)
 set(job, 'attempts', '0')
-set(job, 'updatedAt', fmt(now))
+set(job, 'updatedAt', NOW_TEXT)
 for _, field in ipairs({ 'finishedAt', 'result', 'claimedBy', 'visibleAt', 'waitFor' }) do
   set(job, field, nil)
 end
 index(d, now)
 save(job)
+flush()
 if d.idempotencyKey then
   -- A live row again: it holds its key (no other live row holds it).
   redis.call('HSET', k_idem(), keyField(d.name, d.tenantId, d.idempotencyKey), id)

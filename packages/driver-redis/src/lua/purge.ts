@@ -50,6 +50,7 @@ for i = 1, math.min(limit, #picked) do
     redis.call('ZREM', picked[i][3], picked[i][2])
   end
 end
+flush()
 for q in pairs(queues) do forgetEmptyQueue(q) end
 return removed
 `;
@@ -79,8 +80,9 @@ end)
 local removed = 0
 for i = 1, math.min(limit, #matched) do
   removeRow(matched[i])
-  forgetEmptyQueue(matched[i].d.queue)
   removed = removed + 1
 end
+flush()
+for i = 1, math.min(limit, #matched) do forgetEmptyQueue(matched[i].d.queue) end
 return removed
 `;

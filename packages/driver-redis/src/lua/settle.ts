@@ -68,7 +68,7 @@ for item = 1, count do
   local job = loadJob(id)
   if fenceHolds(job, worker, claim) then
     unindex(job.d)
-    set(job, 'updatedAt', fmt(now))
+    set(job, 'updatedAt', NOW_TEXT)
     if op == 'ack' then
       finish(job, 'completed', now)
       if a1 ~= '' then set(job, 'result', a1) end
@@ -80,10 +80,10 @@ for item = 1, count do
       if a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
         if a2 ~= '' and n(a2) > now then
           set(job, 'state', 'delayed')
-          set(job, 'runAt', a2)
+          set(job, 'runAt', pad(a2))
         else
           set(job, 'state', 'ready')
-          set(job, 'runAt', fmt(now))
+          set(job, 'runAt', NOW_PADDED)
         end
         noteWork(seen, job.d.queue)
       elseif a4 == '0' then
@@ -96,9 +96,9 @@ for item = 1, count do
       local filter = nil
       if a4 ~= '' then filter = cjson.decode(a4) end
       if a2 ~= '' and a3 ~= '' and publishedSince(a2, a3, filter) then
-        set(job, 'runAt', fmt(now))
+        set(job, 'runAt', NOW_PADDED)
       else
-        set(job, 'runAt', a1)
+        set(job, 'runAt', pad(a1))
       end
       if a2 ~= '' then
         set(job, 'waitFor', a2)
@@ -120,6 +120,7 @@ for item = 1, count do
     landed[item] = 0
   end
 end
+flush()
 wake(seen)
 return landed
 `;
