@@ -16,6 +16,8 @@ export const LUA_COMMON = String.raw`
 local LIVE = { ready = true, delayed = true, running = true, suspended = true }
 local REQUEUEABLE = { failed = true, dead = true, cancelled = true }
 local STATES = { 'ready', 'delayed', 'running', 'suspended', 'completed', 'failed', 'dead', 'cancelled' }
+-- States whose rows per queue are only counted (k_counts), never ordered: no zset write per row.
+local COUNTED = { running = true, completed = true, failed = true, dead = true, cancelled = true }
 
 local function n(value) return tonumber(value) end
 -- The (queue, name) part of the per-name index keys: the queue's length first keeps it unique.
@@ -61,6 +63,13 @@ local function hput(key, field, value) stage('h', key, field, value) end
 local function hdel(key, field) stage('h', key, field, false) end
 local function sput(key, member) stage('s', key, member, true) end
 local function sdel(key, member) stage('s', key, member, false) end
+-- A counter change: deltas add up, one HINCRBY per field lands their sum.
+local function bump(key, field, delta)
+  local entry = staged[key]
+  if not entry or entry.members[field] == nil then stage('c', key, field, 0) end
+  local members = staged[key].members
+  members[field] = members[field] + delta
+end
 
 local PUT = { z = 'ZADD', h = 'HSET', s = 'SADD' }
 local DROP = { z = 'ZREM', h = 'HDEL', s = 'SREM' }
@@ -73,27 +82,37 @@ local function sendSliced(command, key, args, width)
   end
 end
 
--- Lands every staged write: per key, its removals, then its additions.
+-- Lands one key's staged members: its removals, then its additions.
+local function land(key, kind, members)
+  local puts, drops = {}, {}
+  for member, value in pairs(members) do
+    if value == false then
+      drops[#drops + 1] = member
+    elseif kind == 'z' then
+      puts[#puts + 1] = value
+      puts[#puts + 1] = member
+    elseif kind == 'h' then
+      puts[#puts + 1] = member
+      puts[#puts + 1] = value
+    else
+      puts[#puts + 1] = member
+    end
+  end
+  if #drops > 0 then sendSliced(DROP[kind], key, drops, 1) end
+  if #puts > 0 then sendSliced(PUT[kind], key, puts, kind == 's' and 1 or 2) end
+end
+
+-- Lands every staged write, one command per key and kind (a counter: one per changed field).
 local function flush()
   for _, key in ipairs(stagedKeys) do
     local entry = staged[key]
-    local kind = entry.kind
-    local puts, drops = {}, {}
-    for member, value in pairs(entry.members) do
-      if value == false then
-        drops[#drops + 1] = member
-      elseif kind == 'z' then
-        puts[#puts + 1] = value
-        puts[#puts + 1] = member
-      elseif kind == 'h' then
-        puts[#puts + 1] = member
-        puts[#puts + 1] = value
-      else
-        puts[#puts + 1] = member
+    if entry.kind == 'c' then
+      for field, delta in pairs(entry.members) do
+        if delta ~= 0 then redis.call('HINCRBY', key, field, delta) end
       end
+    else
+      land(key, entry.kind, entry.members)
     end
-    if #drops > 0 then sendSliced(DROP[kind], key, drops, 1) end
-    if #puts > 0 then sendSliced(PUT[kind], key, puts, kind == 's' and 1 or 2) end
   end
   staged = {}
   stagedKeys = {}
@@ -166,12 +185,6 @@ local function finishedMember(d)
   return pad(d.seq) .. d.id
 end
 
-local function stateScore(d)
-  if d.state == 'running' then return d.visibleAt end
-  if LIVE[d.state] then return d.runAt end
-  return d.finishedAt
-end
-
 local function keyField(name, tenantId, key)
   local tenant = 'n'
   if tenantId then tenant = 't' .. tenantId end
@@ -183,7 +196,7 @@ end
 -- its due or spent set: it leaves all of them, with no read to find which.
 local function unindex(d)
   local q, state, id = d.queue, d.state, d.id
-  zdel(k_state(state, q), id)
+  if COUNTED[state] then bump(k_counts(q), state, -1) else zdel(k_state(state, q), id) end
   zdel(k_listState(state), listMember(d))
   if not LIVE[state] then
     zdel(k_finished(state), finishedMember(d))
@@ -216,7 +229,7 @@ end
 -- Stages the row's entries in the indexes its fields call for, as of now.
 local function index(d, now)
   local q, state, id = d.queue, d.state, d.id
-  zput(k_state(state, q), stateScore(d), id)
+  if COUNTED[state] then bump(k_counts(q), state, 1) else zput(k_state(state, q), d.runAt, id) end
   zput(k_listState(state), 0, listMember(d))
   if state == 'ready' then
     addDue(d)

@@ -107,7 +107,7 @@ return { 'ok', flat(job) }
 
 /**
  * Per queue holding any row: {queue, counts of the eight states by EFFECTIVE state, runAt of the
- * oldest effectively ready row or ''}. Every figure is a ZCARD, ZCOUNT or first member.
+ * oldest effectively ready row or ''}. Every figure is a counter, ZCARD, ZCOUNT or first member.
  */
 export const STATS_LUA = `
 local now = n(ARGV[1])
@@ -115,8 +115,13 @@ local out = {}
 for _, q in ipairs(redis.call('SMEMBERS', k_queues())) do
   local counts = {}
   local total = 0
+  local counted = redis.call('HMGET', k_counts(q), unpack(STATES))
   for i, state in ipairs(STATES) do
-    counts[i] = redis.call('ZCARD', k_state(state, q))
+    if COUNTED[state] then
+      counts[i] = n(counted[i]) or 0
+    else
+      counts[i] = redis.call('ZCARD', k_state(state, q))
+    end
     total = total + counts[i]
   end
   local oldest = nil

@@ -26,6 +26,19 @@ export const SETTLE_LUA = `
 local now = n(ARGV[1])
 local count = n(ARGV[2])
 local landed = {}
+-- What a settle reads or changes of a row: its payload and result never leave the server.
+local FIELDS = { 'state', 'claimedBy', 'claim', 'attempts', 'maxAttempts', 'queue', 'name',
+  'priority', 'runAt', 'seq', 'createdAt', 'idempotencyKey', 'tenantId', 'waitFor', 'claimNote',
+  'visibleAt' }
+local function loadRow(id)
+  local found = redis.call('HMGET', k_job(id), unpack(FIELDS))
+  if not found[1] then return nil end
+  local d = { id = id }
+  for i, field in ipairs(FIELDS) do
+    if found[i] then d[field] = found[i] end
+  end
+  return { d = d, dirty = {} }
+end
 local seen = {}
 -- JSON deep equality over cjson values (an empty object and an empty array both decode to an
 -- empty table, and compare equal: the one case where this and core's matcher differ).
@@ -65,7 +78,7 @@ for item = 1, count do
   local at = 2 + (item - 1) * ${SETTLE_WIDTH}
   local op, id, worker, claim = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
   local a1, a2, a3, a4 = ARGV[at + 5], ARGV[at + 6], ARGV[at + 7], ARGV[at + 8]
-  local job = loadJob(id)
+  local job = loadRow(id)
   if fenceHolds(job, worker, claim) then
     unindex(job.d)
     set(job, 'updatedAt', NOW_TEXT)
