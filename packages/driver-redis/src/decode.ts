@@ -7,7 +7,7 @@ import {
   type Json,
   type ListPosition,
 } from '@berth/core';
-import { CLAIM_REPLY_FIELDS } from './lua/claim.js';
+import { CLAIM_REPLY_FIELDS, type CLAIM_REPLY_OPTIONAL } from './lua/claim.js';
 
 /** Script replies are checked, not cast: a reply of the wrong shape is a driver fault. */
 export class ReplyShapeError extends Error {
@@ -86,25 +86,18 @@ export function decodeJob(fields: ReadonlyMap<string, string>, now: number): Job
   return job;
 }
 
-type ReplyField = (typeof CLAIM_REPLY_FIELDS)[number];
-
-/** Where each field sits in a claim reply row; resumed follows the last. */
-const AT = Object.fromEntries(CLAIM_REPLY_FIELDS.map((field, index) => [field, index])) as Record<
-  ReplyField,
-  number
->;
-
-const CLAIM_TEXTS = [
+const OPTIONAL_TEXTS: ReadonlySet<string> = new Set([
   'idempotencyKey',
   'concurrencyKey',
   'tenantId',
   'traceparent',
   'enqueuedBy',
-] as const satisfies readonly ReplyField[];
+] satisfies (typeof CLAIM_REPLY_OPTIONAL)[number][]);
 
 /**
- * One row of the claim script's answer: CLAIM_REPLY_FIELDS in order, then resumed (1/0). What the
- * claim itself set (state, claimedBy, visibleAt, updatedAt) comes from the request, not the reply.
+ * One row of the claim script's answer: CLAIM_REPLY_FIELDS in order, resumed (1/0), then name and
+ * value of each optional field the row holds. What the claim itself set (state, claimedBy,
+ * visibleAt, updatedAt) comes from the request, not the reply.
  */
 export function claimedOf(
   value: unknown,
@@ -113,41 +106,35 @@ export function claimedOf(
   now: number,
 ): ClaimedJob {
   const row = asArray(value, 'claim');
-  const text = (field: ReplyField): string => asString(row[AT[field]], 'claim');
-  // A field the row lacks arrives as null (the script's false).
-  const maybe = (field: ReplyField): string | undefined => {
-    const found = row[AT[field]];
-    return found === null || found === undefined ? undefined : asString(found, 'claim');
-  };
+  const text = (index: number): string => asString(row[index], 'claim');
   // Built in the contract's field order, as decodeJob builds every other record.
   const job: Mutable<ClaimedJob> = {
-    id: text('id'),
-    runId: text('runId'),
-    name: text('name'),
-    queue: text('queue'),
-    payload: parseJson(text('payload')),
+    id: text(0),
+    runId: text(1),
+    name: text(2),
+    queue: text(3),
+    payload: parseJson(text(4)),
     state: 'running',
-    priority: Number(text('priority')),
-    attempts: Number(text('attempts')),
-    maxAttempts: Number(text('maxAttempts')),
-    runAt: Number(text('runAt')),
-    createdAt: Number(text('createdAt')),
+    priority: Number(text(5)),
+    attempts: Number(text(6)),
+    maxAttempts: Number(text(7)),
+    runAt: Number(text(8)),
+    createdAt: Number(text(9)),
     updatedAt: now,
     claimedBy: workerId,
-    claim: Number(text('claim')),
+    claim: Number(text(10)),
     visibleAt,
   } as Mutable<ClaimedJob>;
-  const lastError = maybe('lastError');
-  if (lastError !== undefined) job.lastError = JSON.parse(lastError) as JobError;
-  const result = maybe('result');
-  if (result !== undefined) job.result = parseJson(result);
-  const progress = maybe('progress');
-  if (progress !== undefined) job.progress = parseJson(progress);
-  for (const field of CLAIM_TEXTS) {
-    const found = maybe(field);
-    if (found !== undefined) job[field] = found;
+  const resumed = row[CLAIM_REPLY_FIELDS.length] === 1;
+  for (let index = CLAIM_REPLY_FIELDS.length + 1; index + 1 < row.length; index += 2) {
+    const field = text(index);
+    const found = text(index + 1);
+    if (field === 'lastError') job.lastError = JSON.parse(found) as JobError;
+    else if (field === 'result') job.result = parseJson(found);
+    else if (field === 'progress') job.progress = parseJson(found);
+    else if (OPTIONAL_TEXTS.has(field)) job[field as 'tenantId'] = found;
   }
-  job.resumed = row[CLAIM_REPLY_FIELDS.length] === 1;
+  job.resumed = resumed;
   return job;
 }
 

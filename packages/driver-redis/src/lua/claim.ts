@@ -1,9 +1,10 @@
 import { WAKE_WAITERS_LUA } from './events.js';
 
 /**
- * The fields of a claimed row, in this order, that its claim answers (false: absent), then 1 when
- * it resumed a suspended run. The rest the caller knows: state running, claimedBy its worker,
- * visibleAt now + its visibility timeout, updatedAt now.
+ * A claimed row's answer: these fields, in this order, then 1 when it resumed a suspended run
+ * (else 0), then name and value of each CLAIM_REPLY_OPTIONAL field the row holds. The rest the
+ * caller knows: state running, claimedBy its worker, visibleAt now + its visibility timeout,
+ * updatedAt now.
  */
 export const CLAIM_REPLY_FIELDS = [
   'id',
@@ -17,6 +18,9 @@ export const CLAIM_REPLY_FIELDS = [
   'runAt',
   'createdAt',
   'claim',
+] as const;
+
+export const CLAIM_REPLY_OPTIONAL = [
   'lastError',
   'result',
   'progress',
@@ -43,7 +47,7 @@ export const PROMOTE_SLACK = 16;
  * row carries a claim note (token, prior state, whether the attempt counted), kept in its
  * worker's `claims` hash while it runs, so a caller that lost the answer can give the rows back
  * (UNCLAIM_LUA). A publish whose waiters are not all woken yet gets a batch of
- * limit + PROMOTE_SLACK more woken first. Answers {{CLAIM_REPLY_FIELDS..., resumed}...},
+ * limit + PROMOTE_SLACK more woken first. Answers {claimed row (CLAIM_REPLY_FIELDS)...},
  * {buried job...}, index members read.
  */
 export const CLAIM_LUA = `${WAKE_WAITERS_LUA}
@@ -68,11 +72,18 @@ end
 local reach = limit + ${PROMOTE_SLACK}
 local read = 0
 local REPLY = { ${CLAIM_REPLY_FIELDS.map((field) => `'${field}'`).join(', ')} }
+local OPTIONAL = { ${CLAIM_REPLY_OPTIONAL.map((field) => `'${field}'`).join(', ')} }
 
 local function claimReply(d, resumed)
   local row = {}
-  for i, field in ipairs(REPLY) do row[i] = d[field] or false end
-  row[#REPLY + 1] = resumed and 1 or 0
+  for i, field in ipairs(REPLY) do row[i] = d[field] end
+  row[#row + 1] = resumed and 1 or 0
+  for _, field in ipairs(OPTIONAL) do
+    if d[field] then
+      row[#row + 1] = field
+      row[#row + 1] = d[field]
+    end
+  end
   return row
 end
 
@@ -93,6 +104,8 @@ local function promote(q, key, lapsed)
       local lane = qn(q, f[4])
       local member = claimMember({ id = id, priority = f[1], runAt = f[2], seq = f[3] })
       if lapsed then
+        -- Marked, so the change that next moves the row knows to take it out of due or spent.
+        redis.call('HSET', k_job(id), 'lapsed', '1')
         zdel(k_leases(q), id)
         zdel(k_leasesName(lane), id)
         if n(f[5]) >= n(f[6]) then
@@ -167,7 +180,7 @@ end
 local visibleAt = fmt(now + visibility)
 local claimed = {}
 for _, job in ipairs(firstOf(k_due, k_dueName)) do
-  unindex(job.d)
+  unindex(job)
   local prior = job.d.state
   local resumed = prior == 'suspended'
   -- A lapsed lease taken again goes back as ready: its old holder's fence no longer holds.
@@ -179,7 +192,8 @@ for _, job in ipairs(firstOf(k_due, k_dueName)) do
   set(job, 'waitFor', nil)
   set(job, 'updatedAt', NOW_TEXT)
   if not resumed then set(job, 'attempts', fmt(n(job.d.attempts) + 1)) end
-  set(job, 'claimNote', token .. ':' .. prior .. ':' .. (resumed and '0' or '1'))
+  -- The note lives in the worker's claims hash only (index writes it), not in the row.
+  job.d.claimNote = token .. ':' .. prior .. ':' .. (resumed and '0' or '1')
   index(job.d, now)
   save(job)
   claimed[#claimed + 1] = claimReply(job.d, resumed)
@@ -188,7 +202,7 @@ flush()
 
 local buried = {}
 for _, job in ipairs(firstOf(k_spent, k_spentName)) do
-  unindex(job.d)
+  unindex(job)
   local state = 'dead'
   if drop[job.d.name] then state = 'failed' end
   finish(job, state, now)
@@ -218,8 +232,9 @@ for i = 1, #raw, 2 do
   local token, prior, counted = string.match(raw[i + 1], '^(.+):(%a+):(%d)$')
   if token == ARGV[2] then
     local job = loadJob(raw[i])
-    if job and job.d.state == 'running' and job.d.claimedBy == ARGV[3] and job.d.claimNote == raw[i + 1] then
-      unindex(job.d)
+    -- The claims hash changes with every claim and settle of the row: its entry is the current claim.
+    if job and job.d.state == 'running' and job.d.claimedBy == ARGV[3] then
+      unindex(job)
       set(job, 'state', prior)
       set(job, 'claimedBy', nil)
       set(job, 'visibleAt', nil)

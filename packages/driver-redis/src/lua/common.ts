@@ -191,10 +191,12 @@ local function keyField(name, tenantId, key)
   return name .. '\0' .. tenant .. '\0' .. key
 end
 
--- Stages the removal of every index entry the row's CURRENT fields can put it in. A waiting
--- row is in its timer set or (once due) its due set; a running row in its lease set or (lapsed)
--- its due or spent set: it leaves all of them, with no read to find which.
-local function unindex(d)
+-- Stages the removal of every index entry the row's CURRENT fields put it in. A waiting row is
+-- in its timer set or (once due) its due set: it leaves both, with no read to find which. A
+-- running row is in its lease set, or, once a claim found its lease lapsed (the row is marked
+-- \`lapsed\`), in its due or spent set: an unlapsed one, the hot path, touches no other.
+local function unindex(job)
+  local d = job.d
   local q, state, id = d.queue, d.state, d.id
   if COUNTED[state] then bump(k_counts(q), state, -1) else zdel(k_state(state, q), id) end
   zdel(k_listState(state), listMember(d))
@@ -203,16 +205,23 @@ local function unindex(d)
     return
   end
   local lane = qn(q, d.name)
-  local member = claimMember(d)
-  zdel(k_due(q), member)
-  zdel(k_dueName(lane), member)
   if state == 'running' then
     if d.claimedBy then hdel(k_claims(d.claimedBy), id) end
     zdel(k_leases(q), id)
     zdel(k_leasesName(lane), id)
+    if not d.lapsed then return end
+    set(job, 'lapsed', nil)
+    local member = claimMember(d)
     zdel(k_spent(q), member)
     zdel(k_spentName(lane), member)
-  elseif state ~= 'ready' then
+    zdel(k_due(q), member)
+    zdel(k_dueName(lane), member)
+    return
+  end
+  local member = claimMember(d)
+  zdel(k_due(q), member)
+  zdel(k_dueName(lane), member)
+  if state ~= 'ready' then
     if state == 'suspended' and d.waitFor then sdel(k_waiters(d.waitFor), id) end
     zdel(k_timers(q), id)
     zdel(k_timersName(lane), id)

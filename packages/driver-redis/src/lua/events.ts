@@ -20,7 +20,7 @@ local function wakeWaiters(seq, id, name, budget, now, seen)
   for _, waiter in ipairs(redis.call('SPOP', key, budget)) do
     local job = loadJob(waiter)
     if job and job.d.state == 'suspended' and job.d.waitFor == name and n(job.d.waitSeq or '0') < seq then
-      unindex(job.d)
+      unindex(job)
       set(job, 'runAt', NOW_PADDED)
       set(job, 'updatedAt', NOW_TEXT)
       index(job.d, now)

@@ -20,7 +20,7 @@ local op = ARGV[4]
 local state = effective(job.d, now)
 if op == 'cancel' then
   if not LIVE[job.d.state] then return { 'state', state } end
-  unindex(job.d)
+  unindex(job)
   finish(job, 'cancelled', now)
   set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
@@ -29,7 +29,7 @@ if op == 'cancel' then
   return { 'ok', flat(job) }
 end
 if state ~= 'delayed' then return { 'state', state } end
-unindex(job.d)
+unindex(job)
 set(job, 'state', 'ready')
 set(job, 'runAt', NOW_PADDED)
 set(job, 'updatedAt', NOW_TEXT)
@@ -75,7 +75,7 @@ if d.idempotencyKey then
   local holder = keyHolder(keyField(d.name, d.tenantId, d.idempotencyKey))
   if holder and holder ~= id then return { 'duplicate', holder } end
 end
-unindex(d)
+unindex(job)
 set(job, 'state', 'ready')
 set(job, 'runAt', NOW_PADDED)
 set(job, 'attempts', '0')

@@ -5,7 +5,7 @@
 const REMOVE_ROW_LUA = `
 local function removeRow(job)
   local d = job.d
-  unindex(d)
+  unindex(job)
   local member = listMember(d)
   redis.call('ZREM', k_listAll(), member)
   redis.call('ZREM', k_listQueue(d.queue), member)

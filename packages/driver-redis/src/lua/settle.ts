@@ -29,7 +29,7 @@ local landed = {}
 -- What a settle reads or changes of a row: its payload and result never leave the server.
 local FIELDS = { 'state', 'claimedBy', 'claim', 'attempts', 'maxAttempts', 'queue', 'name',
   'priority', 'runAt', 'seq', 'createdAt', 'idempotencyKey', 'tenantId', 'waitFor', 'claimNote',
-  'visibleAt' }
+  'visibleAt', 'lapsed' }
 local function loadRow(id)
   local found = redis.call('HMGET', k_job(id), unpack(FIELDS))
   if not found[1] then return nil end
@@ -80,7 +80,9 @@ for item = 1, count do
   local a1, a2, a3, a4 = ARGV[at + 5], ARGV[at + 6], ARGV[at + 7], ARGV[at + 8]
   local job = loadRow(id)
   if fenceHolds(job, worker, claim) then
-    unindex(job.d)
+    -- An extend keeps the row running: its claim note (kept only in the claims hash) stays.
+    if op == 'extend' then job.d.claimNote = redis.call('HGET', k_claims(worker), id) or nil end
+    unindex(job)
     set(job, 'updatedAt', NOW_TEXT)
     if op == 'ack' then
       finish(job, 'completed', now)
