@@ -35,6 +35,18 @@ export function fieldsOf(value: unknown, what: string): ReadonlyMap<string, stri
   return fields;
 }
 
+/**
+ * What a job hash leaves out because a fresh row implies it (the scripts' withDefaults): its id
+ * is its key's, attempts and claim start at 0, updatedAt at createdAt.
+ */
+export function withStoredDefaults(fields: Map<string, string>, id: string): void {
+  fields.set('id', id);
+  if (!fields.has('attempts')) fields.set('attempts', '0');
+  if (!fields.has('claim')) fields.set('claim', '0');
+  const createdAt = fields.get('createdAt');
+  if (!fields.has('updatedAt') && createdAt !== undefined) fields.set('updatedAt', createdAt);
+}
+
 const parseJson = (text: string): Json => JSON.parse(text) as Json;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

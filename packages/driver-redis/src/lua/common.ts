@@ -118,12 +118,22 @@ local function flush()
   stagedKeys = {}
 end
 
+-- A row stores only what a fresh one does not imply: its id is its key's, attempts and claim
+-- start at 0, updatedAt at createdAt. The row read back holds them all.
+local function withDefaults(d, id)
+  d.id = id
+  d.attempts = d.attempts or '0'
+  d.claim = d.claim or '0'
+  d.updatedAt = d.updatedAt or d.createdAt
+  return { d = d, dirty = {} }
+end
+
 local function loadJob(id)
   local raw = redis.call('HGETALL', k_job(id))
   if #raw == 0 then return nil end
   local d = {}
   for i = 1, #raw, 2 do d[raw[i]] = raw[i + 1] end
-  return { d = d, dirty = {} }
+  return withDefaults(d, id)
 end
 
 -- Sets (value a string) or clears (value nil) one field; save() writes what changed. Clearing

@@ -94,17 +94,21 @@ for _, r in ipairs(fresh) do
   if r.runAt then runAt = n(r.runAt) end
   local state = 'ready'
   if runAt > now then state = 'delayed' end
+  -- Stored: what withDefaults does not imply (id, attempts, claim, updatedAt are implied).
   local d = {
-    id = r.id, runId = r.runId, name = r.name, queue = r.queue, payload = r.payload,
-    state = state, priority = r.priority, attempts = '0', maxAttempts = r.maxAttempts,
-    runAt = pad(runAt), createdAt = NOW_PADDED, updatedAt = NOW_TEXT, claim = '0',
-    seq = pad(seq),
+    runId = r.runId, name = r.name, queue = r.queue, payload = r.payload,
+    state = state, priority = r.priority, maxAttempts = r.maxAttempts,
+    runAt = pad(runAt), createdAt = NOW_PADDED, seq = pad(seq),
     idempotencyKey = r.idempotencyKey, concurrencyKey = r.concurrencyKey, tenantId = r.tenantId,
     traceparent = r.traceparent, enqueuedBy = r.enqueuedBy,
   }
-  local job = { d = d, dirty = {} }
-  for f in pairs(d) do job.dirty[f] = true end
-  save(job)
+  local put = {}
+  for field, value in pairs(d) do
+    put[#put + 1] = field
+    put[#put + 1] = value
+  end
+  redis.call('HSET', k_job(r.id), unpack(put))
+  withDefaults(d, r.id)
   index(d, now)
   local member = listMember(d)
   zput(k_listAll(), 0, member)

@@ -33,11 +33,11 @@ local FIELDS = { 'state', 'claimedBy', 'claim', 'attempts', 'maxAttempts', 'queu
 local function loadRow(id)
   local found = redis.call('HMGET', k_job(id), unpack(FIELDS))
   if not found[1] then return nil end
-  local d = { id = id }
+  local d = {}
   for i, field in ipairs(FIELDS) do
     if found[i] then d[field] = found[i] end
   end
-  return { d = d, dirty = {} }
+  return withDefaults(d, id)
 end
 local seen = {}
 -- JSON deep equality over cjson values (an empty object and an empty array both decode to an
