@@ -17,7 +17,8 @@ const ENQUEUE = defineScript('enqueue', ENQUEUE_LUA);
 
 type Field = (typeof ENQUEUE_FIELDS)[number];
 
-function argsOf(request: ScreenedEnqueue): string[] {
+/** Appends one request's ENQUEUE_FIELDS to `args`, in order ('' for absent). */
+function pushArgs(args: string[], request: ScreenedEnqueue): void {
   const values: Record<Field, string | number | undefined> = {
     callerId: request.id,
     newId: randomUUID(),
@@ -35,10 +36,10 @@ function argsOf(request: ScreenedEnqueue): string[] {
     traceparent: request.traceparent,
     enqueuedBy: request.enqueuedBy,
   };
-  return ENQUEUE_FIELDS.map((field) => {
+  for (const field of ENQUEUE_FIELDS) {
     const value = values[field];
-    return value === undefined ? '' : String(value);
-  });
+    args.push(value === undefined ? '' : String(value));
+  }
 }
 
 type Outcome =
@@ -71,7 +72,8 @@ async function insert(
   mode: 'one' | 'many',
   requests: readonly ScreenedEnqueue[],
 ): Promise<Outcome> {
-  const args = [mode, requests.length, ...requests.flatMap(argsOf)];
+  const args: string[] = [mode, String(requests.length)];
+  for (const request of requests) pushArgs(args, request);
   return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args));
 }
 
