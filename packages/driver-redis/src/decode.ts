@@ -107,8 +107,8 @@ const OPTIONAL_TEXTS: ReadonlySet<string> = new Set([
 ] satisfies (typeof CLAIM_REPLY_OPTIONAL)[number][]);
 
 /**
- * One row of the claim script's answer: CLAIM_REPLY_FIELDS in order, resumed (1/0), then name and
- * value of each optional field the row holds. What the claim itself set (state, claimedBy,
+ * One row of the claim script's answer, NUL-separated: CLAIM_REPLY_FIELDS in order, resumed
+ * (1/0), then name and value of each optional field the row holds. What the claim itself set (state, claimedBy,
  * visibleAt, updatedAt) comes from the request, not the reply.
  */
 export function claimedOf(
@@ -117,8 +117,12 @@ export function claimedOf(
   visibleAt: number,
   now: number,
 ): ClaimedJob {
-  const row = asArray(value, 'claim');
-  const text = (index: number): string => asString(row[index], 'claim');
+  const row = asString(value, 'claim').split('\0');
+  const text = (index: number): string => {
+    const part = row[index];
+    if (part === undefined) throw new ReplyShapeError(`claim: a row lacks part ${index}`);
+    return part;
+  };
   // Built in the contract's field order, as decodeJob builds every other record.
   const job: Mutable<ClaimedJob> = {
     id: text(0),
@@ -137,7 +141,7 @@ export function claimedOf(
     claim: Number(text(10)),
     visibleAt,
   } as Mutable<ClaimedJob>;
-  const resumed = row[CLAIM_REPLY_FIELDS.length] === 1;
+  const resumed = row[CLAIM_REPLY_FIELDS.length] === '1';
   for (let index = CLAIM_REPLY_FIELDS.length + 1; index + 1 < row.length; index += 2) {
     const field = text(index);
     const found = text(index + 1);

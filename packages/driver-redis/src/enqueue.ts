@@ -17,12 +17,16 @@ const ENQUEUE = defineScript('enqueue', ENQUEUE_LUA);
 
 type Field = (typeof ENQUEUE_FIELDS)[number];
 
-/** Appends one request's ENQUEUE_FIELDS to `args`, in order ('' for absent). */
-function pushArgs(args: string[], request: ScreenedEnqueue): void {
+/**
+ * Appends one request's ENQUEUE_FIELDS to `args`, in order ('' for absent); answers what a new
+ * row of it will be (the script answers only rows that already existed).
+ */
+function pushArgs(args: string[], request: ScreenedEnqueue): EnqueueResult {
+  const made = { id: request.id ?? randomUUID(), runId: randomUUID(), deduped: false };
   const values: Record<Field, string | number | undefined> = {
     callerId: request.id,
-    newId: randomUUID(),
-    runId: randomUUID(),
+    newId: made.id,
+    runId: made.runId,
     name: request.name,
     queue: request.queue,
     payload: JSON.stringify(request.payload),
@@ -40,6 +44,7 @@ function pushArgs(args: string[], request: ScreenedEnqueue): void {
     const value = values[field];
     args.push(value === undefined ? '' : String(value));
   }
+  return made;
 }
 
 type Outcome =
@@ -48,7 +53,7 @@ type Outcome =
   | { readonly kind: 'duplicate'; readonly index: number; readonly holderId: string }
   | { readonly kind: 'taken' };
 
-function outcomeOf(reply: unknown): Outcome {
+function outcomeOf(reply: unknown, made: readonly EnqueueResult[]): Outcome {
   const [kind, first, second] = asArray(reply, 'enqueue');
   if (kind === 'taken') return { kind };
   if (kind === 'conflict') return { kind, holderId: asString(first, 'enqueue') };
@@ -56,13 +61,11 @@ function outcomeOf(reply: unknown): Outcome {
     return { kind, index: Number(first), holderId: asString(second, 'enqueue') };
   }
   if (kind !== 'ok') throw new ReplyShapeError(`enqueue answered ${String(kind)}`);
-  const results = asArray(first, 'enqueue').map((row) => {
-    const [id, runId, deduped] = asArray(row, 'enqueue');
-    return {
-      id: asString(id, 'enqueue'),
-      runId: asString(runId, 'enqueue'),
-      deduped: deduped === 1,
-    };
+  const results = asArray(first, 'enqueue').map((row, index): EnqueueResult => {
+    const fresh = made[index];
+    if (row === 0 && fresh !== undefined) return fresh;
+    const [id, runId] = asArray(row, 'enqueue');
+    return { id: asString(id, 'enqueue'), runId: asString(runId, 'enqueue'), deduped: true };
   });
   return { kind, results };
 }
@@ -73,8 +76,8 @@ async function insert(
   requests: readonly ScreenedEnqueue[],
 ): Promise<Outcome> {
   const args: string[] = [mode, String(requests.length)];
-  for (const request of requests) pushArgs(args, request);
-  return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args));
+  const made = requests.map((request) => pushArgs(args, request));
+  return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args), made);
 }
 
 /** The refused insert's holder, when it is still the live holder of the request's key. */

@@ -25,7 +25,8 @@ export const ENQUEUE_FIELDS = [
  * Mode `one` (enqueue): a conflict answers {'conflict', holderId} and writes nothing, so the
  * caller runs the seam and the lookup. Mode `many` (enqueueMany): a conflict dedupes, or with
  * onConflict 'error' answers {'duplicate', index, holderId} before anything is written.
- * Lands: {'ok', {id, runId, deduped}...}, and one wake for the queues that got rows.
+ * Lands: {'ok', answers}, one per request: 0 for a new row (its id and runId are the ones the
+ * caller sent), else {id, runId} of the existing job; and one wake for the queues that got rows.
  */
 export const ENQUEUE_LUA = `
 local now = n(ARGV[1])
@@ -54,7 +55,7 @@ for item = 1, count do
     end
     if runId then
       if tenant ~= (r.tenantId or '') then return { 'taken', item - 1 } end
-      answer = { r.callerId, runId, 1 }
+      answer = { r.callerId, runId }
     end
   end
   local field = nil
@@ -69,7 +70,7 @@ for item = 1, count do
     if holder then
       if mode == 'one' then return { 'conflict', holder } end
       if r.onConflict == 'error' then return { 'duplicate', item - 1, holder } end
-      answer = { holder, holderRun, 1 }
+      answer = { holder, holderRun }
     end
   end
   if not answer then
@@ -79,7 +80,7 @@ for item = 1, count do
     madeTenant[r.id] = r.tenantId or ''
     if field then batchHolder[field] = { r.id, r.runId } end
     fresh[#fresh + 1] = r
-    answer = { r.id, r.runId, 0 }
+    answer = 0
   end
   answers[item] = answer
 end
