@@ -17,16 +17,12 @@ const ENQUEUE = defineScript('enqueue', ENQUEUE_LUA);
 
 type Field = (typeof ENQUEUE_FIELDS)[number];
 
-/**
- * Appends one request's ENQUEUE_FIELDS to `args`, in order ('' for absent); answers what a new
- * row of it will be (the script answers only rows that already existed).
- */
-function pushArgs(args: string[], request: ScreenedEnqueue): EnqueueResult {
-  const made = { id: request.id ?? randomUUID(), runId: randomUUID(), deduped: false };
+/** One request's ENQUEUE_FIELDS, in order ('' for absent); newId is the id a new row gets. */
+export function argsOf(request: ScreenedEnqueue): string[] {
   const values: Record<Field, string | number | undefined> = {
     callerId: request.id,
-    newId: made.id,
-    runId: made.runId,
+    newId: request.id ?? randomUUID(),
+    runId: randomUUID(),
     name: request.name,
     queue: request.queue,
     payload: JSON.stringify(request.payload),
@@ -40,12 +36,14 @@ function pushArgs(args: string[], request: ScreenedEnqueue): EnqueueResult {
     traceparent: request.traceparent,
     enqueuedBy: request.enqueuedBy,
   };
-  for (const field of ENQUEUE_FIELDS) {
+  return ENQUEUE_FIELDS.map((field) => {
     const value = values[field];
-    args.push(value === undefined ? '' : String(value));
-  }
-  return made;
+    return value === undefined ? '' : String(value);
+  });
 }
+
+const NEW_ID_AT = ENQUEUE_FIELDS.indexOf('newId');
+const RUN_ID_AT = ENQUEUE_FIELDS.indexOf('runId');
 
 type Outcome =
   | { readonly kind: 'ok'; readonly results: readonly EnqueueResult[] }
@@ -53,7 +51,11 @@ type Outcome =
   | { readonly kind: 'duplicate'; readonly index: number; readonly holderId: string }
   | { readonly kind: 'taken' };
 
-function outcomeOf(reply: unknown, made: readonly EnqueueResult[]): Outcome {
+/**
+ * The script's answer. `sent` holds each request's argsOf: a new row is answered 0, and is the
+ * row those arguments made (their newId and runId).
+ */
+export function outcomeOf(reply: unknown, sent: readonly (readonly string[])[]): Outcome {
   const [kind, first, second] = asArray(reply, 'enqueue');
   if (kind === 'taken') return { kind };
   if (kind === 'conflict') return { kind, holderId: asString(first, 'enqueue') };
@@ -62,8 +64,14 @@ function outcomeOf(reply: unknown, made: readonly EnqueueResult[]): Outcome {
   }
   if (kind !== 'ok') throw new ReplyShapeError(`enqueue answered ${String(kind)}`);
   const results = asArray(first, 'enqueue').map((row, index): EnqueueResult => {
-    const fresh = made[index];
-    if (row === 0 && fresh !== undefined) return fresh;
+    if (row === 0) {
+      const id = sent[index]?.[NEW_ID_AT];
+      const runId = sent[index]?.[RUN_ID_AT];
+      if (id === undefined || runId === undefined) {
+        throw new ReplyShapeError('enqueue answered a row nobody sent');
+      }
+      return { id, runId, deduped: false };
+    }
     const [id, runId] = asArray(row, 'enqueue');
     return { id: asString(id, 'enqueue'), runId: asString(runId, 'enqueue'), deduped: true };
   });
@@ -75,9 +83,10 @@ async function insert(
   mode: 'one' | 'many',
   requests: readonly ScreenedEnqueue[],
 ): Promise<Outcome> {
+  const sent = requests.map(argsOf);
   const args: string[] = [mode, String(requests.length)];
-  const made = requests.map((request) => pushArgs(args, request));
-  return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args), made);
+  for (const fields of sent) for (const field of fields) args.push(field);
+  return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args), sent);
 }
 
 /** The refused insert's holder, when it is still the live holder of the request's key. */
