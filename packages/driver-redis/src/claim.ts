@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ClaimedJob, ClaimOutcome, ScreenedClaim } from '@berth/core';
+import type { ClaimOutcome, ScreenedClaim } from '@berth/core';
 import type { RedisContext } from './context.js';
-import { asArray, jobOf } from './decode.js';
+import { asArray, claimedOf, jobOf } from './decode.js';
 import { CLAIM_LUA, UNCLAIM_LUA } from './lua/claim.js';
 import { defineScript, type ScriptArg } from './scripts.js';
 
@@ -76,7 +76,7 @@ export async function claim(context: RedisContext, request: ScreenedClaim): Prom
   const now = context.clock.now();
   const token = randomUUID();
   try {
-    return decode(await context.run(CLAIM, now, claimArgs(request, token)), now);
+    return decode(await context.run(CLAIM, now, claimArgs(request, token)), request, now);
   } catch (error) {
     // The script may have run: whatever it claimed under this token goes back.
     lost.push({ token, workerId: request.workerId });
@@ -86,12 +86,12 @@ export async function claim(context: RedisContext, request: ScreenedClaim): Prom
   }
 }
 
-function decode(reply: unknown, now: number): ClaimOutcome {
+function decode(reply: unknown, request: ScreenedClaim, now: number): ClaimOutcome {
   const [claimedRows, buriedRows] = asArray(reply, 'claim');
-  const claimed = asArray(claimedRows, 'claim').map((row): ClaimedJob => {
-    const [fields, resumed] = asArray(row, 'claim');
-    return { ...(jobOf(fields, now) as ClaimedJob), resumed: resumed === 1 };
-  });
+  const visibleAt = now + request.visibilityTimeoutMs;
+  const claimed = asArray(claimedRows, 'claim').map((row) =>
+    claimedOf(row, request.workerId, visibleAt, now),
+  );
   const buried = asArray(buriedRows, 'claim').map((row) => jobOf(row, now));
   return { claimed, buried };
 }

@@ -1,4 +1,5 @@
 import {
+  type ClaimedJob,
   effectiveState,
   isJobState,
   type JobError,
@@ -6,6 +7,7 @@ import {
   type Json,
   type ListPosition,
 } from '@berth/core';
+import { CLAIM_REPLY_FIELDS, type CLAIM_REPLY_OPTIONAL } from './lua/claim.js';
 
 /** Script replies are checked, not cast: a reply of the wrong shape is a driver fault. */
 export class ReplyShapeError extends Error {
@@ -31,6 +33,18 @@ export function fieldsOf(value: unknown, what: string): ReadonlyMap<string, stri
     fields.set(asString(raw[index], what), asString(raw[index + 1], what));
   }
   return fields;
+}
+
+/**
+ * What a job hash leaves out because a fresh row implies it (the scripts' withDefaults): its id
+ * is its key's, attempts and claim start at 0, updatedAt at createdAt.
+ */
+export function withStoredDefaults(fields: Map<string, string>, id: string): void {
+  fields.set('id', id);
+  if (!fields.has('attempts')) fields.set('attempts', '0');
+  if (!fields.has('claim')) fields.set('claim', '0');
+  const createdAt = fields.get('createdAt');
+  if (!fields.has('updatedAt') && createdAt !== undefined) fields.set('updatedAt', createdAt);
 }
 
 const parseJson = (text: string): Json => JSON.parse(text) as Json;
@@ -81,6 +95,62 @@ export function decodeJob(fields: ReadonlyMap<string, string>, now: number): Job
     const value = fields.get(field);
     if (value !== undefined) job[field] = value;
   }
+  return job;
+}
+
+const OPTIONAL_TEXTS: ReadonlySet<string> = new Set([
+  'idempotencyKey',
+  'concurrencyKey',
+  'tenantId',
+  'traceparent',
+  'enqueuedBy',
+] satisfies (typeof CLAIM_REPLY_OPTIONAL)[number][]);
+
+/**
+ * One row of the claim script's answer, NUL-separated: CLAIM_REPLY_FIELDS in order, resumed
+ * (1/0), then name and value of each optional field the row holds. What the claim itself set (state, claimedBy,
+ * visibleAt, updatedAt) comes from the request, not the reply.
+ */
+export function claimedOf(
+  value: unknown,
+  workerId: string,
+  visibleAt: number,
+  now: number,
+): ClaimedJob {
+  const row = asString(value, 'claim').split('\0');
+  const text = (index: number): string => {
+    const part = row[index];
+    if (part === undefined) throw new ReplyShapeError(`claim: a row lacks part ${index}`);
+    return part;
+  };
+  // Built in the contract's field order, as decodeJob builds every other record.
+  const job: Mutable<ClaimedJob> = {
+    id: text(0),
+    runId: text(1),
+    name: text(2),
+    queue: text(3),
+    payload: parseJson(text(4)),
+    state: 'running',
+    priority: Number(text(5)),
+    attempts: Number(text(6)),
+    maxAttempts: Number(text(7)),
+    runAt: Number(text(8)),
+    createdAt: Number(text(9)),
+    updatedAt: now,
+    claimedBy: workerId,
+    claim: Number(text(10)),
+    visibleAt,
+  } as Mutable<ClaimedJob>;
+  const resumed = row[CLAIM_REPLY_FIELDS.length] === '1';
+  for (let index = CLAIM_REPLY_FIELDS.length + 1; index + 1 < row.length; index += 2) {
+    const field = text(index);
+    const found = text(index + 1);
+    if (field === 'lastError') job.lastError = JSON.parse(found) as JobError;
+    else if (field === 'result') job.result = parseJson(found);
+    else if (field === 'progress') job.progress = parseJson(found);
+    else if (OPTIONAL_TEXTS.has(field)) job[field as 'tenantId'] = found;
+  }
+  job.resumed = resumed;
   return job;
 }
 

@@ -20,10 +20,11 @@ export async function enqueueAdvancing(
   request: ScreenedEnqueue,
   mark: MarkAdvance,
 ): Promise<EnqueueResult | MarkPassed> {
-  const args = ['many', 1, ...argsOf(request), mark.name, mark.value];
+  const fields = argsOf(request);
+  const args = ['many', 1, ...fields, mark.name, mark.value];
   const reply = await context.run(ENQUEUE_ADVANCING, context.clock.now(), args);
   if (asArray(reply, 'enqueue')[0] === 'passed') return { markPassed: true };
-  const outcome = outcomeOf(reply);
+  const outcome = outcomeOf(reply, [fields]);
   if (outcome.kind === 'taken') throw idTaken();
   if (outcome.kind !== 'ok') throw jobDuplicate(request, outcome.holderId);
   const [result] = outcome.results;

@@ -17,10 +17,11 @@ const ENQUEUE = defineScript('enqueue', ENQUEUE_LUA);
 
 type Field = (typeof ENQUEUE_FIELDS)[number];
 
+/** One request's ENQUEUE_FIELDS, in order ('' for absent); newId is the id a new row gets. */
 export function argsOf(request: ScreenedEnqueue): string[] {
   const values: Record<Field, string | number | undefined> = {
     callerId: request.id,
-    newId: randomUUID(),
+    newId: request.id ?? randomUUID(),
     runId: randomUUID(),
     name: request.name,
     queue: request.queue,
@@ -41,13 +42,20 @@ export function argsOf(request: ScreenedEnqueue): string[] {
   });
 }
 
+const NEW_ID_AT = ENQUEUE_FIELDS.indexOf('newId');
+const RUN_ID_AT = ENQUEUE_FIELDS.indexOf('runId');
+
 type Outcome =
   | { readonly kind: 'ok'; readonly results: readonly EnqueueResult[] }
   | { readonly kind: 'conflict'; readonly holderId: string }
   | { readonly kind: 'duplicate'; readonly index: number; readonly holderId: string }
   | { readonly kind: 'taken' };
 
-export function outcomeOf(reply: unknown): Outcome {
+/**
+ * The script's answer. `sent` holds each request's argsOf: a new row is answered 0, and is the
+ * row those arguments made (their newId and runId).
+ */
+export function outcomeOf(reply: unknown, sent: readonly (readonly string[])[]): Outcome {
   const [kind, first, second] = asArray(reply, 'enqueue');
   if (kind === 'taken') return { kind };
   if (kind === 'conflict') return { kind, holderId: asString(first, 'enqueue') };
@@ -55,13 +63,17 @@ export function outcomeOf(reply: unknown): Outcome {
     return { kind, index: Number(first), holderId: asString(second, 'enqueue') };
   }
   if (kind !== 'ok') throw new ReplyShapeError(`enqueue answered ${String(kind)}`);
-  const results = asArray(first, 'enqueue').map((row) => {
-    const [id, runId, deduped] = asArray(row, 'enqueue');
-    return {
-      id: asString(id, 'enqueue'),
-      runId: asString(runId, 'enqueue'),
-      deduped: deduped === 1,
-    };
+  const results = asArray(first, 'enqueue').map((row, index): EnqueueResult => {
+    if (row === 0) {
+      const id = sent[index]?.[NEW_ID_AT];
+      const runId = sent[index]?.[RUN_ID_AT];
+      if (id === undefined || runId === undefined) {
+        throw new ReplyShapeError('enqueue answered a row nobody sent');
+      }
+      return { id, runId, deduped: false };
+    }
+    const [id, runId] = asArray(row, 'enqueue');
+    return { id: asString(id, 'enqueue'), runId: asString(runId, 'enqueue'), deduped: true };
   });
   return { kind, results };
 }
@@ -71,8 +83,10 @@ async function insert(
   mode: 'one' | 'many',
   requests: readonly ScreenedEnqueue[],
 ): Promise<Outcome> {
-  const args = [mode, requests.length, ...requests.flatMap(argsOf)];
-  return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args));
+  const sent = requests.map(argsOf);
+  const args: string[] = [mode, String(requests.length)];
+  for (const fields of sent) for (const field of fields) args.push(field);
+  return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args), sent);
 }
 
 /** The refused insert's holder, when it is still the live holder of the request's key. */

@@ -15,8 +15,10 @@ const SHAPES = {
   idem: 'idem',
   /** Set: every queue holding a row. */
   queues: 'queues',
-  /** Zset per stored state and queue: runAt (waiting), visibleAt (running), finishedAt (settled). */
+  /** Zset per waiting or ready state and queue, by runAt: what stats reads due counts from. */
   state: 'state:$:$',
+  /** Hash per queue: running and settled state → how many rows hold it (no order needed). */
+  counts: 'counts:$',
   /** Lex zset per queue: claimable rows by (priority desc, runAt, seq). */
   due: 'due:$',
   /** Zset per queue: delayed/suspended rows not yet due, by runAt. */

@@ -15,7 +15,14 @@ import {
   stepInvalid,
 } from '@berth/core';
 import type { RedisContext } from './context.js';
-import { asArray, asString, decodeJob, jobOf, ReplyShapeError } from './decode.js';
+import {
+  asArray,
+  asString,
+  decodeJob,
+  jobOf,
+  ReplyShapeError,
+  withStoredDefaults,
+} from './decode.js';
 import { OPERATOR_LUA, REQUEUE_CHECK_LUA, REQUEUE_LUA, STATS_LUA } from './lua/operator.js';
 import { PURGE_IDS_LUA, PURGE_LUA } from './lua/purge.js';
 import { defineScript } from './scripts.js';
@@ -47,6 +54,7 @@ export async function get(
   const now = context.clock.now();
   const fields = new Map(Object.entries(await context.redis.hgetall(context.keys.job(id))));
   if (fields.size === 0) return undefined;
+  withStoredDefaults(fields, id);
   if (options.tenantId !== undefined && fields.get('tenantId') !== options.tenantId) {
     return undefined;
   }

@@ -32,7 +32,8 @@ export async function runScript(
   now: number,
   args: readonly ScriptArg[],
 ): Promise<unknown> {
-  const argv = [String(now), ...args.map(String)];
+  const argv: ScriptArg[] = [now];
+  for (const arg of args) argv.push(arg);
   try {
     return await redis.evalsha(script.sha, 1, base, ...argv);
   } catch (error) {

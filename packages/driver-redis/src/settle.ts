@@ -37,8 +37,8 @@ const nackItem = (fence: Fence, options: NackOptions): Item => [
 function argsOf(items: readonly Item[]): ScriptArg[] {
   const args: ScriptArg[] = [items.length];
   for (const [op, fence, ...rest] of items) {
-    const extra = Array.from({ length: SETTLE_WIDTH - 4 }, (_, index) => rest[index] ?? '');
-    args.push(op, fence.jobId, fence.workerId, fence.claim, ...extra);
+    args.push(op, fence.jobId, fence.workerId, fence.claim);
+    for (let index = 0; index < SETTLE_WIDTH - 4; index += 1) args.push(rest[index] ?? '');
   }
   return args;
 }

@@ -1,5 +1,38 @@
 import { WAKE_WAITERS_LUA } from './events.js';
 
+/**
+ * A claimed row's answer, ONE string of NUL-separated parts (no part holds a NUL: core refuses
+ * it in names and keys, JSON escapes it, the rest are numbers and uuids): these fields, in this
+ * order, then 1 when it resumed a suspended run (else 0), then name and value of each
+ * CLAIM_REPLY_OPTIONAL field the row holds. One string per row costs the server far less to
+ * answer than a part per field. The rest the caller knows: state running, claimedBy its worker,
+ * visibleAt now + its visibility timeout, updatedAt now.
+ */
+export const CLAIM_REPLY_FIELDS = [
+  'id',
+  'runId',
+  'name',
+  'queue',
+  'payload',
+  'priority',
+  'attempts',
+  'maxAttempts',
+  'runAt',
+  'createdAt',
+  'claim',
+] as const;
+
+export const CLAIM_REPLY_OPTIONAL = [
+  'lastError',
+  'result',
+  'progress',
+  'idempotencyKey',
+  'concurrencyKey',
+  'tenantId',
+  'traceparent',
+  'enqueuedBy',
+] as const;
+
 /** Due timers, and lapsed leases, a claim moves per queue (or queue and name) beyond its limit. */
 export const PROMOTE_SLACK = 16;
 
@@ -16,8 +49,8 @@ export const PROMOTE_SLACK = 16;
  * row carries a claim note (token, prior state, whether the attempt counted), kept in its
  * worker's `claims` hash while it runs, so a caller that lost the answer can give the rows back
  * (UNCLAIM_LUA). A publish whose waiters are not all woken yet gets a batch of
- * limit + PROMOTE_SLACK more woken first. Answers {{job, resumed}...}, {job...}, index members
- * read.
+ * limit + PROMOTE_SLACK more woken first. Answers {claimed row (CLAIM_REPLY_FIELDS)...},
+ * {buried job...}, index members read.
  */
 export const CLAIM_LUA = `${WAKE_WAITERS_LUA}
 local now = n(ARGV[1])
@@ -40,6 +73,16 @@ if n(ARGV[namesAt]) > 0 then
 end
 local reach = limit + ${PROMOTE_SLACK}
 local read = 0
+local OPTIONAL = { ${CLAIM_REPLY_OPTIONAL.map((field) => `'${field}'`).join(', ')} }
+
+local function claimReply(d, resumed)
+  local row = ${CLAIM_REPLY_FIELDS.map((field) => `d.${field}`).join(" .. '\\0' .. ")}
+    .. '\\0' .. (resumed and '1' or '0')
+  for _, field in ipairs(OPTIONAL) do
+    if d[field] then row = row .. '\\0' .. field .. '\\0' .. d[field] end
+  end
+  return row
+end
 
 -- The keys to read for queue q: the queue's own set, or one per wanted name.
 local function lanes(q, whole, byName)
@@ -53,25 +96,27 @@ local function promote(q, key, lapsed)
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', key, '-inf', ARGV[1], 'LIMIT', 0, reach)) do
     read = read + 1
     local f = redis.call('HMGET', k_job(id), 'priority', 'runAt', 'seq', 'name', 'attempts', 'maxAttempts')
-    redis.call('ZREM', key, id)
+    zdel(key, id)
     if f[1] then
       local lane = qn(q, f[4])
       local member = claimMember({ id = id, priority = f[1], runAt = f[2], seq = f[3] })
       if lapsed then
-        redis.call('ZREM', k_leases(q), id)
-        redis.call('ZREM', k_leasesName(lane), id)
+        -- Marked, so the change that next moves the row knows to take it out of due or spent.
+        redis.call('HSET', k_job(id), 'lapsed', '1')
+        zdel(k_leases(q), id)
+        zdel(k_leasesName(lane), id)
         if n(f[5]) >= n(f[6]) then
-          redis.call('ZADD', k_spent(q), 0, member)
-          redis.call('ZADD', k_spentName(lane), 0, member)
+          zput(k_spent(q), 0, member)
+          zput(k_spentName(lane), 0, member)
         else
-          redis.call('ZADD', k_due(q), 0, member)
-          redis.call('ZADD', k_dueName(lane), 0, member)
+          zput(k_due(q), 0, member)
+          zput(k_dueName(lane), 0, member)
         end
       else
-        redis.call('ZREM', k_timers(q), id)
-        redis.call('ZREM', k_timersName(lane), id)
-        redis.call('ZADD', k_due(q), 0, member)
-        redis.call('ZADD', k_dueName(lane), 0, member)
+        zdel(k_timers(q), id)
+        zdel(k_timersName(lane), id)
+        zput(k_due(q), 0, member)
+        zput(k_dueName(lane), 0, member)
       end
     end
   end
@@ -80,33 +125,47 @@ end
 local seen = {}
 wakePending(reach, now, seen)
 wake(seen)
+-- Woken rows' writes land before promotion reads the timer sets.
+flush()
 
 for _, q in ipairs(queues) do
   for _, key in ipairs(lanes(q, k_timers, k_timersName)) do promote(q, key, false) end
   for _, key in ipairs(lanes(q, k_leases, k_leasesName)) do promote(q, key, true) end
 end
+flush()
 
--- Members start with 42 digits (priority, runAt, seq); compared as numbers, not by locale.
+-- Members start with 42 digits (priority, runAt, seq), compared as numbers, not by locale:
+-- each entry carries its three numbers, read once, for the merge of several lanes.
 local function before(a, b)
-  for _, span in ipairs({ { 1, 10 }, { 11, 26 }, { 27, 42 } }) do
-    local x, y = n(string.sub(a[1], span[1], span[2])), n(string.sub(b[1], span[1], span[2]))
-    if x ~= y then return x < y end
+  for i = 3, 5 do
+    if a[i] ~= b[i] then return a[i] < b[i] end
   end
   return a[1] < b[1]
 end
 
 -- The first limit rows over the heads of every lane; an entry whose row is gone leaves its set.
+-- One lane is in order as read; several are merged.
 local function firstOf(whole, byName)
   local all = {}
+  local laneCount = 0
   for _, q in ipairs(queues) do
     for _, key in ipairs(lanes(q, whole, byName)) do
+      laneCount = laneCount + 1
       for _, member in ipairs(redis.call('ZRANGE', key, 0, limit - 1)) do
         read = read + 1
         all[#all + 1] = { member, key }
       end
     end
   end
-  table.sort(all, before)
+  if laneCount > 1 then
+    for _, entry in ipairs(all) do
+      local member = entry[1]
+      entry[3] = n(string.sub(member, 1, 10))
+      entry[4] = n(string.sub(member, 11, 26))
+      entry[5] = n(string.sub(member, 27, 42))
+    end
+    table.sort(all, before)
+  end
   local jobs = {}
   for i = 1, math.min(limit, #all) do
     local job = loadJob(string.sub(all[i][1], 43))
@@ -115,9 +174,10 @@ local function firstOf(whole, byName)
   return jobs
 end
 
+local visibleAt = fmt(now + visibility)
 local claimed = {}
 for _, job in ipairs(firstOf(k_due, k_dueName)) do
-  unindex(job.d)
+  unindex(job)
   local prior = job.d.state
   local resumed = prior == 'suspended'
   -- A lapsed lease taken again goes back as ready: its old holder's fence no longer holds.
@@ -125,28 +185,31 @@ for _, job in ipairs(firstOf(k_due, k_dueName)) do
   set(job, 'state', 'running')
   set(job, 'claim', fmt(n(job.d.claim) + 1))
   set(job, 'claimedBy', worker)
-  set(job, 'visibleAt', fmt(now + visibility))
+  set(job, 'visibleAt', visibleAt)
   set(job, 'waitFor', nil)
-  set(job, 'updatedAt', fmt(now))
+  set(job, 'updatedAt', NOW_TEXT)
   if not resumed then set(job, 'attempts', fmt(n(job.d.attempts) + 1)) end
-  set(job, 'claimNote', token .. ':' .. prior .. ':' .. (resumed and '0' or '1'))
+  -- The note lives in the worker's claims hash only (index writes it), not in the row.
+  job.d.claimNote = token .. ':' .. prior .. ':' .. (resumed and '0' or '1')
   index(job.d, now)
   save(job)
-  claimed[#claimed + 1] = { flat(job), resumed and 1 or 0 }
+  claimed[#claimed + 1] = claimReply(job.d, resumed)
 end
+flush()
 
 local buried = {}
 for _, job in ipairs(firstOf(k_spent, k_spentName)) do
-  unindex(job.d)
+  unindex(job)
   local state = 'dead'
   if drop[job.d.name] then state = 'failed' end
   finish(job, state, now)
   set(job, 'lastError', lapsedError)
-  set(job, 'updatedAt', fmt(now))
+  set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
   save(job)
   buried[#buried + 1] = flat(job)
 end
+flush()
 
 return { claimed, buried, read }
 `;
@@ -166,23 +229,25 @@ for i = 1, #raw, 2 do
   local token, prior, counted = string.match(raw[i + 1], '^(.+):(%a+):(%d)$')
   if token == ARGV[2] then
     local job = loadJob(raw[i])
-    if job and job.d.state == 'running' and job.d.claimedBy == ARGV[3] and job.d.claimNote == raw[i + 1] then
-      unindex(job.d)
+    -- The claims hash changes with every claim and settle of the row: its entry is the current claim.
+    if job and job.d.state == 'running' and job.d.claimedBy == ARGV[3] then
+      unindex(job)
       set(job, 'state', prior)
       set(job, 'claimedBy', nil)
       set(job, 'visibleAt', nil)
       set(job, 'claimNote', nil)
-      set(job, 'updatedAt', fmt(now))
+      set(job, 'updatedAt', NOW_TEXT)
       if counted == '1' then set(job, 'attempts', fmt(n(job.d.attempts) - 1)) end
       index(job.d, now)
       save(job)
       noteWork(seen, job.d.queue)
       restored = restored + 1
     else
-      redis.call('HDEL', k_claims(ARGV[3]), raw[i])
+      hdel(k_claims(ARGV[3]), raw[i])
     end
   end
 end
+flush()
 wake(seen)
 return restored
 `;

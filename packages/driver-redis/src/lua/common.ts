@@ -3,18 +3,34 @@
  * step with its fields. A change always reads the row, calls `unindex` on the OLD fields, edits
  * them, then `index` and `save`, so no index can keep a stale entry.
  *
- * Every instant is an integer of epoch ms passed in ARGV (the driver's clock, never the server's).
- * Numbers are written back with `fmt` ('%.0f'), exact for every integer below 2^53.
+ * Index writes are staged, not sent: `flush()` lands them as one variadic command per key with
+ * the net effect per member (the last staged write of a member wins), so a batch of 1,000 rows
+ * costs a handful of ZADD/ZREM calls instead of thousands. A script flushes before it reads an
+ * index it may have staged writes to, and before it returns.
+ *
+ * Every instant is an integer of epoch ms passed in ARGV (the driver's clock, never the server's);
+ * ARGV[1] is always now. runAt, createdAt and seq are stored 16 digits wide, so the index members
+ * built from them are plain concatenations (rows stored unpadded are padded when read).
  */
 export const LUA_COMMON = String.raw`
 local LIVE = { ready = true, delayed = true, running = true, suspended = true }
 local REQUEUEABLE = { failed = true, dead = true, cancelled = true }
 local STATES = { 'ready', 'delayed', 'running', 'suspended', 'completed', 'failed', 'dead', 'cancelled' }
+-- States whose rows per queue are only counted (k_counts), never ordered: no zset write per row.
+local COUNTED = { running = true, completed = true, failed = true, dead = true, cancelled = true }
 
 local function n(value) return tonumber(value) end
 -- The (queue, name) part of the per-name index keys: the queue's length first keeps it unique.
 local function qn(q, name) return #q .. ':' .. q .. ':' .. name end
 local function fmt(value) return string.format('%.0f', value) end
+-- A number 16 digits wide, so byte order is number order; a value stored so is used as it is.
+local function pad(value)
+  if type(value) == 'string' and #value == 16 then return value end
+  return string.format('%016.0f', n(value))
+end
+-- now as stored text, read once per script: updatedAt, finishedAt (plain) and runAt (padded).
+local NOW_TEXT = ARGV[1]
+local NOW_PADDED = pad(ARGV[1])
 
 -- Lua's unpack refuses more than a few thousand values, so a long list goes in slices; answers
 -- the replies of the slices joined (for HMGET), in order.
@@ -29,16 +45,101 @@ local function callSliced(command, key, items)
   return out
 end
 
+-- Staged index writes: key -> { kind, members = { member -> value, or false to remove } }.
+local staged = {}
+local stagedKeys = {}
+local function stage(kind, key, member, value)
+  local entry = staged[key]
+  if not entry then
+    entry = { kind = kind, members = {} }
+    staged[key] = entry
+    stagedKeys[#stagedKeys + 1] = key
+  end
+  entry.members[member] = value
+end
+local function zput(key, score, member) stage('z', key, member, score) end
+local function zdel(key, member) stage('z', key, member, false) end
+local function hput(key, field, value) stage('h', key, field, value) end
+local function hdel(key, field) stage('h', key, field, false) end
+local function sput(key, member) stage('s', key, member, true) end
+local function sdel(key, member) stage('s', key, member, false) end
+-- A counter change: deltas add up, one HINCRBY per field lands their sum.
+local function bump(key, field, delta)
+  local entry = staged[key]
+  if not entry or entry.members[field] == nil then stage('c', key, field, 0) end
+  local members = staged[key].members
+  members[field] = members[field] + delta
+end
+
+local PUT = { z = 'ZADD', h = 'HSET', s = 'SADD' }
+local DROP = { z = 'ZREM', h = 'HDEL', s = 'SREM' }
+
+-- One command per slice of at most 1,000 members (width values each).
+local function sendSliced(command, key, args, width)
+  local step = 1000 * width
+  for first = 1, #args, step do
+    redis.call(command, key, unpack(args, first, math.min(first + step - 1, #args)))
+  end
+end
+
+-- Lands one key's staged members: its removals, then its additions.
+local function land(key, kind, members)
+  local puts, drops = {}, {}
+  for member, value in pairs(members) do
+    if value == false then
+      drops[#drops + 1] = member
+    elseif kind == 'z' then
+      puts[#puts + 1] = value
+      puts[#puts + 1] = member
+    elseif kind == 'h' then
+      puts[#puts + 1] = member
+      puts[#puts + 1] = value
+    else
+      puts[#puts + 1] = member
+    end
+  end
+  if #drops > 0 then sendSliced(DROP[kind], key, drops, 1) end
+  if #puts > 0 then sendSliced(PUT[kind], key, puts, kind == 's' and 1 or 2) end
+end
+
+-- Lands every staged write, one command per key and kind (a counter: one per changed field).
+local function flush()
+  for _, key in ipairs(stagedKeys) do
+    local entry = staged[key]
+    if entry.kind == 'c' then
+      for field, delta in pairs(entry.members) do
+        if delta ~= 0 then redis.call('HINCRBY', key, field, delta) end
+      end
+    else
+      land(key, entry.kind, entry.members)
+    end
+  end
+  staged = {}
+  stagedKeys = {}
+end
+
+-- A row stores only what a fresh one does not imply: its id is its key's, attempts and claim
+-- start at 0, updatedAt at createdAt. The row read back holds them all.
+local function withDefaults(d, id)
+  d.id = id
+  d.attempts = d.attempts or '0'
+  d.claim = d.claim or '0'
+  d.updatedAt = d.updatedAt or d.createdAt
+  return { d = d, dirty = {} }
+end
+
 local function loadJob(id)
   local raw = redis.call('HGETALL', k_job(id))
   if #raw == 0 then return nil end
   local d = {}
   for i = 1, #raw, 2 do d[raw[i]] = raw[i + 1] end
-  return { d = d, dirty = {} }
+  return withDefaults(d, id)
 end
 
--- Sets (value a string) or clears (value nil) one field; save() writes what changed.
+-- Sets (value a string) or clears (value nil) one field; save() writes what changed. Clearing
+-- a field the row does not hold writes nothing.
 local function set(job, field, value)
+  if value == nil and job.d[field] == nil then return end
   job.d[field] = value
   job.dirty[field] = true
 end
@@ -73,25 +174,25 @@ local function effective(d, now)
   return d.state
 end
 
+-- 2147483647 - priority, 10 digits: higher priority first. Priority 0 is the common case.
+local function rank(priority)
+  if priority == '0' then return '2147483647' end
+  return string.format('%010.0f', 2147483647 - n(priority))
+end
+
 -- Claim order as a fixed-width digit string: priority desc, then runAt, then seq.
 local function claimMember(d)
-  return string.format('%010.0f%016.0f%016.0f', 2147483647 - n(d.priority), n(d.runAt), n(d.seq)) .. d.id
+  return rank(d.priority) .. pad(d.runAt) .. pad(d.seq) .. d.id
 end
 
 -- List order as a fixed-width digit string: (createdAt, seq); pages walk it backwards.
 local function listMember(d)
-  return string.format('%016.0f%016.0f', n(d.createdAt), n(d.seq)) .. ':' .. d.id
+  return pad(d.createdAt) .. pad(d.seq) .. ':' .. d.id
 end
 
 -- Purge order among settled rows of one state: finishedAt (the score), then seq.
 local function finishedMember(d)
-  return string.format('%016.0f', n(d.seq)) .. d.id
-end
-
-local function stateScore(d)
-  if d.state == 'running' then return d.visibleAt end
-  if LIVE[d.state] then return d.runAt end
-  return d.finishedAt
+  return pad(d.seq) .. d.id
 end
 
 local function keyField(name, tenantId, key)
@@ -100,71 +201,72 @@ local function keyField(name, tenantId, key)
   return name .. '\0' .. tenant .. '\0' .. key
 end
 
--- Removes every index entry the row's CURRENT fields put it in.
-local function unindex(d)
-  local q = d.queue
-  local lane = qn(q, d.name)
-  local state = d.state
-  redis.call('ZREM', k_state(state, q), d.id)
-  redis.call('ZREM', k_listState(state), listMember(d))
+-- Stages the removal of every index entry the row's CURRENT fields put it in. A waiting row is
+-- in its timer set or (once due) its due set: it leaves both, with no read to find which. A
+-- running row is in its lease set, or, once a claim found its lease lapsed (the row is marked
+-- \`lapsed\`), in its due or spent set: an unlapsed one, the hot path, touches no other.
+local function unindex(job)
+  local d = job.d
+  local q, state, id = d.queue, d.state, d.id
+  if COUNTED[state] then bump(k_counts(q), state, -1) else zdel(k_state(state, q), id) end
+  zdel(k_listState(state), listMember(d))
   if not LIVE[state] then
-    redis.call('ZREM', k_finished(state), finishedMember(d))
+    zdel(k_finished(state), finishedMember(d))
     return
   end
-  if state == 'suspended' and d.waitFor then redis.call('SREM', k_waiters(d.waitFor), d.id) end
-  if state == 'running' and d.claimedBy then redis.call('HDEL', k_claims(d.claimedBy), d.id) end
-  -- A waiting row is in its timer set or (once due) its due set, never both; a running row in
-  -- its lease set, or (lapsed) its due or spent set: the common case costs two ZREMs.
-  if state == 'delayed' or state == 'suspended' then
-    if redis.call('ZREM', k_timers(q), d.id) == 1 then
-      redis.call('ZREM', k_timersName(lane), d.id)
-      return
-    end
-  elseif state == 'running' then
-    if redis.call('ZREM', k_leases(q), d.id) == 1 then
-      redis.call('ZREM', k_leasesName(lane), d.id)
-      return
-    end
+  local lane = qn(q, d.name)
+  if state == 'running' then
+    if d.claimedBy then hdel(k_claims(d.claimedBy), id) end
+    zdel(k_leases(q), id)
+    zdel(k_leasesName(lane), id)
+    if not d.lapsed then return end
+    set(job, 'lapsed', nil)
     local member = claimMember(d)
-    if redis.call('ZREM', k_spent(q), member) == 1 then
-      redis.call('ZREM', k_spentName(lane), member)
-      return
-    end
+    zdel(k_spent(q), member)
+    zdel(k_spentName(lane), member)
+    zdel(k_due(q), member)
+    zdel(k_dueName(lane), member)
+    return
   end
   local member = claimMember(d)
-  redis.call('ZREM', k_due(q), member)
-  redis.call('ZREM', k_dueName(lane), member)
+  zdel(k_due(q), member)
+  zdel(k_dueName(lane), member)
+  if state ~= 'ready' then
+    if state == 'suspended' and d.waitFor then sdel(k_waiters(d.waitFor), id) end
+    zdel(k_timers(q), id)
+    zdel(k_timersName(lane), id)
+  end
 end
 
 -- A row becoming claimable: into its queue's due set and its (queue, name) one.
 local function addDue(d)
   local member = claimMember(d)
-  redis.call('ZADD', k_due(d.queue), 0, member)
-  redis.call('ZADD', k_dueName(qn(d.queue, d.name)), 0, member)
+  zput(k_due(d.queue), 0, member)
+  zput(k_dueName(qn(d.queue, d.name)), 0, member)
 end
 
--- Puts the row in the indexes its fields call for, as of now.
+-- Stages the row's entries in the indexes its fields call for, as of now.
 local function index(d, now)
-  local q = d.queue
-  redis.call('ZADD', k_state(d.state, q), stateScore(d), d.id)
-  redis.call('ZADD', k_listState(d.state), 0, listMember(d))
-  if d.state == 'ready' then
+  local q, state, id = d.queue, d.state, d.id
+  if COUNTED[state] then bump(k_counts(q), state, 1) else zput(k_state(state, q), d.runAt, id) end
+  zput(k_listState(state), 0, listMember(d))
+  if state == 'ready' then
     addDue(d)
-  elseif d.state == 'delayed' or d.state == 'suspended' then
+  elseif state == 'delayed' or state == 'suspended' then
     if n(d.runAt) <= now then
       addDue(d)
     else
-      redis.call('ZADD', k_timers(q), d.runAt, d.id)
-      redis.call('ZADD', k_timersName(qn(q, d.name)), d.runAt, d.id)
+      zput(k_timers(q), d.runAt, id)
+      zput(k_timersName(qn(q, d.name)), d.runAt, id)
     end
-  elseif d.state == 'running' then
-    if d.claimNote then redis.call('HSET', k_claims(d.claimedBy), d.id, d.claimNote) end
-    redis.call('ZADD', k_leases(q), d.visibleAt, d.id)
-    redis.call('ZADD', k_leasesName(qn(q, d.name)), d.visibleAt, d.id)
+    if state == 'suspended' and d.waitFor then sput(k_waiters(d.waitFor), id) end
+  elseif state == 'running' then
+    if d.claimNote then hput(k_claims(d.claimedBy), id, d.claimNote) end
+    zput(k_leases(q), d.visibleAt, id)
+    zput(k_leasesName(qn(q, d.name)), d.visibleAt, id)
   else
-    redis.call('ZADD', k_finished(d.state), d.finishedAt, finishedMember(d))
+    zput(k_finished(state), d.finishedAt, finishedMember(d))
   end
-  if d.state == 'suspended' and d.waitFor then redis.call('SADD', k_waiters(d.waitFor), d.id) end
 end
 
 -- A row leaving LIVE frees its idempotency key (only if it is the one holding it).
@@ -198,7 +300,7 @@ end
 -- The terminal change shared by ack, nack, cancel and lease burial.
 local function finish(job, state, now)
   set(job, 'state', state)
-  set(job, 'finishedAt', fmt(now))
+  set(job, 'finishedAt', NOW_TEXT)
   set(job, 'claimedBy', nil)
   set(job, 'claimNote', nil)
   set(job, 'visibleAt', nil)

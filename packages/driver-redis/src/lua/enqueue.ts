@@ -25,7 +25,8 @@ export const ENQUEUE_FIELDS = [
  * Mode `one` (enqueue): a conflict answers {'conflict', holderId} and writes nothing, so the
  * caller runs the seam and the lookup. Mode `many` (enqueueMany): a conflict dedupes, or with
  * onConflict 'error' answers {'duplicate', index, holderId} before anything is written.
- * Lands: {'ok', {id, runId, deduped}...}, and one wake for the queues that got rows.
+ * Lands: {'ok', answers}, one per request: 0 for a new row (its id and runId are the ones the
+ * caller sent), else {id, runId} of the existing job; and one wake for the queues that got rows.
  */
 export const ENQUEUE_LUA = `
 local now = n(ARGV[1])
@@ -54,7 +55,7 @@ for item = 1, count do
     end
     if runId then
       if tenant ~= (r.tenantId or '') then return { 'taken', item - 1 } end
-      answer = { r.callerId, runId, 1 }
+      answer = { r.callerId, runId }
     end
   end
   local field = nil
@@ -69,7 +70,7 @@ for item = 1, count do
     if holder then
       if mode == 'one' then return { 'conflict', holder } end
       if r.onConflict == 'error' then return { 'duplicate', item - 1, holder } end
-      answer = { holder, holderRun, 1 }
+      answer = { holder, holderRun }
     end
   end
   if not answer then
@@ -79,38 +80,47 @@ for item = 1, count do
     madeTenant[r.id] = r.tenantId or ''
     if field then batchHolder[field] = { r.id, r.runId } end
     fresh[#fresh + 1] = r
-    answer = { r.id, r.runId, 0 }
+    answer = 0
   end
   answers[item] = answer
 end
 
+-- One INCRBY numbers the whole batch, in order.
+local seq = 0
+if #fresh > 0 then seq = redis.call('INCRBY', k_seq(), #fresh) - #fresh end
 local seen = {}
 for _, r in ipairs(fresh) do
+  seq = seq + 1
   local runAt = now
   if r.runAt then runAt = n(r.runAt) end
   local state = 'ready'
   if runAt > now then state = 'delayed' end
+  -- Stored: what withDefaults does not imply (id, attempts, claim, updatedAt are implied).
   local d = {
-    id = r.id, runId = r.runId, name = r.name, queue = r.queue, payload = r.payload,
-    state = state, priority = r.priority, attempts = '0', maxAttempts = r.maxAttempts,
-    runAt = fmt(runAt), createdAt = fmt(now), updatedAt = fmt(now), claim = '0',
-    seq = fmt(redis.call('INCR', k_seq())),
+    runId = r.runId, name = r.name, queue = r.queue, payload = r.payload,
+    state = state, priority = r.priority, maxAttempts = r.maxAttempts,
+    runAt = pad(runAt), createdAt = NOW_PADDED, seq = pad(seq),
     idempotencyKey = r.idempotencyKey, concurrencyKey = r.concurrencyKey, tenantId = r.tenantId,
     traceparent = r.traceparent, enqueuedBy = r.enqueuedBy,
   }
-  local job = { d = d, dirty = {} }
-  for f in pairs(d) do job.dirty[f] = true end
-  save(job)
+  local put = {}
+  for field, value in pairs(d) do
+    put[#put + 1] = field
+    put[#put + 1] = value
+  end
+  redis.call('HSET', k_job(r.id), unpack(put))
+  withDefaults(d, r.id)
   index(d, now)
   local member = listMember(d)
-  redis.call('ZADD', k_listAll(), 0, member)
-  redis.call('ZADD', k_listQueue(d.queue), 0, member)
-  redis.call('ZADD', k_listName(d.name), 0, member)
-  if d.tenantId then redis.call('ZADD', k_listTenant(d.tenantId), 0, member) end
+  zput(k_listAll(), 0, member)
+  zput(k_listQueue(d.queue), 0, member)
+  zput(k_listName(d.name), 0, member)
+  if d.tenantId then zput(k_listTenant(d.tenantId), 0, member) end
   if r.field then redis.call('HSET', k_idem(), r.field, d.id) end
-  redis.call('SADD', k_queues(), d.queue)
+  sput(k_queues(), d.queue)
   noteWork(seen, d.queue)
 end
+flush()
 wake(seen)
 return { 'ok', answers }
 `;

@@ -20,9 +20,9 @@ local function wakeWaiters(seq, id, name, budget, now, seen)
   for _, waiter in ipairs(redis.call('SPOP', key, budget)) do
     local job = loadJob(waiter)
     if job and job.d.state == 'suspended' and job.d.waitFor == name and n(job.d.waitSeq or '0') < seq then
-      unindex(job.d)
-      set(job, 'runAt', fmt(now))
-      set(job, 'updatedAt', fmt(now))
+      unindex(job)
+      set(job, 'runAt', NOW_PADDED)
+      set(job, 'updatedAt', NOW_TEXT)
       index(job.d, now)
       save(job)
       noteWork(seen, job.d.queue)
@@ -88,6 +88,7 @@ if redis.call('EXISTS', k_waiters(name)) == 1 then
   redis.call('ZADD', k_wakesPending(), 0, pendingMember(seq, id, name))
   left = wakeWaiters(seq, id, name, ${WAKE_BATCH}, now, seen)
 end
+flush()
 wake(seen)
 return { seq, left }
 `;
@@ -97,6 +98,7 @@ export const WAKE_MORE_LUA = `${WAKE_WAITERS_LUA}
 local now = n(ARGV[1])
 local seen = {}
 local left = wakeWaiters(n(ARGV[2]), ARGV[3], ARGV[4], ${WAKE_BATCH}, now, seen)
+flush()
 wake(seen)
 return left
 `;

@@ -20,20 +20,22 @@ local op = ARGV[4]
 local state = effective(job.d, now)
 if op == 'cancel' then
   if not LIVE[job.d.state] then return { 'state', state } end
-  unindex(job.d)
+  unindex(job)
   finish(job, 'cancelled', now)
-  set(job, 'updatedAt', fmt(now))
+  set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
   save(job)
+  flush()
   return { 'ok', flat(job) }
 end
 if state ~= 'delayed' then return { 'state', state } end
-unindex(job.d)
+unindex(job)
 set(job, 'state', 'ready')
-set(job, 'runAt', fmt(now))
-set(job, 'updatedAt', fmt(now))
+set(job, 'runAt', NOW_PADDED)
+set(job, 'updatedAt', NOW_TEXT)
 index(job.d, now)
 save(job)
+flush()
 local seen = {}
 noteWork(seen, job.d.queue)
 wake(seen)
@@ -73,16 +75,17 @@ if d.idempotencyKey then
   local holder = keyHolder(keyField(d.name, d.tenantId, d.idempotencyKey))
   if holder and holder ~= id then return { 'duplicate', holder } end
 end
-unindex(d)
+unindex(job)
 set(job, 'state', 'ready')
-set(job, 'runAt', fmt(now))
+set(job, 'runAt', NOW_PADDED)
 set(job, 'attempts', '0')
-set(job, 'updatedAt', fmt(now))
+set(job, 'updatedAt', NOW_TEXT)
 for _, field in ipairs({ 'finishedAt', 'result', 'claimedBy', 'visibleAt', 'waitFor' }) do
   set(job, field, nil)
 end
 index(d, now)
 save(job)
+flush()
 if d.idempotencyKey then
   -- A live row again: it holds its key (no other live row holds it).
   redis.call('HSET', k_idem(), keyField(d.name, d.tenantId, d.idempotencyKey), id)
@@ -104,7 +107,7 @@ return { 'ok', flat(job) }
 
 /**
  * Per queue holding any row: {queue, counts of the eight states by EFFECTIVE state, runAt of the
- * oldest effectively ready row or ''}. Every figure is a ZCARD, ZCOUNT or first member.
+ * oldest effectively ready row or ''}. Every figure is a counter, ZCARD, ZCOUNT or first member.
  */
 export const STATS_LUA = `
 local now = n(ARGV[1])
@@ -112,8 +115,13 @@ local out = {}
 for _, q in ipairs(redis.call('SMEMBERS', k_queues())) do
   local counts = {}
   local total = 0
+  local counted = redis.call('HMGET', k_counts(q), unpack(STATES))
   for i, state in ipairs(STATES) do
-    counts[i] = redis.call('ZCARD', k_state(state, q))
+    if COUNTED[state] then
+      counts[i] = n(counted[i]) or 0
+    else
+      counts[i] = redis.call('ZCARD', k_state(state, q))
+    end
     total = total + counts[i]
   end
   local oldest = nil

@@ -5,7 +5,7 @@
 const REMOVE_ROW_LUA = `
 local function removeRow(job)
   local d = job.d
-  unindex(d)
+  unindex(job)
   local member = listMember(d)
   redis.call('ZREM', k_listAll(), member)
   redis.call('ZREM', k_listQueue(d.queue), member)
@@ -14,9 +14,12 @@ local function removeRow(job)
   redis.call('DEL', k_job(d.id), k_steps(d.runId), k_stepOrder(d.runId))
 end
 
--- A queue left with no row leaves the queue set.
+-- A queue left with no row leaves the queue set, and its counters (all 0) go.
 local function forgetEmptyQueue(q)
-  if redis.call('ZCARD', k_listQueue(q)) == 0 then redis.call('SREM', k_queues(), q) end
+  if redis.call('ZCARD', k_listQueue(q)) == 0 then
+    redis.call('SREM', k_queues(), q)
+    redis.call('DEL', k_counts(q))
+  end
 end
 `;
 
@@ -50,6 +53,7 @@ for i = 1, math.min(limit, #picked) do
     redis.call('ZREM', picked[i][3], picked[i][2])
   end
 end
+flush()
 for q in pairs(queues) do forgetEmptyQueue(q) end
 return removed
 `;
@@ -79,8 +83,9 @@ end)
 local removed = 0
 for i = 1, math.min(limit, #matched) do
   removeRow(matched[i])
-  forgetEmptyQueue(matched[i].d.queue)
   removed = removed + 1
 end
+flush()
+for i = 1, math.min(limit, #matched) do forgetEmptyQueue(matched[i].d.queue) end
 return removed
 `;

@@ -26,6 +26,19 @@ export const SETTLE_LUA = `
 local now = n(ARGV[1])
 local count = n(ARGV[2])
 local landed = {}
+-- What a settle reads or changes of a row: its payload and result never leave the server.
+local FIELDS = { 'state', 'claimedBy', 'claim', 'attempts', 'maxAttempts', 'queue', 'name',
+  'priority', 'runAt', 'seq', 'createdAt', 'idempotencyKey', 'tenantId', 'waitFor', 'claimNote',
+  'visibleAt', 'lapsed' }
+local function loadRow(id)
+  local found = redis.call('HMGET', k_job(id), unpack(FIELDS))
+  if not found[1] then return nil end
+  local d = {}
+  for i, field in ipairs(FIELDS) do
+    if found[i] then d[field] = found[i] end
+  end
+  return withDefaults(d, id)
+end
 local seen = {}
 -- JSON deep equality over cjson values (an empty object and an empty array both decode to an
 -- empty table, and compare equal: the one case where this and core's matcher differ).
@@ -65,10 +78,12 @@ for item = 1, count do
   local at = 2 + (item - 1) * ${SETTLE_WIDTH}
   local op, id, worker, claim = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
   local a1, a2, a3, a4 = ARGV[at + 5], ARGV[at + 6], ARGV[at + 7], ARGV[at + 8]
-  local job = loadJob(id)
+  local job = loadRow(id)
   if fenceHolds(job, worker, claim) then
-    unindex(job.d)
-    set(job, 'updatedAt', fmt(now))
+    -- An extend keeps the row running: its claim note (kept only in the claims hash) stays.
+    if op == 'extend' then job.d.claimNote = redis.call('HGET', k_claims(worker), id) or nil end
+    unindex(job)
+    set(job, 'updatedAt', NOW_TEXT)
     if op == 'ack' then
       finish(job, 'completed', now)
       if a1 ~= '' then set(job, 'result', a1) end
@@ -80,10 +95,10 @@ for item = 1, count do
       if a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
         if a2 ~= '' and n(a2) > now then
           set(job, 'state', 'delayed')
-          set(job, 'runAt', a2)
+          set(job, 'runAt', pad(a2))
         else
           set(job, 'state', 'ready')
-          set(job, 'runAt', fmt(now))
+          set(job, 'runAt', NOW_PADDED)
         end
         noteWork(seen, job.d.queue)
       elseif a4 == '0' then
@@ -96,9 +111,9 @@ for item = 1, count do
       local filter = nil
       if a4 ~= '' then filter = cjson.decode(a4) end
       if a2 ~= '' and a3 ~= '' and publishedSince(a2, a3, filter) then
-        set(job, 'runAt', fmt(now))
+        set(job, 'runAt', NOW_PADDED)
       else
-        set(job, 'runAt', a1)
+        set(job, 'runAt', pad(a1))
       end
       if a2 ~= '' then
         set(job, 'waitFor', a2)
@@ -120,6 +135,7 @@ for item = 1, count do
     landed[item] = 0
   end
 end
+flush()
 wake(seen)
 return landed
 `;
