@@ -1,6 +1,7 @@
 import { checkSql } from './check.js';
 import { claimSql } from './claim.js';
 import { enqueueSql } from './enqueue.js';
+import { enqueueManySql } from './enqueue-many.js';
 import { eventsSql } from './events.js';
 import { leasesSql } from './leases.js';
 import { listSql } from './list.js';
@@ -13,6 +14,7 @@ import { stepsSql } from './steps.js';
 export function statements(s: string) {
   return {
     enqueue: enqueueSql(s),
+    enqueueMany: enqueueManySql(s),
     claim: claimSql(s),
     settle: settleSql(s),
     operator: operatorSql(s),

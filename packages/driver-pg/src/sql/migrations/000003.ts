@@ -1,7 +1,8 @@
 /**
- * Migration 3: claim indexes that hold due rows only, publish and suspend serialized on the
- * event name, and slots that leave nothing behind. Idempotent, records its own version last, so
- * it runs as one implicit transaction. `s` is the quoted schema.
+ * Migration 3: claim indexes that hold due rows only, a lapsed-lease index settles cannot
+ * mistake for a way to running rows, publish and suspend serialized on the event name, and
+ * slots that leave nothing behind. Idempotent, records its own version last, so it runs as one
+ * implicit transaction. `s` is the quoted schema.
  *
  * Publish and suspend run as functions because each takes a transaction-scoped advisory lock on
  * the event name and must then read with a snapshot taken AFTER the lock: under READ COMMITTED
@@ -29,6 +30,12 @@ CREATE INDEX IF NOT EXISTS jobs_due_idx
 CREATE INDEX IF NOT EXISTS jobs_due_name_idx
   ON ${s}.jobs (queue, name, run_at, seq) WHERE state IN ('delayed', 'suspended');
 DROP INDEX IF EXISTS ${s}.jobs_claim_idx;
+-- Lapsed leases: only a running row has a visible_at, so the claim's visible_at <= now reads
+-- this index, while a settle (state = 'running', found by id) can never take it for a way to
+-- its rows, however few running rows the statistics promise.
+CREATE INDEX IF NOT EXISTS jobs_lapse_idx ON ${s}.jobs (queue, visible_at)
+  WHERE visible_at IS NOT NULL;
+DROP INDEX IF EXISTS ${s}.jobs_lease_idx;
 -- Purge takes the oldest finished rows of each state first: state leads, so every state's walk
 -- is an index range in purge order whatever the planner's statistics say.
 CREATE INDEX IF NOT EXISTS jobs_purge_idx ON ${s}.jobs (state, finished_at, seq)
