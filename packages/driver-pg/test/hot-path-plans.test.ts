@@ -216,6 +216,6 @@ it('a settle batch probes the id index once per item, and reaches each hit by an
     (node) => node['Relation Name'] === 'jobs' && node['Node Type'] !== 'ModifyTable',
   );
   expect(reads.map((node) => node['Node Type'])).toEqual(['Index Scan', 'Index Scan']);
-  expect(reads[0]?.['Index Name']).toBe('jobs_id_key');
+  expect(reads[0]?.['Index Name']).toBe('jobs_id_pkey');
   expect(reads.map((node) => node['Plan Rows'])).toEqual([1, 1]);
 });

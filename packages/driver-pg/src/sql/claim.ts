@@ -27,7 +27,7 @@ const sources = (s: string, named: boolean) => {
       ready AS (
         SELECT r.* FROM ${keys}
         CROSS JOIN LATERAL (
-          SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
+          SELECT j.id, j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
           WHERE ${match} AND j.state = 'ready'
           ${ORDER}
           ${upTo('$3')}
@@ -36,7 +36,7 @@ const sources = (s: string, named: boolean) => {
       ), due AS (
         SELECT d.* FROM ${keys}
         CROSS JOIN LATERAL (
-          SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
+          SELECT j.id, j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
           WHERE ${match} AND j.state IN ('delayed', 'suspended') AND j.run_at <= $2::bigint
           ORDER BY j.run_at, j.seq
           ${upTo(String(DUE_BATCH))}
@@ -67,7 +67,7 @@ export function claimSql(s: string) {
  * a few rows whatever the statistics say, so never a scan of jobs), and the row's state as this
  * statement locked it is the one the update sees.
  */
-const locked = (source: string) => `j.seq = ANY(ARRAY(SELECT seq FROM ${source}))`;
+const locked = (source: string) => `j.id = ANY(ARRAY(SELECT id FROM ${source}))`;
 
 /**
  * Claims the claimable rows of `which` state: a resumed (suspended) row keeps its attempts.
@@ -87,7 +87,7 @@ const claimedSql = (s: string, which: string, attempts: string) => `
 
 function claimText(s: string, named: boolean) {
   const lapsed = (attempts: string) => `
-    SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
+    SELECT j.id, j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
     WHERE j.queue = ANY($1::text[]) AND j.state = 'running' AND j.visible_at <= $2::bigint
       AND ${attempts} AND ${NAMED}
     ${ORDER}
@@ -97,7 +97,7 @@ function claimText(s: string, named: boolean) {
       WITH ${sources(s, named)} retried AS (${lapsed('j.attempts < j.max_attempts')}
       ), exhausted AS (${lapsed('j.attempts >= j.max_attempts')}
       ), claimable AS (
-        SELECT seq, state FROM (
+        SELECT id, seq, state FROM (
           SELECT * FROM ready UNION ALL SELECT * FROM due UNION ALL SELECT * FROM retried) c
         ${ORDER}
         LIMIT $3

@@ -8,14 +8,14 @@ const fenced = (t: string, id: string, worker: string, claim: string) =>
  * The rows a batch's `items` (id, worker, claim, ..., ord) fence, with the first item per row.
  * Each item is one probe of the id's unique index: LIMIT 1 keeps the probe a lateral lookup
  * that the planner cannot turn into a join scanning jobs, so the plan is the same fresh or
- * ANALYZEd, and linear in the batch. The update then reaches each hit by its seq (primary key).
+ * ANALYZEd, and linear in the batch. The update then reaches each hit by its id (primary key).
  */
 const hits = (s: string) => `
-        SELECT DISTINCT ON (f.seq) f.seq, i.* FROM items i
+        SELECT DISTINCT ON (i.id) i.* FROM items i
         CROSS JOIN LATERAL (
-          SELECT j.seq FROM ${s}.jobs j WHERE ${fenced('j', 'i.id', 'i.worker', 'i.claim')} LIMIT 1
+          SELECT 1 FROM ${s}.jobs j WHERE ${fenced('j', 'i.id', 'i.worker', 'i.claim')} LIMIT 1
         ) f
-        ORDER BY f.seq, i.ord`;
+        ORDER BY i.id, i.ord`;
 
 /** A nack's outcome for alias `t`: retry while attempts remain and the nack is not final. */
 const retries = (t: string, final: string) =>
@@ -115,7 +115,7 @@ export function settleSql(s: string) {
         state = 'completed',
         result = CASE WHEN h.has_result THEN h.result::json ELSE j.result END,
         finished_at = $6::bigint, claimed_by = NULL, visible_at = NULL, updated_at = $6::bigint
-      FROM hits h WHERE j.seq = h.seq AND ${fenced('j', 'h.id', 'h.worker', 'h.claim')}
+      FROM hits h WHERE ${fenced('j', 'h.id', 'h.worker', 'h.claim')}
       RETURNING h.ord`,
 
     /**
@@ -130,7 +130,7 @@ export function settleSql(s: string) {
           WITH ORDINALITY AS t(id, worker, claim, error, retry_at, final, dead_letter, ord)
       ), hits AS (${hits(s)}), moved AS (
         UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$8', error: 'h.error', retryAt: 'h.retry_at', final: 'h.final', deadLetter: 'h.dead_letter' })}
-        FROM hits h WHERE j.seq = h.seq AND ${fenced('j', 'h.id', 'h.worker', 'h.claim')}
+        FROM hits h WHERE ${fenced('j', 'h.id', 'h.worker', 'h.claim')}
         RETURNING h.ord, j.queue, j.state
       ), woke AS (
         SELECT pg_notify($9, q.queue)
