@@ -6,7 +6,7 @@ const fenced = (t: string, id: string, worker: string, claim: string) =>
 
 /**
  * The rows a batch's `items` (id, worker, claim, ..., ord) fence, with the first item per row.
- * Each item is one probe of the id's unique index: LIMIT 1 keeps the probe a lateral lookup
+ * Each item is one probe of the id's primary key: LIMIT 1 keeps the probe a lateral lookup
  * that the planner cannot turn into a join scanning jobs, so the plan is the same fresh or
  * ANALYZEd, and linear in the batch.
  */
