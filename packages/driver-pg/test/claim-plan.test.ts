@@ -8,7 +8,7 @@ const plan = async (text: string, values: unknown[]) => {
   return JSON.stringify(rows);
 };
 
-it('a claim walks jobs_ready_idx in claim order, reads due rows from jobs_due_idx and reads lapsed leases from jobs_lease_idx, sorting no backlog', async () => {
+it('a claim walks jobs_ready_idx in claim order, reads due rows from jobs_due_idx and reads lapsed leases from jobs_lapse_idx, sorting no backlog', async () => {
   const { driver, schema, dispose } = await openPgDriver();
   try {
     for (let batch = 0; batch < 5; batch += 1) {
@@ -34,7 +34,7 @@ it('a claim walks jobs_ready_idx in claim order, reads due rows from jobs_due_id
     ]);
     expect(shown).toContain('jobs_ready_idx');
     expect(shown).toContain('jobs_due_idx');
-    expect(shown).toContain('jobs_lease_idx');
+    expect(shown).toContain('jobs_lapse_idx');
     expect(shown).not.toContain('Seq Scan');
   } finally {
     await dispose();

@@ -127,10 +127,40 @@ export function enqueueOps(context: OpsContext) {
     }
   }
 
+  /** No caller id and no key: every item lands under its fresh id, read nothing. */
+  async function enqueuePlain(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
+    const now = clock.now();
+    const ids = requests.map(() => randomUUID());
+    const runIds = requests.map(() => randomUUID());
+    const column = <T>(pick: (request: ScreenedEnqueue) => T) => requests.map(pick);
+    await db.rows('enqueue a batch', sql.enqueueMany.insertPlain, [
+      ids,
+      runIds,
+      column((request) => request.name),
+      column((request) => request.queue),
+      column((request) => jsonParam(request.payload)),
+      column((request) => request.runAt ?? now),
+      column((request) => request.priority),
+      column((request) => request.maxAttempts),
+      column((request) => request.concurrencyKey ?? null),
+      column((request) => request.tenantId ?? null),
+      column((request) => request.traceparent ?? null),
+      column((request) => request.enqueuedBy ?? null),
+      now,
+      channel,
+    ]);
+    return ids.map((id, index) => ({ id, runId: runIds[index] as string, deduped: false }));
+  }
+
   async function enqueueBatch(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
+    if (
+      requests.every((request) => request.id === undefined && request.idempotencyKey === undefined)
+    ) {
+      return enqueuePlain(requests);
+    }
     const now = clock.now();
     const column = <T>(pick: (request: ScreenedEnqueue) => T) => requests.map(pick);
-    const rows = await db.guarded<BatchRow>('enqueue a batch', sql.enqueue.insertMany, [
+    const rows = await db.guarded<BatchRow>('enqueue a batch', sql.enqueueMany.insertMany, [
       requests.map((_, index) => index + 1),
       column((request) => request.id ?? randomUUID()),
       column((request) => request.id !== undefined),

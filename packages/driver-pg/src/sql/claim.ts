@@ -5,6 +5,12 @@ const ORDER = 'ORDER BY priority DESC, run_at, seq';
 const NAMED = '($8::text[] IS NULL OR j.name = ANY($8::text[]))';
 /** Due delayed or suspended rows a claim considers (and promotes) at most, oldest due first. */
 export const DUE_BATCH = 200;
+/**
+ * An index walk's limit as a subquery: the planner cannot read its value, so it costs the walk
+ * as stopping early, never against a Seq Scan and sort of jobs (which its cost model prefers
+ * once the statistics say the backlog is about one batch).
+ */
+const upTo = (limit: string) => `LIMIT (SELECT ${limit}::int)`;
 
 /**
  * Where a claim finds its rows, per queue ($1) or, with names ($8), per queue and name, so that
@@ -21,27 +27,21 @@ const sources = (s: string, named: boolean) => {
       ready AS (
         SELECT r.* FROM ${keys}
         CROSS JOIN LATERAL (
-          SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
+          SELECT j.id, j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
           WHERE ${match} AND j.state = 'ready'
           ${ORDER}
-          LIMIT $3
+          ${upTo('$3')}
           FOR UPDATE SKIP LOCKED
         ) r
-      ), due_all AS (
+      ), due AS (
         SELECT d.* FROM ${keys}
         CROSS JOIN LATERAL (
-          SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
+          SELECT j.id, j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
           WHERE ${match} AND j.state IN ('delayed', 'suspended') AND j.run_at <= $2::bigint
           ORDER BY j.run_at, j.seq
-          LIMIT ${DUE_BATCH}
+          ${upTo(String(DUE_BATCH))}
+          FOR UPDATE SKIP LOCKED
         ) d
-      ), due AS (
-        SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
-        WHERE j.seq IN (SELECT seq FROM due_all)
-          AND j.state IN ('delayed', 'suspended') AND j.run_at <= $2::bigint
-        ${ORDER}
-        LIMIT $3
-        FOR UPDATE SKIP LOCKED
       ),`;
 };
 
@@ -49,9 +49,10 @@ const sources = (s: string, named: boolean) => {
  * The claim: ONE statement that hands out up to $3 claimable rows and, separately, buries up
  * to $3 final-attempt lapsed leases; both come back, told apart by state, in claim order.
  * Candidates are the ready rows and the due delayed or suspended rows (see `sources`) and the
- * lapsed leases from jobs_lease_idx, each source locking at most $3 rows SKIP LOCKED; the best
- * $3 are claimed. The due delayed rows it read and did not claim become 'ready' (their
- * effective state already), so they reach the ready index in bounded steps.
+ * lapsed leases from jobs_lapse_idx, each locked SKIP LOCKED as it is read (at most $3 rows per
+ * source, DUE_BATCH due rows per queue); the best $3 are claimed. The due delayed rows it locked
+ * and did not claim become 'ready' (their effective state already), so they reach the ready
+ * index in bounded steps.
  * $1 queues, $2 now, $3 limit, $4 worker, $5 visibility ms, $6 dropExhausted names,
  * $7 the LEASE_LAPSED error (JSON), $8 the job names to claim (null: every name); rows of
  * other names are neither claimed nor buried.
@@ -60,9 +61,33 @@ export function claimSql(s: string) {
   return { claim: claimText(s, false), claimNamed: claimText(s, true) };
 }
 
+/**
+ * The rows of `source` (a CTE and its filter), which this statement locked: each is reached by
+ * its primary key. The array keeps the planner from joining the batch to jobs (it sizes it at
+ * a few rows whatever the statistics say, so never a scan of jobs), and the row's state as this
+ * statement locked it is the one the update sees.
+ */
+const locked = (source: string) => `j.id = ANY(ARRAY(SELECT id FROM ${source}))`;
+
+/**
+ * Claims the claimable rows of `which` state: a resumed (suspended) row keeps its attempts.
+ * Two updates over disjoint rows, so each answers whether it resumed without a join.
+ */
+const claimedSql = (s: string, which: string, attempts: string) => `
+        UPDATE ${s}.jobs j SET
+          state = 'running',
+          claim = j.claim + 1,
+          claimed_by = $4,
+          visible_at = $2::bigint + $5::bigint,
+          wait_for = NULL,
+          attempts = ${attempts},
+          updated_at = $2::bigint
+        WHERE ${locked(`claimable WHERE ${which}`)}
+        RETURNING ${jobColumns('j')}`;
+
 function claimText(s: string, named: boolean) {
   const lapsed = (attempts: string) => `
-    SELECT j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
+    SELECT j.id, j.seq, j.state, j.priority, j.run_at FROM ${s}.jobs j
     WHERE j.queue = ANY($1::text[]) AND j.state = 'running' AND j.visible_at <= $2::bigint
       AND ${attempts} AND ${NAMED}
     ${ORDER}
@@ -72,21 +97,12 @@ function claimText(s: string, named: boolean) {
       WITH ${sources(s, named)} retried AS (${lapsed('j.attempts < j.max_attempts')}
       ), exhausted AS (${lapsed('j.attempts >= j.max_attempts')}
       ), claimable AS (
-        SELECT seq, state FROM (
+        SELECT id, seq, state FROM (
           SELECT * FROM ready UNION ALL SELECT * FROM due UNION ALL SELECT * FROM retried) c
         ${ORDER}
         LIMIT $3
-      ), claimed AS (
-        UPDATE ${s}.jobs j SET
-          state = 'running',
-          claim = j.claim + 1,
-          claimed_by = $4,
-          visible_at = $2::bigint + $5::bigint,
-          wait_for = NULL,
-          attempts = CASE WHEN c.state = 'suspended' THEN j.attempts ELSE j.attempts + 1 END,
-          updated_at = $2::bigint
-        FROM claimable c WHERE j.seq = c.seq
-        RETURNING ${jobColumns('j')}, c.state = 'suspended' AS resumed
+      ), claimed AS (${claimedSql(s, "state <> 'suspended'", 'j.attempts + 1')}
+      ), resumed AS (${claimedSql(s, "state = 'suspended'", 'j.attempts')}
       ), buried AS (
         UPDATE ${s}.jobs j SET
           state = CASE WHEN j.name = ANY($6::text[]) THEN 'failed' ELSE 'dead' END,
@@ -95,20 +111,17 @@ function claimText(s: string, named: boolean) {
           visible_at = NULL,
           last_error = $7::json,
           updated_at = $2::bigint
-        FROM exhausted e WHERE j.seq = e.seq
-        RETURNING ${jobColumns('j')}, false AS resumed
+        WHERE ${locked('exhausted')}
+        RETURNING ${jobColumns('j')}
       ), promoted AS (
         UPDATE ${s}.jobs j SET state = 'ready'
-        WHERE j.seq IN (
-          SELECT p.seq FROM ${s}.jobs p
-          WHERE p.seq IN (SELECT seq FROM due_all WHERE state = 'delayed')
-            AND p.seq NOT IN (SELECT seq FROM claimable)
-            AND p.state = 'delayed' AND p.run_at <= $2::bigint
-          FOR UPDATE SKIP LOCKED)
+        WHERE ${locked("due WHERE state = 'delayed' AND seq NOT IN (SELECT seq FROM claimable)")}
         RETURNING 1
       )
-      SELECT ${JOB_COLUMN_NAMES}, resumed FROM claimed
+      SELECT ${JOB_COLUMN_NAMES}, false AS resumed FROM claimed
       UNION ALL
-      SELECT ${JOB_COLUMN_NAMES}, resumed FROM buried
+      SELECT ${JOB_COLUMN_NAMES}, true FROM resumed
+      UNION ALL
+      SELECT ${JOB_COLUMN_NAMES}, false FROM buried
       ${ORDER}`;
 }

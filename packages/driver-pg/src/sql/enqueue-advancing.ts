@@ -1,8 +1,5 @@
 import { LIVE } from './columns.js';
-
-const INSERT_COLUMNS =
-  'id, run_id, name, queue, payload, state, priority, attempts, max_attempts, run_at, ' +
-  'created_at, updated_at, claim, idempotency_key, concurrency_key, tenant_id, traceparent, enqueued_by';
+import { INSERT_COLUMNS } from './enqueue.js';
 
 /** The statement of `enqueue` with `advanceMark`, for the quoted schema `s`. */
 export function enqueueAdvancingSql(s: string) {

@@ -2,6 +2,7 @@ import { checkSql } from './check.js';
 import { claimSql } from './claim.js';
 import { enqueueSql } from './enqueue.js';
 import { enqueueAdvancingSql } from './enqueue-advancing.js';
+import { enqueueManySql } from './enqueue-many.js';
 import { eventsSql } from './events.js';
 import { leasesSql } from './leases.js';
 import { listSql } from './list.js';
@@ -16,6 +17,7 @@ export function statements(s: string) {
   return {
     enqueue: enqueueSql(s),
     enqueueAdvancing: enqueueAdvancingSql(s),
+    enqueueMany: enqueueManySql(s),
     claim: claimSql(s),
     settle: settleSql(s),
     operator: operatorSql(s),

@@ -50,9 +50,9 @@ export function listSql(s: string) {
      */
     purge: purgeSql(
       s,
-      `SELECT c.seq, c.finished_at FROM unnest($1::text[]) AS st(state)
+      `SELECT c.id, c.seq, c.finished_at FROM unnest($1::text[]) AS st(state)
         CROSS JOIN LATERAL (
-          SELECT j.seq, j.finished_at FROM ${s}.jobs j
+          SELECT j.id, j.seq, j.finished_at FROM ${s}.jobs j
           WHERE j.state = st.state AND j.finished_at IS NOT NULL AND j.finished_at < $2::bigint
           ORDER BY j.finished_at, j.seq
           LIMIT $3
@@ -63,7 +63,7 @@ export function listSql(s: string) {
     /** The same among chosen ids (at most MAX_JOB_PAGE): $4 ids, found by their unique index. */
     purgeIds: purgeSql(
       s,
-      `SELECT seq, finished_at FROM ${s}.jobs
+      `SELECT id, seq, finished_at FROM ${s}.jobs
         WHERE id = ANY($4::uuid[]) AND state = ANY($1::text[])
           AND finished_at IS NOT NULL AND finished_at < $2::bigint
         FOR UPDATE SKIP LOCKED`,
@@ -71,13 +71,16 @@ export function listSql(s: string) {
   };
 }
 
-/** Deletes the oldest $3 of `candidates` (seq, finished_at) with their steps; counts both. */
+/**
+ * Deletes the oldest $3 of `candidates` (id, seq, finished_at) with their steps; counts both.
+ * The doomed rows are reached by primary key (an array: never a join that could scan jobs).
+ */
 function purgeSql(s: string, candidates: string): string {
   return `
       WITH candidates AS (${candidates}), doomed AS (
-        SELECT seq FROM candidates ORDER BY finished_at, seq LIMIT $3
+        SELECT id FROM candidates ORDER BY finished_at, seq LIMIT $3
       ), gone AS (
-        DELETE FROM ${s}.jobs j USING doomed d WHERE j.seq = d.seq RETURNING j.run_id
+        DELETE FROM ${s}.jobs j WHERE j.id = ANY(ARRAY(SELECT id FROM doomed)) RETURNING j.run_id
       ), steps_gone AS (
         DELETE FROM ${s}.steps st WHERE st.run_id IN (SELECT run_id FROM gone) RETURNING 1
       )

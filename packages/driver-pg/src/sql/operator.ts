@@ -14,7 +14,7 @@ const operatorChange = (s: string, condition: string, set: string, wake: boolean
     FOR UPDATE
   ), moved AS (
     UPDATE ${s}.jobs j SET ${set}
-    FROM target t WHERE j.seq = t.seq AND ${condition}
+    FROM target t WHERE j.id = t.id AND ${condition}
     RETURNING ${jobColumns('j')}
   )${wake ? `, woke AS (SELECT pg_notify($4, queue) FROM moved)` : ''}
   SELECT ${JOB_COLUMN_NAMES}, true AS moved${wake ? ', (SELECT count(*) FROM woke) AS woke' : ''} FROM moved

@@ -4,6 +4,29 @@ import { eventCounts } from './event-match.js';
 const fenced = (t: string, id: string, worker: string, claim: string) =>
   `${t}.id = ${id} AND ${t}.state = 'running' AND ${t}.claimed_by = ${worker} AND ${t}.claim = ${claim}`;
 
+/**
+ * The rows a batch's `items` (id, worker, claim, ..., ord) fence, with the first item per row.
+ * Each item is one probe of the id's primary key: LIMIT 1 keeps the probe a lateral lookup
+ * that the planner cannot turn into a join scanning jobs, so the plan is the same fresh or
+ * ANALYZEd, and linear in the batch.
+ */
+const hits = (s: string) => `
+        SELECT DISTINCT ON (i.id) i.*, 'running'::text AS running FROM items i
+        CROSS JOIN LATERAL (
+          SELECT 1 FROM ${s}.jobs j WHERE ${fenced('j', 'i.id', 'i.worker', 'i.claim')} LIMIT 1
+        ) f
+        ORDER BY i.id, i.ord`;
+
+/**
+ * The update's match of a row to its hit: by primary key through an array (sized at a few rows
+ * whatever the statistics say), then the fence against the hit. The state is compared with the
+ * hit's `running` column, not a literal, so it is a join condition: as a literal it would let the
+ * statistics' count of running rows (often ~0 after ANALYZE) drive the plan into a loop over the
+ * whole batch per row. The join conditions are re-checked on a row changed since the probe.
+ */
+const hitFenced = `j.id = ANY(ARRAY(SELECT id FROM hits)) AND j.id = h.id AND j.state = h.running
+        AND j.claimed_by = h.worker AND j.claim = h.claim`;
+
 /** A nack's outcome for alias `t`: retry while attempts remain and the nack is not final. */
 const retries = (t: string, final: string) =>
   `(NOT ${final} AND ${t}.attempts < ${t}.max_attempts)`;
@@ -97,16 +120,12 @@ export function settleSql(s: string) {
       WITH items AS (
         SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::bool[], $5::text[])
           WITH ORDINALITY AS t(id, worker, claim, has_result, result, ord)
-      ), hits AS (
-        SELECT DISTINCT ON (i.id) i.* FROM items i
-        JOIN ${s}.jobs j ON ${fenced('j', 'i.id', 'i.worker', 'i.claim')}
-        ORDER BY i.id, i.ord
-      )
+      ), hits AS MATERIALIZED (${hits(s)})
       UPDATE ${s}.jobs j SET
         state = 'completed',
         result = CASE WHEN h.has_result THEN h.result::json ELSE j.result END,
         finished_at = $6::bigint, claimed_by = NULL, visible_at = NULL, updated_at = $6::bigint
-      FROM hits h WHERE ${fenced('j', 'h.id', 'h.worker', 'h.claim')}
+      FROM hits h WHERE ${hitFenced}
       RETURNING h.ord`,
 
     /**
@@ -119,13 +138,9 @@ export function settleSql(s: string) {
         SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::bigint[],
           $6::bool[], $7::bool[])
           WITH ORDINALITY AS t(id, worker, claim, error, retry_at, final, dead_letter, ord)
-      ), hits AS (
-        SELECT DISTINCT ON (i.id) i.* FROM items i
-        JOIN ${s}.jobs j ON ${fenced('j', 'i.id', 'i.worker', 'i.claim')}
-        ORDER BY i.id, i.ord
-      ), moved AS (
+      ), hits AS MATERIALIZED (${hits(s)}), moved AS (
         UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$8', error: 'h.error', retryAt: 'h.retry_at', final: 'h.final', deadLetter: 'h.dead_letter' })}
-        FROM hits h WHERE ${fenced('j', 'h.id', 'h.worker', 'h.claim')}
+        FROM hits h WHERE ${hitFenced}
         RETURNING h.ord, j.queue, j.state
       ), woke AS (
         SELECT pg_notify($9, q.queue)

@@ -1,5 +1,6 @@
 /**
- * Migration 3: claim indexes that hold due rows only, publish and suspend serialized on the
+ * Migration 3: the id as the primary key, claim indexes that hold due rows only, a lapsed-lease
+ * index settles cannot mistake for a way to running rows, publish and suspend serialized on the
  * event name, and slots that leave nothing behind. Idempotent, records its own version last, so
  * it runs as one implicit transaction. `s` is the quoted schema.
  *
@@ -17,6 +18,15 @@ const eventLock = (s: string, name: string) =>
 const quoteLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 export const MIGRATION_000003 = (s: string): string => `
+-- The id is the primary key: every lookup and every update reaches a row by it, so seq (claim,
+-- list and purge order only) needs no index of its own and each write maintains one fewer.
+DO $pk$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_constraint
+      WHERE conrelid = to_regclass(${quoteLiteral(`${s}.jobs`)}) AND conname = 'jobs_id_pkey') THEN
+    ALTER TABLE ${s}.jobs DROP CONSTRAINT jobs_pkey, DROP CONSTRAINT jobs_id_key,
+      ADD CONSTRAINT jobs_id_pkey PRIMARY KEY (id);
+  END IF;
+END $pk$;
 -- Ready rows are always due: the claim walks them in claim order and stops after its limit,
 -- never stepping over delayed or suspended rows of higher priority that are not due yet.
 CREATE INDEX IF NOT EXISTS jobs_ready_idx
@@ -29,6 +39,12 @@ CREATE INDEX IF NOT EXISTS jobs_due_idx
 CREATE INDEX IF NOT EXISTS jobs_due_name_idx
   ON ${s}.jobs (queue, name, run_at, seq) WHERE state IN ('delayed', 'suspended');
 DROP INDEX IF EXISTS ${s}.jobs_claim_idx;
+-- Lapsed leases: only a running row has a visible_at, so the claim's visible_at <= now reads
+-- this index, while a settle (state = 'running', found by id) can never take it for a way to
+-- its rows, however few running rows the statistics promise.
+CREATE INDEX IF NOT EXISTS jobs_lapse_idx ON ${s}.jobs (queue, visible_at)
+  WHERE visible_at IS NOT NULL;
+DROP INDEX IF EXISTS ${s}.jobs_lease_idx;
 -- Purge takes the oldest finished rows of each state first: state leads, so every state's walk
 -- is an index range in purge order whatever the planner's statistics say.
 CREATE INDEX IF NOT EXISTS jobs_purge_idx ON ${s}.jobs (state, finished_at, seq)
@@ -71,14 +87,14 @@ BEGIN
   VALUES (p_id, p_name, p_payload, p_now, p_expires);
   LOOP
     WITH batch AS (
-      SELECT j.seq FROM ${s}.jobs j
+      SELECT j.id, j.seq FROM ${s}.jobs j
       WHERE j.state = 'suspended' AND j.wait_for = p_name AND j.seq > after_seq
       ORDER BY j.seq
       LIMIT p_batch
     ), resumed AS (
       UPDATE ${s}.jobs j SET run_at = p_now, updated_at = p_now
       FROM batch b
-      WHERE j.seq = b.seq AND j.state = 'suspended' AND j.wait_for = p_name
+      WHERE j.id = b.id AND j.state = 'suspended' AND j.wait_for = p_name
       RETURNING j.queue
     ), woke AS (
       SELECT pg_notify(p_channel, q.queue) FROM (SELECT DISTINCT queue FROM resumed) q

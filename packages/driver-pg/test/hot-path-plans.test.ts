@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimedJob } from '@berth/core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { statements } from '../src/sql/index.js';
+import { adminPool, openPgDriver } from './pg-factory.js';
+
+/**
+ * The hot path's statements are planned by their shape, not by the table's history: each finds
+ * its rows through an index (never a Seq Scan on jobs), and no Nested Loop re-scans the batch's
+ * input for every row of its other side (the plan a "1 running row" estimate used to pick, which
+ * is quadratic in the batch). Checked on a table never ANALYZEd and again after ANALYZE, with
+ * 20k completed rows, 1k running and 1k ready, and again after an ANALYZE that saw no running
+ * row (the statistics then promise ~0 running rows while a batch of 1k runs).
+ */
+
+interface PlanNode {
+  readonly 'Node Type': string;
+  readonly 'Relation Name'?: string;
+  readonly 'Index Name'?: string;
+  readonly 'Parent Relationship'?: string;
+  readonly 'Subplan Name'?: string;
+  readonly Alias?: string;
+  readonly 'Plan Rows': number;
+  readonly Plans?: readonly PlanNode[];
+}
+
+const BATCH = 1_000;
+const INPUT_SCANS = new Set(['Function Scan', 'CTE Scan', 'WorkTable Scan', 'Materialize']);
+
+const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
+
+/** The claim's queue and name lists (aliases q and n, numbered when repeated): not the batch. */
+const KEY_LIST = /^[qn](_\d+)?$/;
+
+/** Input scans a node would repeat each time it runs (a hashed subplan is built once). */
+const repeatedInputs = (node: PlanNode): PlanNode[] => [
+  ...(INPUT_SCANS.has(node['Node Type']) && !KEY_LIST.test(node.Alias ?? '') ? [node] : []),
+  ...(node.Plans ?? []).filter((sub) => !hashed(node, sub)).flatMap(repeatedInputs),
+];
+
+/** EXPLAIN names a hashed subplan only in the expression of the node that uses it. */
+const hashed = (node: PlanNode, sub: PlanNode) =>
+  sub['Parent Relationship'] === 'SubPlan' &&
+  JSON.stringify({ ...node, Plans: [] }).includes(`hashed ${sub['Subplan Name']}`);
+
+/** What a plan does that the hot path must not: every offending node, described. */
+function offences(root: PlanNode): string[] {
+  const found: string[] = [];
+  for (const node of flatten(root)) {
+    if (node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'jobs') {
+      found.push('Seq Scan on jobs');
+    }
+    // The walk over items sharing an id or key with another item is ordered by nature (see
+    // enqueue-many.ts); the batches below share none, so it walks nothing.
+    if (node['Node Type'] === 'Recursive Union') continue;
+    const inner = node['Node Type'] === 'Nested Loop' ? node.Plans?.[1] : undefined;
+    if (inner !== undefined) {
+      for (const input of repeatedInputs(inner)) {
+        found.push(`Nested Loop re-scanning ${input['Node Type']} per outer row`);
+      }
+    }
+    for (const sub of node.Plans ?? []) {
+      if (sub['Parent Relationship'] !== 'SubPlan' || hashed(node, sub)) continue;
+      for (const input of repeatedInputs(sub)) {
+        found.push(`SubPlan re-scanning ${input['Node Type']} per row`);
+      }
+    }
+  }
+  return found;
+}
+
+let driver: Awaited<ReturnType<typeof openPgDriver>>['driver'];
+let schema: string;
+let dispose: () => Promise<void>;
+let running: readonly ClaimedJob[];
+
+const fence = (job: ClaimedJob) => ({ jobId: job.id, workerId: job.claimedBy, claim: job.claim });
+
+beforeAll(async () => {
+  ({ driver, schema, dispose } = await openPgDriver());
+  // "Never ANALYZEd" must hold until the test says otherwise.
+  await (await adminPool()).query(`ALTER TABLE "${schema}".jobs SET (autovacuum_enabled = false)`);
+  for (let batch = 0; batch < 22; batch += 1) {
+    await driver.enqueueMany(Array.from({ length: BATCH }, (_, n) => ({ name: 'x', payload: n })));
+  }
+  for (let batch = 0; batch < 20; batch += 1) {
+    const jobs = await driver.claim({
+      queues: ['default'],
+      workerId: 'w',
+      visibilityTimeoutMs: 600_000,
+      limit: BATCH,
+    });
+    await driver.ackMany(jobs.map((job) => ({ fence: fence(job) })));
+  }
+  running = await driver.claim({
+    queues: ['default'],
+    workerId: 'w',
+    visibilityTimeoutMs: 600_000,
+    limit: BATCH,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await dispose();
+});
+
+async function planOf(text: string, values: unknown[]): Promise<PlanNode> {
+  const { rows } = await (await adminPool()).query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+    `EXPLAIN (FORMAT JSON) ${text}`,
+    values,
+  );
+  const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
+  if (plan === undefined) throw new Error('no plan');
+  return plan;
+}
+
+/** Every hot-path statement with a full batch's parameters, by name. */
+function hotPath(on = schema): Record<string, [string, unknown[]]> {
+  const sql = statements(`"${on}"`);
+  const now = Date.now();
+  const column = <T>(pick: (job: ClaimedJob, index: number) => T) => running.map(pick);
+  const fences = [column((j) => j.id), column((j) => j.claimedBy), column((j) => j.claim)];
+  const fresh = (pick: (index: number) => unknown) =>
+    Array.from({ length: BATCH }, (_, i) => pick(i));
+  const first = running[0] as ClaimedJob;
+  return {
+    claim: [sql.claim.claim, [['default'], now, BATCH, 'w2', 60_000, [], '{}', null]],
+    claimNamed: [sql.claim.claimNamed, [['default'], now, BATCH, 'w2', 60_000, [], '{}', ['x']]],
+    ack: [sql.settle.ack, [first.id, first.claimedBy, first.claim, now, false, null]],
+    extend: [sql.settle.extend, [first.id, first.claimedBy, first.claim, now, 60_000]],
+    nack: [
+      sql.settle.nack,
+      [first.id, first.claimedBy, first.claim, now, '{}', null, false, true, 'c'],
+    ],
+    ackMany: [sql.settle.ackMany, [...fences, column(() => false), column(() => null), now]],
+    nackMany: [
+      sql.settle.nackMany,
+      [
+        ...fences,
+        column(() => '{}'),
+        column(() => null),
+        column(() => false),
+        column(() => true),
+        now,
+        'c',
+      ],
+    ],
+    insertPlain: [
+      sql.enqueueMany.insertPlain,
+      [
+        fresh(() => randomUUID()),
+        fresh(() => randomUUID()),
+        fresh(() => 'x'),
+        fresh(() => 'default'),
+        fresh((i) => JSON.stringify(i)),
+        fresh(() => now),
+        fresh(() => 0),
+        fresh(() => 3),
+        ...Array.from({ length: 4 }, () => fresh(() => null)),
+        now,
+        'c',
+      ],
+    ],
+    insertMany: [
+      sql.enqueueMany.insertMany,
+      [
+        fresh((i) => i + 1),
+        fresh(() => randomUUID()),
+        fresh((i) => i % 2 === 0),
+        fresh(() => randomUUID()),
+        fresh(() => 'x'),
+        fresh(() => 'default'),
+        fresh((i) => JSON.stringify(i)),
+        fresh(() => now),
+        fresh(() => 0),
+        fresh(() => 3),
+        fresh((i) => `key-${i}`),
+        fresh(() => false),
+        ...Array.from({ length: 4 }, () => fresh(() => null)),
+        fresh((i) => JSON.stringify(['x', null, `key-${i}`])),
+        now,
+        'c',
+      ],
+    ],
+  };
+}
+
+async function offencesByStatement(on = schema): Promise<Record<string, string[]>> {
+  const answer: Record<string, string[]> = {};
+  for (const [name, [text, values]] of Object.entries(hotPath(on))) {
+    answer[name] = offences(await planOf(text, values));
+  }
+  return answer;
+}
+
+it('on a jobs table never ANALYZEd, claim, settles and enqueue batches reach rows by index and never re-scan the batch per row', async () => {
+  const { rows } = await (await adminPool()).query<{ reltuples: number }>(
+    `SELECT reltuples FROM pg_class WHERE oid = $1::regclass`,
+    [`"${schema}".jobs`],
+  );
+  expect(rows[0]?.reltuples).toBe(-1);
+  const found = await offencesByStatement();
+  expect(found).toEqual(Object.fromEntries(Object.keys(found).map((name) => [name, []])));
+});
+
+it('after ANALYZE of 20k completed, 1k running and 1k ready rows, the same statements keep the same index paths', async () => {
+  await (await adminPool()).query(`ANALYZE "${schema}".jobs`);
+  const found = await offencesByStatement();
+  expect(found).toEqual(Object.fromEntries(Object.keys(found).map((name) => [name, []])));
+});
+
+it('after an ANALYZE that saw 20k ready rows and no running one, settles of a 1k batch claimed since keep the same index paths', async () => {
+  const other = await openPgDriver();
+  try {
+    for (let batch = 0; batch < 20; batch += 1) {
+      await other.driver.enqueueMany(
+        Array.from({ length: BATCH }, (_, n) => ({ name: 'x', payload: n })),
+      );
+    }
+    await (await adminPool()).query(`ANALYZE "${other.schema}".jobs`);
+    running = await other.driver.claim({
+      queues: ['default'],
+      workerId: 'w',
+      visibilityTimeoutMs: 600_000,
+      limit: BATCH,
+    });
+    expect(running).toHaveLength(BATCH);
+    const found = await offencesByStatement(other.schema);
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((name) => [name, []])));
+  } finally {
+    await other.dispose();
+  }
+}, 60_000);
+
+it('a settle batch probes the id primary key once per item, and reaches each hit through it', async () => {
+  const ackMany = hotPath().ackMany;
+  if (ackMany === undefined) throw new Error('no ackMany');
+  const [text, values] = ackMany;
+  const nodes = flatten(await planOf(text, values));
+  const probe = nodes.find((node) => node['Node Type'] === 'Index Scan');
+  expect(probe?.['Index Name']).toBe('jobs_id_pkey');
+  expect(probe?.['Plan Rows']).toBe(1);
+  const indexes = new Set(nodes.flatMap((node) => node['Index Name'] ?? []));
+  expect([...indexes]).toEqual(['jobs_id_pkey']);
+});
