@@ -1,10 +1,10 @@
 import type { ClaimedJob } from '../../contract/records.js';
-import { loadOtel } from './load-otel.js';
+import { loadedOtel, loadOtel } from './load-otel.js';
 import { parseTraceparent } from './traceparent.js';
 
 /** One attempt's span: runs the handler inside it, and ends with the attempt's outcome. */
 export interface AttemptSpan {
-  run<T>(fn: () => Promise<T>): Promise<T>;
+  run<T>(fn: () => T): T;
   end(outcome: { readonly state: string; readonly error?: unknown }): void;
 }
 
@@ -17,8 +17,17 @@ const TRACER = '@berth/core';
  * `traceparent` when it has one; a no-op without `@opentelemetry/api`.
  */
 export async function startAttemptSpan(job: ClaimedJob, workerId: string): Promise<AttemptSpan> {
-  const api = await loadOtel();
-  if (api === undefined) return noSpan;
+  await loadOtel();
+  return attemptSpanNow(job, workerId) ?? noSpan;
+}
+
+/**
+ * The same without an await, once `loadOtel()` has settled (the worker waits for it as it
+ * starts); `undefined` when there is no tracing, so a caller skips the wrapping altogether.
+ */
+export function attemptSpanNow(job: ClaimedJob, workerId: string): AttemptSpan | undefined {
+  const api = loadedOtel();
+  if (api === undefined) return undefined;
   const remote = parseTraceparent(job.traceparent);
   const parent =
     remote === undefined

@@ -5,11 +5,13 @@ import { configInvalid } from '../../errors/refusals.js';
 import { onDue } from '../due-hub.js';
 import type { AnyJobDefinition, JobResultOf, SettledOutcome } from '../jobs/job-types.js';
 import { loadOtel } from '../otel/load-otel.js';
+import { Attempt } from './attempt.js';
 import { attemptDrained } from './attempt-errors.js';
 import { ClaimLoop } from './claim-loop.js';
+import { LeaseKeeper } from './lease-keeper.js';
 import { createConsoleLogger, errorFields, withFields } from './logger.js';
 import { runOnSettled } from './on-settled.js';
-import { announceBuried, type ProcessDeps, processJob } from './process-job.js';
+import { announceBuried, type ProcessDeps } from './process-job.js';
 import { SettleBatcher } from './settle-batcher.js';
 import { SlotWaits } from './slot-waits.js';
 import { Emptying, until } from './waits.js';
@@ -22,11 +24,6 @@ export const DEFAULT_GRACE_MS = 30_000;
 
 /** After the grace, how long `stop()` waits at most for the hand-backs and settles in flight, ms. */
 export const STOP_SETTLE_MS = 1_000;
-
-interface Running {
-  readonly job: ClaimedJob;
-  readonly controller: AbortController;
-}
 
 /**
  * A worker: claims jobs of its queues as it has free slots, runs them with leases renewed, and
@@ -47,8 +44,15 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   const names = [...registry.keys()];
   const events = new WorkerEmitter(logger);
   const batcher = new SettleBatcher(driver, clock, settings.settleBatchMs);
-  const running = new Map<string, Running>();
-  const idle = new Emptying(() => running.size);
+  // Handlers running now: each holds one of `concurrency` worker slots until it returns.
+  const running = new Set<Attempt>();
+  // Claimed, lease kept, not started yet (at most `prefetch`): the next free slots take these.
+  let buffer: Attempt[] = [];
+  let bufferHead = 0;
+  const buffered = () => buffer.length - bufferHead;
+  // Settles and slot releases of ended attempts, and hand-backs, not yet answered.
+  let unsettled = 0;
+  const idle = new Emptying(() => running.size + unsettled);
   const settling = new Set<Promise<void>>();
   const settled = new Emptying(() => settling.size);
   const stopSettled = new AbortController();
@@ -81,6 +85,21 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   const slots = new SlotWaits(driver, clock, settings.renewIntervalMs, stopped.signal, logger, () =>
     loop.wake(),
   );
+  const keeper = new LeaseKeeper(
+    driver,
+    settings.visibilityTimeoutMs,
+    settings.renewIntervalMs,
+    logger,
+  );
+  const afterEnd = {
+    began: () => {
+      unsettled += 1;
+    },
+    ended: () => {
+      unsettled -= 1;
+      idle.changed();
+    },
+  };
   const deps: ProcessDeps = {
     driver,
     batcher,
@@ -88,38 +107,66 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     stopped: stopped.signal,
     dueAt: (at) => loop.dueAt(at),
     slots,
+    keeper,
     random: options.random ?? Math.random,
     registry,
     workerId,
     visibilityTimeoutMs: settings.visibilityTimeoutMs,
-    renewIntervalMs: settings.renewIntervalMs,
     keyBusyDelayMs: settings.keyBusyDelayMs,
     logger,
     onSettled,
+    handlerEnded: (attempt) => {
+      running.delete(attempt);
+      pump();
+      idle.changed();
+      loop.slotFreed();
+    },
+    settling: afterEnd,
     ...(options.defaultStepTimeoutMs === undefined
       ? {}
       : { defaultStepTimeoutMs: options.defaultStepTimeoutMs }),
     ...(options.eventPollMs === undefined ? {} : { eventPollMs: options.eventPollMs }),
   };
 
-  const launch = (job: ClaimedJob): void => {
-    const key = `${job.id}:${job.claim}`;
-    const controller = new AbortController();
-    running.set(key, { job, controller });
-    void processJob(deps, job, controller)
-      .catch((error: unknown) => logger.error('an attempt failed unexpectedly', errorFields(error)))
-      .finally(() => {
-        running.delete(key);
-        idle.changed();
-        loop.slotFreed();
+  // A claimed job's lease is kept from the claim on; it waits in the buffer for a free slot.
+  const take = (job: ClaimedJob): void => {
+    const definition = registry.get(job.name);
+    if (definition === undefined) {
+      // The claim names exactly the registry's jobs, so only a driver breaking the contract
+      // lands here; its lease lapses and a worker that knows the job takes it.
+      logger.error('an attempt failed unexpectedly', {
+        error: `the ${driver.name} driver handed worker ${workerId} a ${JSON.stringify(job.name)} job, outside the names it claimed`,
       });
+      return;
+    }
+    const attempt = new Attempt(deps, job, definition);
+    keeper.add(attempt);
+    buffer.push(attempt);
+  };
+
+  // Starts buffered jobs while slots are free (never once stop() began: those are handed back).
+  const pump = (): void => {
+    while (
+      state === 'running' &&
+      running.size < settings.concurrency &&
+      bufferHead < buffer.length
+    ) {
+      const attempt = buffer[bufferHead] as Attempt;
+      bufferHead += 1;
+      running.add(attempt);
+      attempt.start();
+    }
+    if (bufferHead === buffer.length) {
+      buffer = [];
+      bufferHead = 0;
+    }
   };
 
   const loop = new ClaimLoop({
     clock,
     pollIntervalMs: settings.pollIntervalMs,
     logger,
-    free: () => settings.concurrency - running.size,
+    free: () => settings.concurrency + settings.prefetch - running.size - buffered(),
     async claim(limit) {
       const jobs = await driver.claim({
         queues,
@@ -135,22 +182,36 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
         handBack(jobs);
         return 0;
       }
-      for (const job of jobs) launch(job);
+      for (const job of jobs) take(job);
+      pump();
       return jobs.length;
     },
   });
 
-  // Jobs claimed after stop() began go back at once, due now, their attempt not counted.
+  // Jobs claimed after stop() began, and buffered jobs not started, go back at once, due now,
+  // their attempt not counted (the next claim of a suspended row is a resume).
   const handBack = (jobs: readonly ClaimedJob[]): void => {
     for (const job of jobs) {
       const fence = { jobId: job.id, workerId, claim: job.claim };
-      void driver.suspend(fence, { until: clock.now() }).catch((error: unknown) => {
-        logger.warn('handing back a job claimed during stop failed; its lease lapses', {
-          ...errorFields(error),
-          jobId: job.id,
-        });
-      });
+      afterEnd.began();
+      void driver
+        .suspend(fence, { until: clock.now() })
+        .catch((error: unknown) => {
+          logger.warn('handing back a job claimed during stop failed; its lease lapses', {
+            ...errorFields(error),
+            jobId: job.id,
+          });
+        })
+        .finally(afterEnd.ended);
     }
+  };
+
+  const handBackBuffered = (): void => {
+    const waiting = buffer.slice(bufferHead);
+    buffer = [];
+    bufferHead = 0;
+    for (const attempt of waiting) keeper.remove(attempt);
+    handBack(waiting.map((attempt) => attempt.job));
   };
 
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
@@ -171,6 +232,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   const drain = async (graceMs: number, deadline: number): Promise<void> => {
     state = 'stopping';
     stopListening();
+    handBackBuffered();
     await until(clock, loop.stop(), deadline);
     await until(clock, dropSubscription(), deadline);
     // No settle may wait on a window the clock has to move for: the worker is going away.
@@ -181,8 +243,8 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
         jobs: running.size,
         graceMs,
       });
-      for (const { job, controller } of running.values()) {
-        controller.abort(attemptDrained(job, workerId, graceMs));
+      for (const attempt of [...running]) {
+        attempt.abort(attemptDrained(attempt.job, workerId, graceMs));
       }
     }
     const settleBy = deadline + STOP_SETTLE_MS;
@@ -191,7 +253,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       : false;
     if (!landed) {
       logger.warn('stopped with settles still in flight; their jobs lapse and run again', {
-        jobs: running.size,
+        jobs: running.size + unsettled,
       });
     }
     stopped.abort();
@@ -215,7 +277,9 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       }
       // An unmigrated or unreachable backend fails the start at once, not every poll after it.
       await driver.check();
-      // stop() (or another start) ran while the check was out.
+      // The tracing API (when installed) is loaded before any attempt, so none waits for it.
+      await loadOtel();
+      // stop() (or another start) ran while the check or the load was out.
       if (state !== 'idle') return;
       state = 'running';
       stopListening = onDue(driver, (queue, at) => {

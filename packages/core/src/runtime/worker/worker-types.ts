@@ -28,6 +28,13 @@ export interface WorkerOptions<
   readonly renewIntervalMs?: number;
   /** How long a job whose concurrency key or rate limit is busy waits before it is tried again, ms. Default 1 000. */
   readonly keyBusyDelayMs?: number;
+  /**
+   * Jobs the worker may claim ahead of its free slots, 0 to MAX_CLAIM_BATCH (1 000). Default 0.
+   * They wait in a local buffer, their leases renewed, and start as slots free, so the next
+   * claim's round trip overlaps with running jobs; `stop()` hands back the ones not started at
+   * once (due now, the attempt not counted). Other workers cannot take a job while it is buffered.
+   */
+  readonly prefetch?: number;
   /** Random source of the backoff jitter, `[0, 1)`. Default Math.random. */
   readonly random?: () => number;
   /** The timeout of a `step.run` that names none, ms. */
