@@ -28,6 +28,14 @@ export async function startAttemptSpan(job: ClaimedJob, workerId: string): Promi
 export function attemptSpanNow(job: ClaimedJob, workerId: string): AttemptSpan | undefined {
   const api = loadedOtel();
   if (api === undefined) return undefined;
+  // No tracer provider registered (the API alone is installed): every span would be a no-op.
+  const provider = api.trace.getTracerProvider();
+  if (
+    provider instanceof api.ProxyTracerProvider &&
+    provider.getDelegateTracer(TRACER) === undefined
+  ) {
+    return undefined;
+  }
   const remote = parseTraceparent(job.traceparent);
   const parent =
     remote === undefined

@@ -6,7 +6,7 @@ import { type AttemptSpan, attemptSpanNow } from '../otel/attempt-span.js';
 import { createStepApi, type RunSuspended, type StepApi } from '../steps/index.js';
 import { timeoutsFor } from '../timers.js';
 import { type Admitted, admit, nothingHeld } from './admission.js';
-import { handlerContext } from './attempt-context.js';
+import { HandlerContext } from './attempt-context.js';
 import { attemptAborted, attemptTimedOut, slotTaken } from './attempt-errors.js';
 import type { Leased } from './lease-keeper.js';
 import { errorFields, type RuntimeLogger, withFields } from './logger.js';
@@ -235,7 +235,7 @@ export class Attempt implements Leased, SettleWaiter, AttemptState {
     this.span = attemptSpanNow(job, deps.workerId);
     let answer: unknown;
     try {
-      const context = handlerContext(this);
+      const context = new HandlerContext(this);
       answer =
         this.span === undefined
           ? definition.run(context)
