@@ -4,7 +4,10 @@
  * loop. One child process per run, modes interleaved round by round; prints CPU µs per job and
  * jobs/s, medians over rounds. Not part of `pnpm bench`:
  *
- *   pnpm --filter @berth/bench exec tsx --conditions=@berth/source src/runtime-cost.ts [--jobs 20000] [--rounds 3] [--modes a,b]
+ *   pnpm --filter @berth/bench exec tsx --conditions=@berth/source src/runtime-cost.ts [--jobs 20000] [--rounds 3] [--modes a,b] [--prefetch n]
+ *
+ * `worker-pg` (not run by default) is `createWorker` on PostgreSQL (`BERTH_PG_URL`, else
+ * 127.0.0.1:5432/test) in a schema of its own, dropped after; its CPU is the client's only.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +22,7 @@ import {
 import { createMemoryDriver } from '@berth/driver-memory';
 import { Counter } from './countdown.ts';
 
-const MODES = ['driver-loop', 'worker-memory', 'worker-null'] as const;
+const MODES = ['driver-loop', 'worker-memory', 'worker-null', 'worker-pg'] as const;
 type Mode = (typeof MODES)[number];
 
 interface Result {
@@ -90,11 +93,13 @@ async function runWorker(driver: Driver, jobs: number, enqueue: boolean): Promis
     }
   }
   const done = new Counter();
+  const prefetch = Number(arg('prefetch', '0'));
   const worker = createWorker({
     driver,
     jobs: [noop],
     concurrency: Number(arg('concurrency', '1000')),
     visibilityTimeoutMs: 60_000,
+    ...(prefetch > 0 ? { prefetch } : {}),
   });
   worker.on('completed', () => done.add());
   const cpu = process.cpuUsage();
@@ -136,8 +141,27 @@ async function runDriverLoop(jobs: number): Promise<Result> {
   return { mode: 'driver-loop', jobs, cpuUs: used.user + used.system, wallMs };
 }
 
+async function runPg(jobs: number): Promise<Result> {
+  const { createPgDriver } = await import('@berth/driver-pg');
+  const { default: pg } = await import('pg');
+  const url = process.env.BERTH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `rtperf_cost_${process.pid}`;
+  const driver = createPgDriver({ connectionString: url, schema });
+  try {
+    await driver.migrate();
+    return { ...(await runWorker(driver, jobs, true)), mode: 'worker-pg' };
+  } finally {
+    await driver.close();
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  }
+}
+
 async function child(mode: Mode, jobs: number): Promise<Result> {
   if (mode === 'driver-loop') return runDriverLoop(jobs);
+  if (mode === 'worker-pg') return runPg(jobs);
   if (mode === 'worker-memory') return runWorker(createMemoryDriver(), jobs, true);
   return { ...(await runWorker(nullDriver(jobs), jobs, false)), mode };
 }
@@ -150,14 +174,27 @@ const median = (values: number[]): number => {
 async function parent(): Promise<void> {
   const jobs = arg('jobs', '20000');
   const rounds = Number(arg('rounds', '3'));
-  const modes = arg('modes', MODES.join(',')).split(',') as Mode[];
+  const modes = arg('modes', 'driver-loop,worker-memory,worker-null').split(',') as Mode[];
   const results: Result[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const mode of modes) {
       const result = await new Promise<Result>((resolve, reject) => {
-        const proc = fork(fileURLToPath(import.meta.url), ['--child', mode, '--jobs', jobs], {
-          execArgv: process.execArgv,
-        });
+        const proc = fork(
+          fileURLToPath(import.meta.url),
+          [
+            '--child',
+            mode,
+            '--jobs',
+            jobs,
+            '--prefetch',
+            arg('prefetch', '0'),
+            '--concurrency',
+            arg('concurrency', '1000'),
+          ],
+          {
+            execArgv: process.execArgv,
+          },
+        );
         proc.once('message', (message) => resolve(message as Result));
         proc.once('exit', (code) => {
           if (code !== 0) reject(new Error(`${mode} exited ${code}`));
