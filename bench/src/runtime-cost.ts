@@ -81,7 +81,15 @@ function nullDriver(total: number): Driver {
 }
 
 async function runWorker(driver: Driver, jobs: number, enqueue: boolean): Promise<Result> {
-  const noop = defineJob<{ seq: number }>({ name: 'noop', run: async () => {} });
+  // `--handler-ms n`: each handler waits n ms (I/O), so claims can overlap with running jobs.
+  const handlerMs = Number(arg('handler-ms', '0'));
+  const noop = defineJob<{ seq: number }>({
+    name: 'noop',
+    run:
+      handlerMs > 0
+        ? () => new Promise((resolve) => setTimeout(resolve, handlerMs))
+        : async () => {},
+  });
   if (enqueue) {
     const client = createClient({ driver, jobs: [noop] });
     for (let first = 0; first < jobs; first += 1_000) {
