@@ -181,6 +181,32 @@ describe('worker: the pipeline', () => {
     expect(await driver.get(ids[0] as string)).toMatchObject({ state: 'completed' });
   });
 
+  it('refills the prefetch buffer in batches of at least half of it, not a claim per freed slot', async () => {
+    const { driver: inner, clock } = memoryOnManualClock();
+    const limits: number[] = [];
+    const driver: Driver = {
+      ...inner,
+      claim: (request) => {
+        limits.push(request.limit ?? 1);
+        return inner.claim(request);
+      },
+    };
+    let runs = 0;
+    const quick = defineJob({
+      name: 'quick',
+      run: async () => {
+        runs += 1;
+      },
+    });
+    const client = createClient({ driver });
+    for (let i = 0; i < 24; i += 1) await client.enqueue(quick, i);
+    await startWorker(driver, [quick], { concurrency: 1, prefetch: 4 });
+    await driveUntil(clock, () => runs === 24);
+    // Every claim asked for at least half the buffer (2 of 4), so 24 jobs took at most 12.
+    expect(Math.min(...limits)).toBeGreaterThanOrEqual(2);
+    expect(limits.length).toBeLessThanOrEqual(12);
+  });
+
   it('gives a handler that reads its signal late one already aborted', async () => {
     const { driver, clock } = memoryOnManualClock();
     const release = gate();

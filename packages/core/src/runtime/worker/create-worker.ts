@@ -167,6 +167,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     pollIntervalMs: settings.pollIntervalMs,
     logger,
     free: () => settings.concurrency + settings.prefetch - running.size - buffered(),
+    minClaim: Math.max(1, Math.ceil(settings.prefetch / 2)),
     async claim(limit) {
       const jobs = await driver.claim({
         queues,
