@@ -8,6 +8,7 @@ import { loadOtel } from '../otel/load-otel.js';
 import { Attempt } from './attempt.js';
 import { attemptDrained } from './attempt-errors.js';
 import { ClaimLoop } from './claim-loop.js';
+import { Fifo } from './fifo.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { createConsoleLogger, errorFields, withFields } from './logger.js';
 import { runOnSettled } from './on-settled.js';
@@ -47,9 +48,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   // Handlers running now: each holds one of `concurrency` worker slots until it returns.
   const running = new Set<Attempt>();
   // Claimed, lease kept, not started yet (at most `prefetch`): the next free slots take these.
-  let buffer: Attempt[] = [];
-  let bufferHead = 0;
-  const buffered = () => buffer.length - bufferHead;
+  const buffer = new Fifo<Attempt>();
   // Settles and slot releases of ended attempts, and hand-backs, not yet answered.
   let unsettled = 0;
   const idle = new Emptying(() => running.size + unsettled);
@@ -146,19 +145,11 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
 
   // Starts buffered jobs while slots are free (never once stop() began: those are handed back).
   const pump = (): void => {
-    while (
-      state === 'running' &&
-      running.size < settings.concurrency &&
-      bufferHead < buffer.length
-    ) {
-      const attempt = buffer[bufferHead] as Attempt;
-      bufferHead += 1;
+    while (state === 'running' && running.size < settings.concurrency) {
+      const attempt = buffer.shift();
+      if (attempt === undefined) return;
       running.add(attempt);
       attempt.start();
-    }
-    if (bufferHead === buffer.length) {
-      buffer = [];
-      bufferHead = 0;
     }
   };
 
@@ -166,7 +157,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     clock,
     pollIntervalMs: settings.pollIntervalMs,
     logger,
-    free: () => settings.concurrency + settings.prefetch - running.size - buffered(),
+    free: () => settings.concurrency + settings.prefetch - running.size - buffer.size,
     minClaim: Math.max(1, Math.ceil(settings.prefetch / 2)),
     async claim(limit) {
       const jobs = await driver.claim({
@@ -208,9 +199,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   };
 
   const handBackBuffered = (): void => {
-    const waiting = buffer.slice(bufferHead);
-    buffer = [];
-    bufferHead = 0;
+    const waiting = buffer.drain();
     for (const attempt of waiting) keeper.remove(attempt);
     handBack(waiting.map((attempt) => attempt.job));
   };
