@@ -12,7 +12,7 @@ export interface WorkerOptions<
   readonly jobs: J;
   /** The queues to claim from. Default: every queue the jobs name. */
   readonly queues?: readonly string[];
-  /** Attempts this worker runs at once; it claims no more than it has free. */
+  /** Handlers this worker runs at once; it claims no more than it has free (plus `prefetch`). */
   readonly concurrency: number;
   /** The lease length, ms; renewed every `renewIntervalMs` while a handler runs. */
   readonly visibilityTimeoutMs: number;
@@ -115,6 +115,9 @@ export interface Worker<TResult = Json | undefined> {
     event: E,
     listener: (payload: WorkerEvents<TResult>[E]) => void,
   ): () => void;
-  /** Attempts running now (each holds one of `concurrency` slots). */
+  /**
+   * Handlers running now (each holds one of `concurrency` slots until it returns; its ack may
+   * still be landing, and stop() waits for it). Jobs waiting in the prefetch buffer not counted.
+   */
   running(): number;
 }
