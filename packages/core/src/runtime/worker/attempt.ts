@@ -157,7 +157,7 @@ export class Attempt implements Leased, SettleWaiter, AttemptState {
   landed(landed: boolean): void {
     const { deps, definition, job, result } = this;
     if (landed) {
-      deps.events.emit('completed', { job, result });
+      if (deps.events.has('completed')) deps.events.emit('completed', { job, result });
       if (definition.onSettled !== undefined) {
         deps.onSettled(definition, { state: 'completed', result }, job);
       }
