@@ -1,5 +1,5 @@
 import type { ClaimedJob } from '../../contract/records.js';
-import { loadedOtel, loadOtel } from './load-otel.js';
+import { loadedOtel } from './load-otel.js';
 import { parseTraceparent } from './traceparent.js';
 
 /** One attempt's span: runs the handler inside it, and ends with the attempt's outcome. */
@@ -8,22 +8,13 @@ export interface AttemptSpan {
   end(outcome: { readonly state: string; readonly error?: unknown }): void;
 }
 
-const noSpan: AttemptSpan = { run: (fn) => fn(), end: () => {} };
-
 const TRACER = '@berth/core';
 
 /**
  * Starts the span of one attempt (`berth.job <name>`, kind CONSUMER) continuing the job's
- * `traceparent` when it has one; a no-op without `@opentelemetry/api`.
- */
-export async function startAttemptSpan(job: ClaimedJob, workerId: string): Promise<AttemptSpan> {
-  await loadOtel();
-  return attemptSpanNow(job, workerId) ?? noSpan;
-}
-
-/**
- * The same without an await, once `loadOtel()` has settled (the worker waits for it as it
- * starts); `undefined` when there is no tracing, so a caller skips the wrapping altogether.
+ * `traceparent` when it has one. No await: the worker loads `@opentelemetry/api` as it starts
+ * (`loadOtel()`). `undefined` without the API or without a registered tracer provider (every
+ * span would be a no-op), so the caller skips the wrapping altogether.
  */
 export function attemptSpanNow(job: ClaimedJob, workerId: string): AttemptSpan | undefined {
   const api = loadedOtel();
