@@ -130,6 +130,42 @@ describe('worker: the pipeline', () => {
     expect(await inner.get(second.id)).toMatchObject({ state: 'completed' });
   });
 
+  it('stops claiming while more than one round of acks is still out: a hung ackMany holds it back', async () => {
+    const { driver: inner, clock } = memoryOnManualClock();
+    const hold = gate();
+    const driver: Driver = {
+      ...inner,
+      ackMany: async (items) => {
+        await hold.promise;
+        return inner.ackMany(items);
+      },
+    };
+    let runs = 0;
+    const quick = defineJob({
+      name: 'quick',
+      run: async () => {
+        runs += 1;
+      },
+    });
+    const client = createClient({ driver });
+    for (let i = 0; i < 10; i += 1) await client.enqueue(quick, i);
+    const worker = await startWorker(driver, [quick], { concurrency: 2 });
+    let completed = 0;
+    worker.on('completed', () => {
+      completed += 1;
+    });
+    await driveUntil(clock, () => runs >= 4);
+    // Two finished jobs may wait on their ack while two more run; then claims wait for acks.
+    for (let step = 0; step < 20; step += 1) {
+      await clock.advance(100);
+      await settleTicks();
+    }
+    expect(runs).toBe(4);
+    hold.open();
+    await driveUntil(clock, () => completed === 10);
+    expect(runs).toBe(10);
+  });
+
   it('prefetches: claims ahead of its free slots, keeps the buffered leases, hands them back on stop', async () => {
     const { driver, clock } = memoryOnManualClock();
     const release = gate();

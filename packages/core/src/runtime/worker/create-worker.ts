@@ -97,6 +97,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     ended: () => {
       unsettled -= 1;
       idle.changed();
+      if (unsettled >= settings.concurrency) loop.slotFreed();
     },
   };
   const deps: ProcessDeps = {
@@ -157,7 +158,14 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     clock,
     pollIntervalMs: settings.pollIntervalMs,
     logger,
-    free: () => settings.concurrency + settings.prefetch - running.size - buffer.size,
+    // Settles not landed yet count against claims past one round of `concurrency`: a slow or
+    // hung ack holds the worker back instead of piling up finished jobs whose leases run out.
+    free: () =>
+      settings.concurrency +
+      settings.prefetch -
+      running.size -
+      buffer.size -
+      Math.max(0, unsettled - settings.concurrency),
     minClaim: Math.max(1, Math.ceil(settings.prefetch / 2)),
     async claim(limit) {
       const jobs = await driver.claim({
