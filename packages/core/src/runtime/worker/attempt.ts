@@ -218,7 +218,7 @@ export class Attempt implements Leased, SettleWaiter, AttemptState {
   }
 
   private run(): void {
-    // An abort (a drain, a lost lease) that reached the attempt before its handler: it never starts.
+    // An abort (a drain, a lost lease) that came before the handler: it never starts.
     if (this.aborted) {
       this.finish(endOfError(this, this.reason));
       return;
