@@ -39,6 +39,11 @@ export const prefetchHandsBackOnStop: GoldenScenario = {
       release();
     }
     note('handlers started', started);
+    // A stop is bounded by its grace (0 here) plus STOP_SLACK_MS of real time: on a loaded
+    // backend the drained job's hand-back may land just after stop() resolved.
+    await driveUntil(clock, 'every job is handed back', async () =>
+      (await states()).every((state) => state !== 'running'),
+    );
     note('after stop', await Promise.all(ids.map(async (id) => outcomeOf(await driver.get(id)))));
     const next = await driver.claim({
       queues: ['default'],
