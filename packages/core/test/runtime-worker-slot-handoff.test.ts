@@ -12,7 +12,12 @@ afterEach(async () => {
 const startWorker = async (
   driver: Driver,
   jobs: Parameters<typeof createWorker>[0]['jobs'],
-  options: { workerId: string; concurrency: number; visibilityTimeoutMs?: number },
+  options: {
+    workerId: string;
+    concurrency: number;
+    visibilityTimeoutMs?: number;
+    prefetch?: number;
+  },
 ) => {
   const worker = createWorker({
     driver,
@@ -187,6 +192,46 @@ describe('worker: a concurrency slot passes to the next job of its key on the sa
     );
     expect(runs.most('k')).toBe(2);
     expect(acquires).toBe(2);
+  });
+
+  it('a prefetched job starts in the worker slot a job waiting locally for its key leaves free', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    // Another holder takes one of the key's two slots: of this worker's two jobs of the key,
+    // one gets the other slot and the one refused waits here for it.
+    await driver.leases.acquireSlot('berth:concurrency:keyed:same', 2, 'elsewhere', 600_000);
+    const runs = heldRuns();
+    const keyed = defineJob({
+      name: 'keyed',
+      concurrency: { limit: 2, key: () => 'same' },
+      run: ({ job }) => runs.hold(job.id, 'same'),
+    });
+    const other = defineJob({ name: 'other', run: ({ job }) => runs.hold(job.id, 'other') });
+    const client = createClient({ driver });
+    const ids = (
+      await client.enqueueMany([
+        { job: keyed, payload: null },
+        { job: keyed, payload: null },
+        { job: other, payload: null },
+      ])
+    ).map((result) => result.id);
+    const unrelated = ids[2] ?? '';
+    // One claim takes all three (short of the four it asked for: no claim follows until the
+    // next poll): two start, the third waits in the prefetch buffer.
+    const worker = await startWorker(driver, [keyed, other], {
+      workerId: 'w1',
+      concurrency: 2,
+      prefetch: 2,
+    });
+    await driveUntil(clock, () => runs.running.has(unrelated), { maxMs: 20 });
+    expect(runs.started).toHaveLength(2);
+    expect(worker.running()).toBe(2);
+    runs.finishAll();
+    await driveUntil(clock, () => runs.started.length === 3);
+    runs.finishAll();
+    await driveUntil(clock, async () =>
+      (await statesOf(driver, ids)).every((state) => state === 'completed'),
+    );
+    expect(runs.most('same')).toBe(1);
   });
 
   it('a job cancelled while it waits locally leaves the line; the slot goes to the next one', async () => {

@@ -101,4 +101,29 @@ export const moreRuntimeExpected: Readonly<Record<string, Transcript>> = {
     { op: 'attempts the handler saw', answer: [1] },
     { op: 'why it was parked', answer: ['key-busy'] },
   ],
+  'prefetch-hands-back-on-stop': [
+    {
+      op: 'states while one runs and two wait',
+      answer: ['running', 'running', 'running', 'ready'],
+    },
+    { op: 'handlers started', answer: [0] },
+    {
+      op: 'after stop',
+      answer: [
+        { name: 'queued', state: 'ready', attempts: 1 },
+        { name: 'queued', state: 'ready', attempts: 1 },
+        { name: 'queued', state: 'ready', attempts: 1 },
+        { name: 'queued', state: 'ready', attempts: 0 },
+      ],
+    },
+    {
+      op: 'claimed again',
+      answer: [
+        { payload: 0, attempts: 1, resumed: true },
+        { payload: 1, attempts: 1, resumed: true },
+        { payload: 2, attempts: 1, resumed: true },
+        { payload: 3, attempts: 1, resumed: false },
+      ],
+    },
+  ],
 };

@@ -20,6 +20,8 @@ export interface ScenarioWorkerOptions {
   readonly keyBusyDelayMs?: number;
   /** A scenario that never moves the clock sets 0: the default window waits on the clock. */
   readonly settleBatchMs?: number;
+  /** Jobs claimed ahead of free slots (the worker's `prefetch`); default none. */
+  readonly prefetch?: number;
   /** The driver the worker uses (a wrapper of the case's driver that counts or fails calls). */
   readonly driver?: Driver;
   /** Listens to the worker's events. */
@@ -43,6 +45,7 @@ export async function startWorker(
     pollIntervalMs: options.pollIntervalMs ?? NUDGE_MS,
     ...(options.keyBusyDelayMs === undefined ? {} : { keyBusyDelayMs: options.keyBusyDelayMs }),
     ...(options.settleBatchMs === undefined ? {} : { settleBatchMs: options.settleBatchMs }),
+    ...(options.prefetch === undefined ? {} : { prefetch: options.prefetch }),
     // A cancel scenario makes the worker warn by design; the transcript is what is checked.
     logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
   });

@@ -6,6 +6,7 @@ import {
   unmatchedEventDoesNotSpin,
 } from './event-gap.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
+import { prefetchHandsBackOnStop } from './prefetch.js';
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
 import {
@@ -59,4 +60,5 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   lostSlotAbortsAttempt,
   slotHeldUntilHandlerReturns,
   slotBlipChargesNoAttempt,
+  prefetchHandsBackOnStop,
 ];

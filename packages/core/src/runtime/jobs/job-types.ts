@@ -51,7 +51,11 @@ export interface RateLimitOptions<TPayload> {
   key?(payload: TPayload): string;
 }
 
-/** What `run` is given for one attempt. */
+/**
+ * What `run` is given for one attempt. `signal`, `step` and `logger` are made on first read
+ * (getters), so a handler that never reads them costs nothing for them: destructure them or pass
+ * the context on whole; a spread copy (`{ ...ctx }`) carries only `payload`, `job` and `attempt`.
+ */
 export interface JobContext<TPayload> {
   /** The payload, as the job's schema answered it at enqueue. */
   readonly payload: TPayload;

@@ -1,24 +1,32 @@
 import type { ClaimedJob } from '../../contract/records.js';
-import { loadOtel } from './load-otel.js';
+import { loadedOtel } from './load-otel.js';
 import { parseTraceparent } from './traceparent.js';
 
 /** One attempt's span: runs the handler inside it, and ends with the attempt's outcome. */
 export interface AttemptSpan {
-  run<T>(fn: () => Promise<T>): Promise<T>;
+  run<T>(fn: () => T): T;
   end(outcome: { readonly state: string; readonly error?: unknown }): void;
 }
-
-const noSpan: AttemptSpan = { run: (fn) => fn(), end: () => {} };
 
 const TRACER = '@berth/core';
 
 /**
  * Starts the span of one attempt (`berth.job <name>`, kind CONSUMER) continuing the job's
- * `traceparent` when it has one; a no-op without `@opentelemetry/api`.
+ * `traceparent` when it has one. No await: the worker loads `@opentelemetry/api` as it starts
+ * (`loadOtel()`). `undefined` without the API or without a registered tracer provider (every
+ * span would be a no-op), so the caller skips the wrapping altogether.
  */
-export async function startAttemptSpan(job: ClaimedJob, workerId: string): Promise<AttemptSpan> {
-  const api = await loadOtel();
-  if (api === undefined) return noSpan;
+export function attemptSpanNow(job: ClaimedJob, workerId: string): AttemptSpan | undefined {
+  const api = loadedOtel();
+  if (api === undefined) return undefined;
+  // No tracer provider registered (the API alone is installed): every span would be a no-op.
+  const provider = api.trace.getTracerProvider();
+  if (
+    provider instanceof api.ProxyTracerProvider &&
+    provider.getDelegateTracer(TRACER) === undefined
+  ) {
+    return undefined;
+  }
   const remote = parseTraceparent(job.traceparent);
   const parent =
     remote === undefined

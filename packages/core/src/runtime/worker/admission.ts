@@ -29,7 +29,8 @@ export interface Unavailable {
   readonly error: unknown;
 }
 
-const nothingHeld: Admitted = {
+/** What a job without a concurrency limit holds: nothing to renew or release. */
+export const nothingHeld: Admitted = {
   busy: false,
   slot: undefined,
   renew: () => Promise.resolve(true),

@@ -7,8 +7,13 @@ export interface ClaimLoopInput {
   readonly clock: Clock;
   readonly pollIntervalMs: number;
   readonly logger: RuntimeLogger;
-  /** Free worker slots now. */
+  /** Free worker slots now (with prefetch: free places in slots and buffer together). */
   readonly free: () => number;
+  /**
+   * The smallest claim worth its round trip (default 1): with a prefetch buffer still half
+   * full, a freed slot starts a buffered job and the claim waits until it can fill more.
+   */
+  readonly minClaim?: number;
   /** Claims up to `limit` jobs and starts them; answers how many it got. */
   readonly claim: (limit: number) => Promise<number>;
 }
@@ -103,7 +108,7 @@ export class ClaimLoop {
 
   /** A worker slot came free. */
   slotFreed(): void {
-    if (this.moreWaiting) this.request();
+    if (this.moreWaiting && this.input.free() >= (this.input.minClaim ?? 1)) this.request();
   }
 
   private armPoll(): void {
@@ -132,7 +137,7 @@ export class ClaimLoop {
     do {
       this.again = false;
       const limit = this.input.free();
-      if (limit <= 0) return;
+      if (limit <= 0 || limit < (this.input.minClaim ?? 1)) return;
       try {
         const got = await this.input.claim(limit);
         // A full batch: more may wait. A short one: the queue is drained until the next wake.

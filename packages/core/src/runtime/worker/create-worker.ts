@@ -5,11 +5,14 @@ import { configInvalid } from '../../errors/refusals.js';
 import { onDue } from '../due-hub.js';
 import type { AnyJobDefinition, JobResultOf, SettledOutcome } from '../jobs/job-types.js';
 import { loadOtel } from '../otel/load-otel.js';
+import { Attempt } from './attempt.js';
 import { ClaimLoop } from './claim-loop.js';
 import { drain, handBack as handBackJobs } from './drain.js';
+import { Fifo } from './fifo.js';
+import { LeaseKeeper } from './lease-keeper.js';
 import { createConsoleLogger, errorFields, withFields } from './logger.js';
 import { runOnSettled } from './on-settled.js';
-import { announceBuried, type ProcessDeps, processJob } from './process-job.js';
+import { announceBuried, type ProcessDeps } from './process-job.js';
 import { SettleBatcher } from './settle-batcher.js';
 import { SlotWaits } from './slot-waits.js';
 import { Emptying } from './waits.js';
@@ -19,11 +22,6 @@ import type { StopOptions, Worker, WorkerEvents, WorkerOptions } from './worker-
 
 /** How long `stop()` lets running attempts finish when it names no grace, ms. */
 export const DEFAULT_GRACE_MS = 30_000;
-
-interface Running {
-  readonly job: ClaimedJob;
-  readonly controller: AbortController;
-}
 
 /**
  * A worker: claims jobs of its queues as it has free slots, runs them with leases renewed, and
@@ -44,8 +42,14 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   const names = [...registry.keys()];
   const events = new WorkerEmitter(logger);
   const batcher = new SettleBatcher(driver, clock, settings.settleBatchMs);
-  const running = new Map<string, Running>();
-  const idle = new Emptying(() => running.size);
+  // Handlers running now: each holds one of `concurrency` worker slots until it returns.
+  const running = new Set<Attempt>();
+  // Claimed, lease kept, not started yet (at most `prefetch`): the next free slots take these.
+  const buffer = new Fifo<Attempt>();
+  // Settles and slot releases of ended attempts not yet answered; per attempt in `ending`.
+  let unsettled = 0;
+  const ending = new Map<Attempt, number>();
+  const idle = new Emptying(() => running.size + unsettled);
   const settling = new Set<Promise<void>>();
   const settled = new Emptying(() => settling.size);
   const stopSettled = new AbortController();
@@ -84,6 +88,26 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     () => loop.wake(),
     settings.concurrency,
   );
+  const keeper = new LeaseKeeper(
+    driver,
+    settings.visibilityTimeoutMs,
+    settings.renewIntervalMs,
+    logger,
+  );
+  const afterEnd = {
+    began: (attempt: Attempt) => {
+      unsettled += 1;
+      ending.set(attempt, (ending.get(attempt) ?? 0) + 1);
+    },
+    ended: (attempt: Attempt) => {
+      unsettled -= 1;
+      const left = (ending.get(attempt) ?? 1) - 1;
+      if (left > 0) ending.set(attempt, left);
+      else ending.delete(attempt);
+      idle.changed();
+      if (unsettled >= settings.concurrency) loop.slotFreed();
+    },
+  };
   const deps: ProcessDeps = {
     driver,
     batcher,
@@ -91,39 +115,73 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     stopped: stopped.signal,
     dueAt: (at) => loop.dueAt(at),
     slots,
+    keeper,
     random: options.random ?? Math.random,
     registry,
     workerId,
     visibilityTimeoutMs: settings.visibilityTimeoutMs,
-    renewIntervalMs: settings.renewIntervalMs,
     keyBusyDelayMs: settings.keyBusyDelayMs,
     logger,
     onSettled,
+    handlerEnded: (attempt) => {
+      running.delete(attempt);
+      pump();
+      idle.changed();
+      loop.slotFreed();
+    },
+    settling: afterEnd,
+    waitsForKey: () => {
+      pump();
+      loop.slotFreed();
+    },
     ...(options.defaultStepTimeoutMs === undefined
       ? {}
       : { defaultStepTimeoutMs: options.defaultStepTimeoutMs }),
     ...(options.eventPollMs === undefined ? {} : { eventPollMs: options.eventPollMs }),
   };
 
-  const launch = (job: ClaimedJob): void => {
-    const key = `${job.id}:${job.claim}`;
-    const controller = new AbortController();
-    running.set(key, { job, controller });
-    void processJob(deps, job, controller)
-      .catch((error: unknown) => logger.error('an attempt failed unexpectedly', errorFields(error)))
-      .finally(() => {
-        running.delete(key);
-        idle.changed();
-        loop.slotFreed();
+  // A claimed job's lease is kept from the claim on; it waits in the buffer for a free slot.
+  const take = (job: ClaimedJob): void => {
+    const definition = registry.get(job.name);
+    if (definition === undefined) {
+      // The claim names exactly the registry's jobs, so only a driver breaking the contract
+      // lands here; its lease lapses and a worker that knows the job takes it.
+      logger.error('an attempt failed unexpectedly', {
+        error: `the ${driver.name} driver handed worker ${workerId} a ${JSON.stringify(job.name)} job, outside the names it claimed`,
       });
+      return;
+    }
+    const attempt = new Attempt(deps, job, definition);
+    keeper.add(attempt);
+    buffer.push(attempt);
+  };
+
+  // Starts buffered jobs while slots are free (never once stop() began: those are handed back).
+  const pump = (): void => {
+    // Jobs waiting locally for a slot of their key run nothing: they take no worker slot.
+    while (state === 'running' && running.size - slots.waiting() < settings.concurrency) {
+      const attempt = buffer.shift();
+      if (attempt === undefined) return;
+      running.add(attempt);
+      attempt.start();
+    }
   };
 
   const loop = new ClaimLoop({
     clock,
     pollIntervalMs: settings.pollIntervalMs,
     logger,
+    // Settles not landed yet count against claims past one round of `concurrency`: a slow or
+    // hung ack holds the worker back instead of piling up finished jobs whose leases run out.
     // Jobs waiting locally for a slot of their key run nothing: they take no worker slot.
-    free: () => settings.concurrency - running.size + slots.waiting(),
+    free: () =>
+      settings.concurrency +
+      settings.prefetch -
+      running.size +
+      slots.waiting() -
+      buffer.size -
+      Math.max(0, unsettled - settings.concurrency),
+    minClaim: Math.max(1, Math.ceil(settings.prefetch / 2)),
     async claim(limit) {
       const jobs = await driver.claim({
         queues,
@@ -139,15 +197,23 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
         handBack(jobs);
         return 0;
       }
-      for (const job of jobs) launch(job);
+      for (const job of jobs) take(job);
+      pump();
       return jobs.length;
     },
   });
 
-  // Jobs claimed after stop() began go back at once, due now, their attempt not counted.
+  // Jobs claimed after stop() began, and buffered jobs not started, go back at once, due now,
+  // their attempt not counted (the next claim of a suspended row is a resume).
   const handingBack = new Set<Promise<void>>();
   const handBack = (jobs: readonly ClaimedJob[]): void =>
     handBackJobs({ driver, workerId, logger, jobs, pending: handingBack });
+
+  const handBackBuffered = (): void => {
+    const waiting = buffer.drain();
+    for (const attempt of waiting) keeper.remove(attempt);
+    handBack(waiting.map((attempt) => attempt.job));
+  };
 
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
   let stopListening = (): void => {};
@@ -173,11 +239,13 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       workerId,
       graceMs,
       startedAt,
+      handBackBuffered,
       stopClaiming: () => loop.stop(),
       unsubscribe: dropSubscription,
       flushSettles: () => batcher.flushImmediately(),
       settlesLanded: () => batcher.drain(),
-      running: () => running.values(),
+      running: () => running,
+      unlanded: () => [...ending.keys()].map((attempt) => attempt.job),
       idle: () => idle.wait(),
       handedBack: () => Promise.all(handingBack).then(() => {}),
       hooksDone: () => settled.wait(),
@@ -202,7 +270,9 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       }
       // An unmigrated or unreachable backend fails the start at once, not every poll after it.
       await driver.check();
-      // stop() (or another start) ran while the check was out.
+      // The tracing API (when installed) is loaded before any attempt, so none waits for it.
+      await loadOtel();
+      // stop() (or another start) ran while the check or the load was out.
       if (state !== 'idle') return;
       state = 'running';
       stopListening = onDue(driver, (queue, at) => {

@@ -31,6 +31,8 @@ export interface DrainInput {
   readonly graceMs: number;
   /** When stop() was called: the grace runs from there. */
   readonly startedAt: number;
+  /** Hands back the prefetched jobs not started (due now, the attempt not counted). */
+  readonly handBackBuffered: () => void;
   /** Stops claiming; answers once a claim in flight came back (it may hang). */
   readonly stopClaiming: () => Promise<void>;
   /** Drops the wake subscription (it may hang). */
@@ -39,11 +41,13 @@ export interface DrainInput {
   readonly flushSettles: () => void;
   /** Answers once every settle sent so far has been answered. */
   readonly settlesLanded: () => Promise<void>;
-  /** The attempts still running (and jobs still settling), by their abort controllers. */
+  /** The attempts whose handlers still run: a drain aborts them. */
   readonly running: () => Iterable<{
     readonly job: ClaimedJob;
-    readonly controller: AbortController;
+    abort(reason: unknown): void;
   }>;
+  /** Jobs whose handlers ended but whose settles (or slot releases) have not landed. */
+  readonly unlanded: () => Iterable<ClaimedJob>;
   /** Answers once nothing runs. */
   readonly idle: () => Promise<void>;
   /** Answers once the hand-backs of jobs claimed after the stop began have been answered. */
@@ -63,6 +67,7 @@ export interface DrainInput {
 export async function drain(input: DrainInput): Promise<boolean> {
   const { clock, logger, graceMs } = input;
   const deadline = input.startedAt + graceMs;
+  input.handBackBuffered();
   const claimsEnded = input.stopClaiming();
   const unsubscribed = input
     .unsubscribe()
@@ -76,8 +81,8 @@ export async function drain(input: DrainInput): Promise<boolean> {
       jobs: aborted.length,
       graceMs,
     });
-    for (const { job, controller } of aborted) {
-      controller.abort(attemptDrained(job, input.workerId, graceMs));
+    for (const attempt of aborted) {
+      attempt.abort(attemptDrained(attempt.job, input.workerId, graceMs));
     }
   }
   let answered = false;
@@ -93,7 +98,10 @@ export async function drain(input: DrainInput): Promise<boolean> {
   const finished = await until(clock, driverWork.then(input.hooksDone), deadline);
   const landed = finished || answered || (await slack(driverWork));
   if (!landed) {
-    const left = [...input.running()].map(({ job }) => job.id);
+    const ids = new Set<string>();
+    for (const { job } of input.running()) ids.add(job.id);
+    for (const job of input.unlanded()) ids.add(job.id);
+    const left = [...ids];
     logger.warn(
       'the grace ended with driver calls still out; jobs not handed back are left to their leases, which lapse, and run again',
       { jobs: left.length, jobIds: left, graceMs },

@@ -5,65 +5,115 @@ import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
 import type { LeaseClock } from './settle-retry.js';
 
-export interface LeaseKeeperInput {
-  readonly driver: Driver;
+/** One claimed job whose lease the keeper renews, from its claim until its handler ends. */
+export interface Leased {
   readonly fence: Fence;
-  readonly visibilityTimeoutMs: number;
-  readonly everyMs: number;
-  readonly logger: RuntimeLogger;
   /** Moved to each renewal's new end. */
   readonly lease: LeaseClock;
   /**
-   * Renews whatever else the attempt holds for as long as its lease (concurrency slots);
-   * answering false (the slot is gone) ends the attempt as a lost lease does.
+   * Renews whatever else the attempt holds for as long as its lease (a concurrency slot);
+   * answering false (the slot is gone) ends the attempt as a lost lease does. Absent: nothing.
    */
-  readonly renewAlso?: () => Promise<boolean>;
+  renewAlso(): Promise<boolean> | undefined;
   /**
    * The lease is gone (the job was cancelled, or lapsed and was re-claimed), or the attempt's
    * concurrency slot is (`slot`: the worker stalled past its ttl and another holder took it).
    */
-  readonly onLost: (what: 'lease' | 'slot') => void;
+  leaseLost(what: 'lease' | 'slot'): void;
 }
 
 /**
- * Renews one attempt's lease every `everyMs` on the driver's clock while its handler runs.
- * `extend` answering false means the fence no longer holds; a renewal that throws is logged and
- * tried again next time (the fence, not this timer, is what keeps a stale worker from writing).
+ * Renews the leases of every job a worker holds on ONE timer. Each job is due `everyMs` after
+ * its claim (or its last renewal); a tick renews every job due within half a period, so jobs
+ * claimed together renew together, and no job is renewed later than `everyMs` after the last
+ * time. `extend` answering false means the fence no longer holds; a renewal that throws is
+ * logged and tried again next tick (the fence, not this timer, keeps a stale worker from writing).
  */
-export function keepLease(input: LeaseKeeperInput): { stop(): void } {
-  const schedule = timeoutsFor(input.driver.clock);
-  let stopped = false;
-  let cancel = (): void => {};
+export class LeaseKeeper {
+  /** Jobs held and when each is due; a job whose renewal is out is in `renewing` instead. */
+  private readonly due = new Map<Leased, number>();
+  private readonly renewing = new Set<Leased>();
+  private timerAt = Number.POSITIVE_INFINITY;
+  private cancelTimer = (): void => {};
+  private readonly schedule;
 
-  const renew = async (): Promise<void> => {
-    try {
-      const at = input.driver.clock.now();
-      const held = await input.driver.extend(input.fence, input.visibilityTimeoutMs);
-      if (stopped) return;
-      if (held) input.lease.until = at + input.visibilityTimeoutMs;
-      const lost = !held ? 'lease' : (await input.renewAlso?.()) === false ? 'slot' : undefined;
-      if (lost !== undefined) {
-        if (stopped) return;
-        stopped = true;
-        input.onLost(lost);
-        return;
-      }
-    } catch (error) {
-      input.logger.warn('lease renewal failed; trying again', errorFields(error));
+  constructor(
+    private readonly driver: Driver,
+    private readonly visibilityTimeoutMs: number,
+    private readonly everyMs: number,
+    private readonly logger: RuntimeLogger,
+  ) {
+    this.schedule = timeoutsFor(driver.clock);
+  }
+
+  /** Jobs whose leases are kept now. */
+  get size(): number {
+    return this.due.size + this.renewing.size;
+  }
+
+  add(job: Leased): void {
+    const at = this.driver.clock.now() + this.everyMs;
+    this.due.set(job, at);
+    if (at < this.timerAt) this.arm(at);
+  }
+
+  /** Stops renewing `job` (its handler ended); a renewal out for it is answered to no one. */
+  remove(job: Leased): void {
+    if (!this.due.delete(job)) this.renewing.delete(job);
+    if (this.size === 0) this.disarm();
+  }
+
+  private disarm(): void {
+    this.cancelTimer();
+    this.cancelTimer = () => {};
+    this.timerAt = Number.POSITIVE_INFINITY;
+  }
+
+  private arm(at: number): void {
+    this.disarm();
+    this.timerAt = at;
+    this.cancelTimer = this.schedule(() => this.tick(), Math.max(0, at - this.driver.clock.now()));
+  }
+
+  private tick(): void {
+    this.timerAt = Number.POSITIVE_INFINITY;
+    this.cancelTimer = () => {};
+    const now = this.driver.clock.now();
+    const horizon = now + this.everyMs / 2;
+    const batch: Leased[] = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (const [job, at] of this.due) {
+      if (at <= horizon) batch.push(job);
+      else if (at < next) next = at;
     }
-    arm();
-  };
+    for (const job of batch) {
+      this.due.delete(job);
+      this.renewing.add(job);
+    }
+    // Every lease due in this tick goes out at once: one round of `extend`s, one timer.
+    for (const job of batch) void this.renew(job, now);
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  }
 
-  const arm = (): void => {
-    if (stopped) return;
-    cancel = schedule(() => void renew(), input.everyMs);
-  };
-
-  arm();
-  return {
-    stop() {
-      stopped = true;
-      cancel();
-    },
-  };
+  private async renew(job: Leased, at: number): Promise<void> {
+    let lost: 'lease' | 'slot' | undefined;
+    try {
+      const held = await this.driver.extend(job.fence, this.visibilityTimeoutMs);
+      if (held && this.renewing.has(job)) job.lease.until = at + this.visibilityTimeoutMs;
+      if (!held) lost = 'lease';
+      else if ((await job.renewAlso()) === false) lost = 'slot';
+    } catch (error) {
+      if (this.renewing.has(job)) {
+        this.logger.warn('lease renewal failed; trying again', errorFields(error));
+      }
+    }
+    // Removed while the renewal was out: its handler ended, nobody is told.
+    if (!this.renewing.delete(job)) return;
+    if (lost !== undefined) {
+      if (this.size === 0) this.disarm();
+      job.leaseLost(lost);
+      return;
+    }
+    this.add(job);
+  }
 }

@@ -31,10 +31,13 @@ interface Settling {
   readonly job: ClaimedJob;
   readonly fence: Fence;
   readonly lease: LeaseClock;
+  /** The first send of this settle went out in a batch and failed with this. */
+  readonly failedOnce: { readonly error: unknown } | undefined;
 }
 
 const withRetry = <T>(at: Settling, send: () => Promise<T>): Promise<T> =>
   retrySettle({
+    ...(at.failedOnce === undefined ? {} : { failedOnce: at.failedOnce }),
     driver: at.deps.driver,
     clock: at.deps.driver.clock,
     fence: at.fence,
@@ -117,8 +120,9 @@ export async function settleAttempt(
   end: AttemptEnd,
   retry: ResolvedRetry,
   lease: LeaseClock,
+  failedOnce?: { readonly error: unknown },
 ): Promise<SettledOutcome | undefined> {
-  const at: Settling = { deps, logger, job, fence, lease };
+  const at: Settling = { deps, logger, job, fence, lease, failedOnce };
   try {
     switch (end.kind) {
       case 'completed': {

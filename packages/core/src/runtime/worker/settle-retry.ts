@@ -42,12 +42,17 @@ export async function retrySettle<T>(input: {
   readonly stopped: AbortSignal;
   readonly logger: RuntimeLogger;
   readonly send: () => Promise<T>;
+  /** The first send already went out (in a batch) and failed with this: go on from there. */
+  readonly failedOnce?: { readonly error: unknown };
 }): Promise<T> {
   const { driver, clock, lease } = input;
+  let failed = input.failedOnce;
   for (let tries = 1; ; tries += 1) {
     try {
+      if (failed !== undefined) throw failed.error;
       return await input.send();
     } catch (error) {
+      failed = undefined;
       const delay = Math.min(SETTLE_RETRY_FIRST_MS * 2 ** (tries - 1), SETTLE_RETRY_MAX_MS);
       if (!transient(error) || input.stopped.aborted || clock.now() + delay >= lease.until) {
         throw new SettleGaveUp(tries, error);

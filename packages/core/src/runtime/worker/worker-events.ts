@@ -20,6 +20,11 @@ export class WorkerEmitter {
     };
   }
 
+  /** Whether anyone listens to `event`: a hot path skips building a payload nobody reads. */
+  has(event: WorkerEventName): boolean {
+    return (this.listeners.get(event)?.size ?? 0) > 0;
+  }
+
   emit<E extends WorkerEventName>(event: E, payload: WorkerEvents[E]): void {
     for (const listener of this.listeners.get(event) ?? []) {
       try {

@@ -14,6 +14,7 @@ export interface WorkerSettings {
   readonly settleBatchMs: number;
   readonly renewIntervalMs: number;
   readonly keyBusyDelayMs: number;
+  readonly prefetch: number;
 }
 
 /** A valid value of each worker option, for the example in a CONFIG_INVALID fix. */
@@ -27,6 +28,7 @@ const SAMPLES: Readonly<Record<string, string>> = {
   settleBatchMs: '5',
   renewIntervalMs: '10_000',
   keyBusyDelayMs: '1_000',
+  prefetch: '100',
 };
 
 const refuse = (option: string, reason: string, allowed?: string) =>
@@ -98,5 +100,6 @@ export function checkWorkerOptions(options: WorkerOptions): WorkerSettings {
     settleBatchMs: check('settleBatchMs', options.settleBatchMs ?? DEFAULT_SETTLE_BATCH_MS, 0),
     renewIntervalMs,
     keyBusyDelayMs: check('keyBusyDelayMs', options.keyBusyDelayMs ?? DEFAULT_KEY_BUSY_DELAY_MS, 1),
+    prefetch: check('prefetch', options.prefetch ?? 0, 0, true, MAX_CLAIM_BATCH),
   };
 }

@@ -12,7 +12,7 @@ export interface WorkerOptions<
   readonly jobs: J;
   /** The queues to claim from. Default: every queue the jobs name. */
   readonly queues?: readonly string[];
-  /** Attempts this worker runs at once; it claims no more than it has free. */
+  /** Handlers this worker runs at once; it claims no more than it has free (plus `prefetch`). */
   readonly concurrency: number;
   /** The lease length, ms; renewed every `renewIntervalMs` while a handler runs. */
   readonly visibilityTimeoutMs: number;
@@ -28,6 +28,13 @@ export interface WorkerOptions<
   readonly renewIntervalMs?: number;
   /** How long a job whose concurrency key or rate limit is busy waits before it is tried again, ms. Default 1 000. */
   readonly keyBusyDelayMs?: number;
+  /**
+   * Jobs the worker may claim ahead of its free slots, 0 to MAX_CLAIM_BATCH (1 000). Default 0.
+   * They wait in a local buffer, their leases renewed, and start as slots free, so the next
+   * claim's round trip overlaps with running jobs; `stop()` hands back the ones not started at
+   * once (due now, the attempt not counted). Other workers cannot take a job while it is buffered.
+   */
+  readonly prefetch?: number;
   /** Random source of the backoff jitter, `[0, 1)`. Default Math.random. */
   readonly random?: () => number;
   /** The timeout of a `step.run` that names none, ms. */
@@ -118,8 +125,9 @@ export interface Worker<TResult = Json | undefined> {
     listener: (payload: WorkerEvents<TResult>[E]) => void,
   ): () => void;
   /**
-   * Attempts running now (each holds one of `concurrency` slots); jobs waiting on this worker
-   * for their key's concurrency slot are not counted.
+   * Handlers running now (each holds one of `concurrency` slots until it returns; its ack may
+   * still be landing, and stop() waits for it). Jobs waiting in the prefetch buffer, and jobs
+   * waiting on this worker for their key's concurrency slot, are not counted.
    */
   running(): number;
 }
