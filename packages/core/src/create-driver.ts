@@ -28,6 +28,7 @@ import { screenProgress } from './screen/progress.js';
 import {
   screenAck,
   screenAckItems,
+  screenExtendItems,
   screenFence,
   screenNack,
   screenNackItems,
@@ -214,6 +215,12 @@ export function createDriver(backend: DriverBackend): Driver {
       run('nack a batch', async () => {
         const screened = screenNackItems(items);
         return screened.length === 0 ? [] : backend.nackMany(screened);
+      }),
+    extendMany: (items, ms) =>
+      run('extend a batch of leases', async () => {
+        const screened = screenExtendItems(items);
+        const vt = screenVisibility(ms);
+        return screened.length === 0 ? [] : backend.extendMany(screened, vt);
       }),
     get: (id, options) => run('get a job', () => backend.get(screenId(id), screenById(options))),
     cancel: (id, options) =>

@@ -131,3 +131,7 @@ export const screenNackItems = screening('items', (items: readonly NackItem[]): 
     ...screenNack(item as unknown as NackOptions),
   })),
 );
+
+export const screenExtendItems = screening('items', (items: readonly Fence[]): Fence[] =>
+  batchItems(items).map((item) => screenFence(item as unknown as Fence)),
+);

@@ -3,6 +3,7 @@ import { claimSql } from './claim.js';
 import { enqueueSql } from './enqueue.js';
 import { enqueueAdvancingSql } from './enqueue-advancing.js';
 import { eventsSql } from './events.js';
+import { extendManySql } from './extend-many.js';
 import { leasesSql } from './leases.js';
 import { listSql } from './list.js';
 import { marksSql } from './marks.js';
@@ -18,6 +19,7 @@ export function statements(s: string) {
     enqueueAdvancing: enqueueAdvancingSql(s),
     claim: claimSql(s),
     settle: settleSql(s),
+    extendMany: extendManySql(s),
     operator: operatorSql(s),
     progress: progressSql(s),
     list: listSql(s),
