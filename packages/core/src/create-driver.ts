@@ -16,6 +16,7 @@ import { toListPage } from './list-page.js';
 import { screenClaim } from './screen/claim.js';
 import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
 import { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
+import { screenExtendItems } from './screen/extend-many.js';
 import { screenList } from './screen/list.js';
 import {
   screenById,
@@ -28,7 +29,6 @@ import { screenProgress } from './screen/progress.js';
 import {
   screenAck,
   screenAckItems,
-  screenExtendItems,
   screenFence,
   screenNack,
   screenNackItems,

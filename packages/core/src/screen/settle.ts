@@ -131,7 +131,3 @@ export const screenNackItems = screening('items', (items: readonly NackItem[]): 
     ...screenNack(item as unknown as NackOptions),
   })),
 );
-
-export const screenExtendItems = screening('items', (items: readonly Fence[]): Fence[] =>
-  batchItems(items).map((item) => screenFence(item as unknown as Fence)),
-);
