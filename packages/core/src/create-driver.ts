@@ -16,6 +16,7 @@ import { toListPage } from './list-page.js';
 import { screenClaim } from './screen/claim.js';
 import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
 import { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
+import { screenExtendItems } from './screen/extend-many.js';
 import { screenList } from './screen/list.js';
 import {
   screenById,
@@ -214,6 +215,12 @@ export function createDriver(backend: DriverBackend): Driver {
       run('nack a batch', async () => {
         const screened = screenNackItems(items);
         return screened.length === 0 ? [] : backend.nackMany(screened);
+      }),
+    extendMany: (items, ms) =>
+      run('extend a batch of leases', async () => {
+        const screened = screenExtendItems(items);
+        const vt = screenVisibility(ms);
+        return screened.length === 0 ? [] : backend.extendMany(screened, vt);
       }),
     get: (id, options) => run('get a job', () => backend.get(screenId(id), screenById(options))),
     cancel: (id, options) =>

@@ -26,6 +26,7 @@ function rawFailingBackend(calls: string[]): DriverBackend {
       'progress',
       'ackMany',
       'nackMany',
+      'extendMany',
       'get',
       'cancel',
       'promote',
@@ -102,6 +103,23 @@ describe('createDriver', () => {
     expect(await driver.enqueueMany([])).toEqual([]);
     expect(await driver.ackMany([])).toEqual([]);
     expect(await driver.nackMany([])).toEqual([]);
+    expect(await driver.extendMany([], 1_000)).toEqual([]);
     expect(calls).toEqual([]);
+  });
+
+  it('screens every extendMany item as a fence and the lease length before the backend is called', async () => {
+    const calls: string[] = [];
+    const driver = createDriver(rawFailingBackend(calls));
+    const fence = { jobId: '00000000-0000-4000-8000-000000000000', workerId: 'w', claim: 1 };
+    expect(await codeOf(driver.extendMany([fence, { ...fence, claim: -1 }], 1_000))).toBe(
+      'JOB_INVALID',
+    );
+    expect(await codeOf(driver.extendMany(new Array(2), 1_000))).toBe('JOB_INVALID');
+    expect(await codeOf(driver.extendMany([fence], -1))).toBe('JOB_INVALID');
+    expect(await codeOf(driver.extendMany([], -1))).toBe('JOB_INVALID');
+    expect(await codeOf(driver.extendMany(null as never, 1_000))).toBe('JOB_INVALID');
+    expect(calls).toEqual([]);
+    expect(await codeOf(driver.extendMany([fence], 1_000))).toBe('DRIVER_UNAVAILABLE');
+    expect(calls).toEqual(['extendMany']);
   });
 });

@@ -16,6 +16,7 @@ import { claim } from './claim.js';
 import { enqueue, enqueueMany } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { findEvent, listEvents, publish, purgeExpired } from './events.js';
+import { extendMany } from './extend-many.js';
 import {
   acquire,
   acquireSlot,
@@ -124,6 +125,7 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     progress: (fence, value) => run('report progress', () => progress(store, fence, value)),
     ackMany: (items) => run('ack a batch', () => ackMany(store, items)),
     nackMany: (items) => run('nack a batch', () => nackMany(store, items)),
+    extendMany: (items, ms) => run('extend a batch', () => extendMany(store, items, ms)),
     get: (id, byId) => run('get a job', () => get(store, id, byId)),
     cancel: (id, byId) => run('cancel a job', () => cancel(store, id, byId)),
     promote: (id, byId) => run('promote a job', () => promote(store, id, byId)),

@@ -24,6 +24,7 @@ import { enqueueOne } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { enqueueMany } from './enqueue-many.js';
 import { createEventStore } from './events.js';
+import { extendMany } from './extend-many.js';
 import { createLeaseStore } from './leases.js';
 import { createMarkStore } from './marks.js';
 import { cancel, get, list, promote, stats } from './operator.js';
@@ -197,6 +198,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     progress: on('report progress', progress),
     ackMany: on('ack a batch', ackMany),
     nackMany: on('nack a batch', nackMany),
+    extendMany: on('extend a batch', extendMany),
     get: on('get a job', get),
     cancel: on('cancel a job', cancel),
     promote: on('promote a job', promote),

@@ -15,6 +15,7 @@ import { type MigrationStatus, migrationStatus } from './migration-status.js';
 import { checkOps } from './ops/check.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { enqueueAdvancingOps } from './ops/enqueue-advancing.js';
+import { extendManyOps } from './ops/extend-many.js';
 import { operatorOps } from './ops/operator.js';
 import { progressOps } from './ops/progress.js';
 import { settleOps } from './ops/settle.js';
@@ -81,6 +82,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
         : enqueueAdvancing(request, request.advanceMark),
     ...settleOps(context),
     ...progressOps(context),
+    ...extendManyOps(context),
     ...operatorOps(context),
     steps: stepStore(context),
     events: eventStore(context),

@@ -18,6 +18,7 @@ import { createContext } from './context.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { createEventStore } from './events.js';
+import { extendMany } from './extend-many.js';
 import { keysFor } from './keys.js';
 import { createLeaseStore } from './leases.js';
 import { list } from './list.js';
@@ -144,6 +145,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     progress: guard('report progress', (fence, value) => progress(context, fence, value)),
     ackMany: guard('ack a batch', (items) => ackMany(context, items)),
     nackMany: guard('nack a batch', (items) => nackMany(context, items)),
+    extendMany: guard('extend a batch', (items, ms) => extendMany(context, items, ms)),
     get: guard('get a job', (id, opts) => get(context, id, opts)),
     cancel: guard('cancel a job', (id, opts) => cancel(context, id, opts)),
     promote: guard('promote a job', (id, opts) => promote(context, id, opts)),

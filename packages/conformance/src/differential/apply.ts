@@ -70,10 +70,12 @@ async function call(world: World, op: Op): Promise<unknown> {
     case 'stepList':
       return fenced(world, op, now);
     case 'ackMany':
-    case 'nackMany': {
+    case 'nackMany':
+    case 'extendMany': {
       const fences = op.fences.map((at) => nth(world.fences, at));
       if (fences.some((fence) => fence === undefined)) return NOTHING_TO_NAME;
       const known = fences.filter((fence): fence is Fence => fence !== undefined);
+      if (op.kind === 'extendMany') return driver.extendMany(known, op.vtMs);
       return op.kind === 'ackMany'
         ? driver.ackMany(known.map((fence) => ({ fence })))
         : driver.nackMany(known.map((fence) => ({ fence, error: { message: 'batch' } })));

@@ -124,6 +124,11 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   weighted(2, 'progress', fc.record({ fence: index, done: fc.nat({ max: 99 }) })),
   weighted(1, 'ackMany', fc.record({ fences: fc.array(index, { minLength: 1, maxLength: 3 }) })),
   weighted(1, 'nackMany', fc.record({ fences: fc.array(index, { minLength: 1, maxLength: 3 }) })),
+  weighted(
+    1,
+    'extendMany',
+    fc.record({ fences: fc.array(index, { minLength: 1, maxLength: 3 }), vtMs: vt }),
+  ),
   byId('get', 2),
   byId('cancel', 3),
   byId('promote', 2),

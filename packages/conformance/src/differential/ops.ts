@@ -92,6 +92,7 @@ export type Op =
   | Fenced<'stepList'>
   | { readonly kind: 'ackMany'; readonly fences: readonly number[] }
   | { readonly kind: 'nackMany'; readonly fences: readonly number[] }
+  | { readonly kind: 'extendMany'; readonly fences: readonly number[]; readonly vtMs: number }
   | ById<'get'>
   | ById<'cancel'>
   | ById<'promote'>

@@ -20,6 +20,7 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
   progress: (d, [a, b]) => loose(d).progress(a, b),
   ackMany: (d, [a]) => loose(d).ackMany(a),
   nackMany: (d, [a]) => loose(d).nackMany(a),
+  extendMany: (d, [a, b]) => loose(d).extendMany(a, b),
   get: (d, [a, b]) => loose(d).get(a, b),
   cancel: (d, [a, b]) => loose(d).cancel(a, b),
   promote: (d, [a, b]) => loose(d).promote(a, b),

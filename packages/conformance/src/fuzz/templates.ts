@@ -38,6 +38,8 @@ export function templateOf(entry: string, world: ScreensWorld, now: number): unk
       return [[{ fence }]];
     case 'nackMany':
       return [[{ fence, error: { message: 'fuzz' } }]];
+    case 'extendMany':
+      return [[fence], 60_000];
     case 'get':
     case 'cancel':
     case 'promote':

@@ -106,6 +106,7 @@ const settles: ReadonlyArray<
   ['extend', async (driver, fence) => [await driver.extend(fence, 60_000)]],
   ['ackMany', (driver, fence) => driver.ackMany([{ fence, result: 'stale' }])],
   ['nackMany', (driver, fence) => driver.nackMany([{ fence, error: { message: 'stale' } }])],
+  ['extendMany', (driver, fence) => driver.extendMany([fence], 60_000)],
 ];
 
 export const settleFenceCases: readonly KitCase[] = [

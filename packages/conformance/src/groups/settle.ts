@@ -10,6 +10,7 @@ import {
   recordOf,
   without,
 } from './fixtures-a.js';
+import { settleExtendManyCases } from './settle-extend-many.js';
 import { settleFenceCases } from './settle-fence.js';
 import { settleManyCases } from './settle-many.js';
 import { settleSuspendCases } from './settle-suspend.js';
@@ -217,5 +218,6 @@ export const settleGroup: KitGroup = {
     ...settleSuspendCases,
     ...settleManyCases,
     ...settleFenceCases,
+    ...settleExtendManyCases,
   ],
 };

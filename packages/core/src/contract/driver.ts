@@ -59,6 +59,12 @@ export interface Driver {
   progress(fence: Fence, value: Json): Promise<boolean>;
   ackMany(items: readonly AckItem[]): Promise<readonly boolean[]>;
   nackMany(items: readonly NackItem[]): Promise<readonly boolean[]>;
+  /**
+   * Renews many leases in ONE driver call, each exactly as `extend`; answers per item, in input
+   * order (see {@link DriverBackend.extendMany}). Empty input answers `[]` with no round trip.
+   * The worker's one lease timer renews every due job through it. Group `settle`.
+   */
+  extendMany(items: readonly Fence[], visibilityTimeoutMs: number): Promise<readonly boolean[]>;
   get(id: string, options?: ByIdOptions): Promise<JobRecord | undefined>;
   cancel(id: string, options?: ByIdOptions): Promise<JobRecord>;
   promote(id: string, options?: ByIdOptions): Promise<JobRecord>;
@@ -233,6 +239,17 @@ export interface DriverBackend {
   /** Many settles in ONE round trip (statement or script); `landed` per item, in order. */
   ackMany(items: readonly AckItem[]): Promise<readonly boolean[]>;
   nackMany(items: readonly NackItem[]): Promise<readonly boolean[]>;
+  /**
+   * Many `extend`s in ONE round trip where the backend allows (statement or script; NATS KV:
+   * the per-item conditional writes, issued together); answers per item, in input order. Each
+   * item is fenced on its own: it lands (`visibleAt = now + vt`, `updatedAt = now`, one `now`
+   * for the batch) only when the row is `running` with this `claimedBy` and `claim` (a lapsed
+   * lease not yet re-claimed still lands); a stale, unknown or settled fence answers false and
+   * changes nothing. A fence given twice answers alike both times. Items are screened fences
+   * (the same batch bound as `ackMany`); core answers an empty batch `[]` without calling the
+   * backend. Group `settle`.
+   */
+  extendMany(items: readonly Fence[], visibilityTimeoutMs: number): Promise<readonly boolean[]>;
 
   /**
    * By-id calls. With `tenantId`, a row of another tenant (or of none) is treated exactly as an

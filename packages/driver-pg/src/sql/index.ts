@@ -4,6 +4,7 @@ import { enqueueSql } from './enqueue.js';
 import { enqueueAdvancingSql } from './enqueue-advancing.js';
 import { enqueueManySql } from './enqueue-many.js';
 import { eventsSql } from './events.js';
+import { extendManySql } from './extend-many.js';
 import { leasesSql } from './leases.js';
 import { listSql } from './list.js';
 import { marksSql } from './marks.js';
@@ -20,6 +21,7 @@ export function statements(s: string) {
     enqueueMany: enqueueManySql(s),
     claim: claimSql(s),
     settle: settleSql(s),
+    extendMany: extendManySql(s),
     operator: operatorSql(s),
     progress: progressSql(s),
     list: listSql(s),
