@@ -45,6 +45,8 @@ describe('worker: a settle that fails is sent again', () => {
           down ? Promise.reject(new Error('backend down')) : driver.ackMany(items),
         extend: (fence: never, ms: never) =>
           down ? Promise.reject(new Error('backend down')) : driver.extend(fence, ms),
+        extendMany: (fences: never, ms: never) =>
+          down ? Promise.reject(new Error('backend down')) : driver.extendMany(fences, ms),
       },
     });
     const attempts: number[] = [];

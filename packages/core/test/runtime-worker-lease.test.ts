@@ -74,6 +74,10 @@ describe('worker: leases', () => {
         await stall.promise;
         return inner.extend(fence, ms);
       },
+      extendMany: async (fences, ms) => {
+        await stall.promise;
+        return inner.extendMany(fences, ms);
+      },
     };
     const seen: { reason?: unknown; late?: unknown } = {};
     let started = false;

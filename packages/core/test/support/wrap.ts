@@ -6,7 +6,7 @@ export function wrapDriver(
   overrides: {
     readonly top?: Partial<
       Record<
-        'claim' | 'ackMany' | 'nackMany' | 'suspend' | 'extend' | 'progress',
+        'claim' | 'ackMany' | 'nackMany' | 'suspend' | 'extend' | 'extendMany' | 'progress',
         (...args: never[]) => unknown
       >
     >;

@@ -26,7 +26,7 @@ export interface Leased {
  * Renews the leases of every job a worker holds on ONE timer. Each job is due `everyMs` after
  * its claim (or its last renewal); a tick renews every job due within half a period, so jobs
  * claimed together renew together, and no job is renewed later than `everyMs` after the last
- * time. `extend` answering false means the fence no longer holds; a renewal that throws is
+ * time. `extendMany` answering false for a job means the fence no longer holds; a renewal that throws is
  * logged and tried again next tick (the fence, not this timer, keeps a stale worker from writing).
  */
 export class LeaseKeeper {
@@ -90,23 +90,45 @@ export class LeaseKeeper {
       this.due.delete(job);
       this.renewing.add(job);
     }
-    // Every lease due in this tick goes out at once: one round of `extend`s, one timer.
-    for (const job of batch) void this.renew(job, now);
+    // Every lease due in this tick goes out in ONE `extendMany`, on one timer.
+    if (batch.length > 0) void this.renew(batch, now);
     if (next !== Number.POSITIVE_INFINITY) this.arm(next);
   }
 
-  private async renew(job: Leased, at: number): Promise<void> {
-    let lost: 'lease' | 'slot' | undefined;
+  private async renew(batch: readonly Leased[], at: number): Promise<void> {
+    let held: readonly boolean[];
     try {
-      const held = await this.driver.extend(job.fence, this.visibilityTimeoutMs);
-      if (held && this.renewing.has(job)) job.lease.until = at + this.visibilityTimeoutMs;
-      if (!held) lost = 'lease';
-      else if ((await job.renewAlso()) === false) lost = 'slot';
+      held = await this.driver.extendMany(
+        batch.map((job) => job.fence),
+        this.visibilityTimeoutMs,
+      );
     } catch (error) {
-      if (this.renewing.has(job)) {
+      // Tried again next tick: the fence, not this timer, keeps a stale worker from writing.
+      if (batch.some((job) => this.renewing.has(job))) {
         this.logger.warn('lease renewal failed; trying again', errorFields(error));
       }
+      for (const job of batch) this.settle(job, undefined);
+      return;
     }
+    await Promise.all(
+      batch.map(async (job, index) => {
+        if (held[index] !== true) return this.settle(job, 'lease');
+        if (this.renewing.has(job)) job.lease.until = at + this.visibilityTimeoutMs;
+        let also: boolean | undefined;
+        try {
+          also = await job.renewAlso();
+        } catch (error) {
+          if (this.renewing.has(job)) {
+            this.logger.warn('slot renewal failed; trying again', errorFields(error));
+          }
+        }
+        this.settle(job, also === false ? 'slot' : undefined);
+      }),
+    );
+  }
+
+  /** A renewal answered for `job`: it is kept again, or told what it lost. */
+  private settle(job: Leased, lost: 'lease' | 'slot' | undefined): void {
     // Removed while the renewal was out: its handler ended, nobody is told.
     if (!this.renewing.delete(job)) return;
     if (lost !== undefined) {
