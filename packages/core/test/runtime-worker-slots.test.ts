@@ -116,6 +116,44 @@ describe('worker: concurrency slots are held honestly', () => {
     ]);
   });
 
+  it('a worker that wakes past its slot ttl (a stopped process) aborts the attempt before any renewal answers', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    // Renewals never answer: only what the worker knows locally can end the attempt.
+    const renewals: number[] = [];
+    const silent = wrapDriver(driver, {
+      top: {
+        extendMany: (fences: readonly unknown[]) => {
+          renewals.push(fences.length);
+          return new Promise<never>(() => {});
+        },
+      },
+    });
+    let reason: unknown;
+    let started = false;
+    const sync = defineJob({
+      name: 'sync',
+      concurrency: { limit: 1 },
+      run: ({ signal }) => {
+        started = true;
+        return new Promise<never>((_, reject) => {
+          signal.addEventListener('abort', () => {
+            reason = signal.reason;
+            reject(signal.reason);
+          });
+        });
+      },
+    });
+    const worker = makeWorker(silent, [sync], { visibilityTimeoutMs: 3_000 });
+    await worker.start();
+    await createClient({ driver }).enqueue(sync, null);
+    await driveUntil(clock, () => started);
+    // The process was stopped for longer than the slot's ttl: its first timer fires late.
+    await clock.advance(3_001);
+    await driveUntil(clock, () => reason !== undefined, { stepMs: 1, maxMs: 5 });
+    expect(reason).toMatchObject({ code: 'JOB_ABORTED' });
+    expect(renewals).toEqual([]);
+  });
+
   it('keeps the slot until an aborted handler that ignores its signal really returns', async () => {
     const { driver, clock } = memoryOnManualClock();
     const stubborn = gate();

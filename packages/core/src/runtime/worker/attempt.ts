@@ -180,6 +180,11 @@ export class Attempt implements Leased, SettleWaiter, AttemptState {
     this.onLost?.();
   }
 
+  /** Leased: whether a concurrency slot is held. */
+  holdsSlot(): boolean {
+    return this.admission.slot !== undefined;
+  }
+
   /** Leased: the concurrency slot is renewed with the lease. */
   renewAlso(): Promise<boolean> | undefined {
     return this.admission.slot === undefined ? undefined : this.admission.renew();

@@ -15,6 +15,8 @@ export interface Leased {
    * answering false (the slot is gone) ends the attempt as a lost lease does. Absent: nothing.
    */
   renewAlso(): Promise<boolean> | undefined;
+  /** Whether the attempt holds a concurrency slot (whose ttl is the lease's). */
+  holdsSlot(): boolean;
   /**
    * The lease is gone (the job was cancelled, or lapsed and was re-claimed), or the attempt's
    * concurrency slot is (`slot`: the worker stalled past its ttl and another holder took it).
@@ -79,6 +81,7 @@ export class LeaseKeeper {
     this.timerAt = Number.POSITIVE_INFINITY;
     this.cancelTimer = () => {};
     const now = this.driver.clock.now();
+    this.dropLapsedSlots(now);
     const horizon = now + this.everyMs / 2;
     const batch: Leased[] = [];
     let next = Number.POSITIVE_INFINITY;
@@ -125,6 +128,23 @@ export class LeaseKeeper {
         this.settle(job, also === false ? 'slot' : undefined);
       }),
     );
+  }
+
+  /**
+   * A tick that finds a slot holder's lease already past its end woke late (a stopped process, a
+   * long pause): its slot's ttl ran out too, another worker may hold the key now, so the attempt
+   * ends at once instead of running on until a renewal answers.
+   */
+  private dropLapsedSlots(now: number): void {
+    for (const held of [this.due.keys(), this.renewing.values()]) {
+      for (const job of held) {
+        if (job.lease.until > now || !job.holdsSlot()) continue;
+        this.due.delete(job);
+        this.renewing.delete(job);
+        job.leaseLost('slot');
+      }
+    }
+    if (this.size === 0) this.disarm();
   }
 
   /** A renewal answered for `job`: it is kept again, or told what it lost. */
