@@ -8,8 +8,8 @@ import {
   type MarkPassed,
   type ScreenedEnqueue,
 } from '@berth/core';
-import { jsonParam } from '../rows.js';
 import type { OpsContext } from './context.js';
+import { insertParams } from './enqueue.js';
 
 interface AdvancingRow {
   readonly id: string | null;
@@ -41,21 +41,7 @@ export function enqueueAdvancingOps(context: OpsContext) {
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       const now = clock.now();
       const rows = await db.rows<AdvancingRow>('enqueue', sql.enqueueAdvancing.insert, [
-        id,
-        runId,
-        request.name,
-        request.queue,
-        jsonParam(request.payload),
-        request.runAt ?? now,
-        now,
-        request.priority,
-        request.maxAttempts,
-        request.idempotencyKey ?? null,
-        request.concurrencyKey ?? null,
-        request.tenantId ?? null,
-        request.traceparent ?? null,
-        request.enqueuedBy ?? null,
-        channel,
+        ...insertParams(request, id, runId, now, channel),
         mark.name,
         mark.value,
         request.onConflict !== 'error',

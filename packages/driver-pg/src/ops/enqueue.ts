@@ -41,27 +41,40 @@ const namespaceOf = (request: ScreenedEnqueue): string | null =>
 /** unique_violation, deadlock_detected: the batch landed nothing and a new walk can answer. */
 const RETRIED = new Set(['23505', '40P01']);
 
+/** The insert's parameters $1–$15, shared by every statement that inserts one job. */
+export function insertParams(
+  request: ScreenedEnqueue,
+  id: string,
+  runId: string,
+  now: number,
+  channel: string,
+): unknown[] {
+  return [
+    id,
+    runId,
+    request.name,
+    request.queue,
+    jsonParam(request.payload),
+    request.runAt ?? now,
+    now,
+    request.priority,
+    request.maxAttempts,
+    request.idempotencyKey ?? null,
+    request.concurrencyKey ?? null,
+    request.tenantId ?? null,
+    request.traceparent ?? null,
+    request.enqueuedBy ?? null,
+    channel,
+  ];
+}
+
 export function enqueueOps(context: OpsContext) {
   const { db, sql, clock, hooks, channel } = context;
 
   const insert = (request: ScreenedEnqueue, id: string, runId: string): Promise<InsertRow[]> => {
     const now = clock.now();
     return db.rows<InsertRow>('enqueue', sql.enqueue.insert, [
-      id,
-      runId,
-      request.name,
-      request.queue,
-      jsonParam(request.payload),
-      request.runAt ?? now,
-      now,
-      request.priority,
-      request.maxAttempts,
-      request.idempotencyKey ?? null,
-      request.concurrencyKey ?? null,
-      request.tenantId ?? null,
-      request.traceparent ?? null,
-      request.enqueuedBy ?? null,
-      channel,
+      ...insertParams(request, id, runId, now, channel),
       request.id !== undefined,
     ]);
   };
