@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, type Driver, slotJobId } from '@berth/core';
+import { createClient, slotJobId } from '@berth/core';
 import { checkCron } from './check/cron.ts';
 import { byJob } from './check/index-events.ts';
 import { checkJobs } from './check/jobs.ts';
@@ -18,6 +18,7 @@ import {
   STEPS_JOB,
 } from './child/jobs.ts';
 import { type ChildSpec, openDriver, openPgDriver } from './child/spec.ts';
+import { purgeCronJobs } from './cron-purge.ts';
 import { type Enqueued, enqueueSpread } from './enqueue.ts';
 import { Fleet } from './fleet.ts';
 import { now } from './ledger/events.ts';
@@ -38,20 +39,14 @@ const SCHEDULERS = 3;
 const UNIT_MS = 250;
 const HOLDER_POLL_MS = 3_600_000;
 
-/**
- * Removes the completed cron jobs of the last two minutes' slots over and over, so a scheduler
- * that enqueued a slot again after a failover would be seen running it twice.
- */
-async function purgeCronJobs(driver: Driver, signal: AbortSignal): Promise<void> {
-  while (!signal.aborted) {
-    const latest = Math.floor(Date.now() / 1_000) * 1_000;
-    const ids = Array.from({ length: 2 * CATCH_UP_SLOTS }, (_, i) =>
-      slotJobId(CRON_SCHEDULE, latest - i * 1_000),
-    );
-    await driver.purge({ states: ['completed'], olderThan: Date.now(), ids }).catch(() => 0);
-    await sleepUnless(300, signal);
+/** The job ids of every-second slots in `[from, to]`. */
+const slotIds = (from: number, to: number): string[] => {
+  const ids: string[] = [];
+  for (let slot = Math.floor(from / 1_000) * 1_000; slot <= to; slot += 1_000) {
+    ids.push(slotJobId(CRON_SCHEDULE, slot));
   }
-}
+  return ids;
+};
 
 /** One backend through one profile: its own server, fleets and nemeses; answers the findings. */
 export async function runBackend(backend: Backend, profile: Profile): Promise<BackendReport> {
@@ -98,9 +93,10 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     // The first leader also enqueues the slots of the minute before it started.
     const cronFrom = now() - (CATCH_UP_SLOTS + 2) * 1_000;
     const cronStop = new AbortController();
+    const cronCompleted = new Set<string>();
     const cron = (async () => {
       await Promise.all(Array.from({ length: SCHEDULERS }, () => schedulers.spawn()));
-      const purging = purgeCronJobs(driver, cronStop.signal);
+      const purging = purgeCronJobs(driver, cronCompleted, cronStop.signal);
       await Promise.all([
         killLeaders({ fleet: schedulers, start, atMs: profile.leaderKillAtMs, signal }),
         sleepUnless(start + profile.cronMs - Date.now(), signal),
@@ -185,6 +181,9 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     const events = await readLedger(ledgerDir);
     const grouped = byJob(events);
     const records = await finalRecords(driver, [...main.acknowledged, ...keyed.acknowledged]);
+    for (const [id, record] of await finalRecords(driver, slotIds(cronFrom, cronTo))) {
+      if (record?.state === 'completed') cronCompleted.add(id);
+    }
     const jobFindings = checkJobs({ acknowledged: main.acknowledged, records, events: grouped });
     const keyedFindings = checkJobs({ acknowledged: keyed.acknowledged, records, events: grouped });
     const disruptions = workers.disruptions;
@@ -196,7 +195,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       acknowledged: main.acknowledged.size,
       jobs: jobFindings,
       keyed: { ...keyedFindings, overLimitUnits: overLimitUnits(events, profile.leaseMs) },
-      cron: checkCron(events, { from: cronFrom, to: cronTo }),
+      cron: checkCron(events, { from: cronFrom, to: cronTo }, cronCompleted),
       workerKills: disruptions.filter((d) => d.kind === 'kill').length,
       zombies: disruptions.filter((d) => d.kind === 'stall').length,
       slotStalls: keyedWorkers.disruptions.length,

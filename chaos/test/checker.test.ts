@@ -158,6 +158,30 @@ describe('checkCron', () => {
     const found = checkCron(events, { from: base - 500, to: base + 5_000 });
     expect(found).toEqual({ slots: 4, firedTwice: [base + 1_000], missed: [base + 2_000] });
   });
+
+  it('counts a slot whose job the backend was seen holding completed, though no worker wrote so', () => {
+    const base = 1_800_000_000_000;
+    const line = (ev: string, slot: number) =>
+      ({
+        ev,
+        t: slot + 10,
+        pid: 1,
+        job: slotJobId(CRON_SCHEDULE, slot),
+        runId: `r${slot}`,
+        name: CRON_JOB,
+        claim: 1,
+      }) as LedgerEvent;
+    // Slot 1's worker was killed after its ack landed: it wrote start and end, never completed.
+    const events = [
+      line('completed', base),
+      line('start', base + 1_000),
+      line('completed', base + 2_000),
+    ];
+    const window = { from: base - 500, to: base + 3_000 };
+    expect(checkCron(events, window).missed).toEqual([base + 1_000]);
+    const seen = new Set([slotJobId(CRON_SCHEDULE, base + 1_000)]);
+    expect(checkCron(events, window, seen)).toEqual({ slots: 3, firedTwice: [], missed: [] });
+  });
 });
 
 describe('violations', () => {

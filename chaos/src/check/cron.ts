@@ -9,13 +9,18 @@ export interface CronFindings {
   readonly missed: number[];
 }
 
-/** Each every-second slot between the first and the last that ran must have run exactly once. */
+/**
+ * Each every-second slot between the first and the last that ran must have run exactly once. A
+ * slot ran when a worker wrote its `completed` line or the backend was seen holding its job
+ * `completed` (`backendCompleted`): a worker killed after its ack landed writes no line.
+ */
 export function checkCron(
   events: readonly LedgerEvent[],
   window: { readonly from: number; readonly to: number },
+  backendCompleted: ReadonlySet<string> = new Set(),
 ): CronFindings {
   const runs = new Map<string, Set<string>>();
-  const completed = new Set<string>();
+  const completed = new Set<string>(backendCompleted);
   for (const event of events) {
     if (event.ev !== 'start' && event.ev !== 'completed') continue;
     const set = runs.get(event.job) ?? new Set<string>();

@@ -98,6 +98,33 @@ describe('worker: a settle that fails is sent again', () => {
     expect(given).toEqual([1]);
     expect(calls).toBe(1);
   });
+
+  it('an ack that landed before its answer was lost completes the job: completed is emitted, not lease-lost', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    let lost = 0;
+    const losing = wrapDriver(driver, {
+      top: {
+        // The first ack lands, then the connection drops before its answer arrives.
+        ackMany: async (items: never) => {
+          const landed = await driver.ackMany(items);
+          if (lost++ === 0) throw new Error('connection reset');
+          return landed;
+        },
+      },
+    });
+    const job = defineJob({ name: 'mail', run: () => 'sent' });
+    const worker = makeWorker(losing, [job]);
+    const seen: string[] = [];
+    worker.on('completed', ({ result }) => seen.push(`completed:${String(result)}`));
+    worker.on('lease-lost', () => seen.push('lease-lost'));
+    worker.on('settle-failed', () => seen.push('settle-failed'));
+    await worker.start();
+    const { id } = await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => lost >= 2, { stepMs: 5, maxMs: 1_000 });
+    await settleTicks();
+    expect(seen).toEqual(['completed:sent']);
+    expect(await driver.get(id)).toMatchObject({ state: 'completed', attempts: 1 });
+  });
 });
 
 describe('worker: stop() is bounded by its grace', () => {

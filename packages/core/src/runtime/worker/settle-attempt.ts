@@ -81,6 +81,17 @@ export function nackFor(
   };
 }
 
+/**
+ * A resent ack answers false when its first send landed and only the answer was lost (a dropped
+ * connection): the row then holds `completed` under this very claim, which no other write
+ * reaches (a cancel, a takeover or a burial leaves another state or a higher claim). Unknown
+ * (unreadable, or purged since) counts as not landed.
+ */
+async function ackLandedEarlier(driver: Driver, fence: Fence): Promise<boolean> {
+  const record = await driver.get(fence.jobId).catch(() => undefined);
+  return record?.state === 'completed' && record.claim === fence.claim;
+}
+
 /** A step's suspension as `driver.suspend` takes it, absent fields left out. */
 const suspendOptionsOf = (end: Extract<AttemptEnd, { kind: 'suspended' }>): SuspendOptions => {
   const { kind: _kind, ...options } = end;
@@ -127,7 +138,12 @@ export async function settleAttempt(
     switch (end.kind) {
       case 'completed': {
         const item = { fence, ...(end.result === undefined ? {} : { result: end.result }) };
-        const landed = await withRetry(at, () => deps.batcher.ack(item));
+        let sends = at.failedOnce === undefined ? 0 : 1;
+        const answered = await withRetry(at, () => {
+          sends += 1;
+          return deps.batcher.ack(item);
+        });
+        const landed = answered || (sends > 1 && (await ackLandedEarlier(deps.driver, fence)));
         if (!landed) {
           logger.info('the ack did not land: the job was cancelled or taken over');
           return undefined;
