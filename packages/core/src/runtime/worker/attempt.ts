@@ -5,13 +5,8 @@ import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { type AttemptSpan, attemptSpanNow } from '../otel/attempt-span.js';
 import { createStepApi, type RunSuspended, type StepApi } from '../steps/index.js';
 import { timeoutsFor } from '../timers.js';
-import {
-  type Admission,
-  type Admitted,
-  admit,
-  concurrencySlotOf,
-  nothingHeld,
-} from './admission.js';
+import { type Admitted, nothingHeld } from './admission.js';
+import { type AdmittingAttempt, admitAttempt } from './attempt-admission.js';
 import { HandlerContext } from './attempt-context.js';
 import { attemptAborted, attemptTimedOut, slotTaken } from './attempt-errors.js';
 import type { Leased } from './lease-keeper.js';
@@ -40,7 +35,7 @@ import type { LeaseClock } from './settle-retry.js';
  * The common job (no limits, a handler that reads neither `signal` nor `step`) costs this
  * object, its fence, the handler's context and promise, and its share of one ack batch.
  */
-export class Attempt implements Leased, SettleWaiter, AttemptState {
+export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAttempt {
   readonly fence: Fence;
   readonly lease: LeaseClock;
   aborted = false;
@@ -69,9 +64,9 @@ export class Attempt implements Leased, SettleWaiter, AttemptState {
   private reportProgress: ((value: unknown) => Promise<boolean>) | undefined;
 
   constructor(
-    private readonly deps: ProcessDeps,
+    readonly deps: ProcessDeps,
     readonly job: ClaimedJob,
-    private readonly definition: AnyJobDefinition,
+    readonly definition: AnyJobDefinition,
   ) {
     this.fence = { jobId: job.id, workerId: deps.workerId, claim: job.claim };
     this.lease = { until: job.visibleAt };
@@ -211,70 +206,26 @@ export class Attempt implements Leased, SettleWaiter, AttemptState {
   }
 
   private async admitThenRun(): Promise<void> {
-    const { deps, job, definition } = this;
-    const asked = deps.slots.mark();
-    let admission: Admission | 'lost';
-    try {
-      const slot = concurrencySlotOf(definition, job);
-      admission = await deps.slots.admit(
-        slot,
-        (handed) =>
-          admit({
-            driver: deps.driver,
-            definition,
-            job,
-            holder: `${deps.workerId}:${job.id}:${job.claim}`,
-            ttlMs: deps.visibilityTimeoutMs,
-            steps: () => this.storedSteps(),
-            slot,
-            ...(handed === undefined ? {} : { handed }),
-          }),
-        (onLost) => this.waitForKey(onLost),
-      );
-    } catch (error) {
-      // The job's own key function threw: that is the attempt's failure.
-      this.finish({ kind: 'failed', error });
-      return;
-    }
-    if (admission === 'lost') {
+    const outcome = await admitAttempt(this);
+    if (outcome.kind === 'run') {
+      this.admission = outcome.admission;
+      this.run();
+    } else if (outcome.kind === 'end') {
+      this.finish(outcome.end, outcome.afterSettle);
+    } else {
       // Nothing ran and nothing is held: the job is no longer this worker's, nothing settles.
       this.logger.warn('the job was cancelled or its lease lost while it waited for its key');
       this.ended = true;
-      deps.keeper.remove(this);
-      deps.handlerEnded(this);
-      return;
+      this.deps.keeper.remove(this);
+      this.deps.handlerEnded(this);
     }
-    const until = deps.driver.clock.now() + deps.keyBusyDelayMs;
-    if (admission.busy === 'unavailable') {
-      // The handler never ran: hand the job back without spending an attempt.
-      this.logger.warn('taking the job’s fleet slot failed; handing it back', {
-        error: String(admission.error),
-      });
-      this.finish({ kind: 'key-busy', until });
-      return;
-    }
-    if (admission.busy !== false) {
-      this.logger.debug('the job waits: its key is busy', { busy: admission.busy });
-      const { slot } = admission;
-      if (slot === undefined) {
-        this.finish({ kind: 'key-busy', until });
-        return;
-      }
-      // A release of the slot between the look and the park woke nobody: wake the job again.
-      this.finish({ kind: 'key-busy', until, waitFor: deps.slots.eventOf(slot) }, () =>
-        deps.slots.recheck(slot, asked),
-      );
-      return;
-    }
-    this.admission = admission;
-    this.run();
   }
 
   /**
    * The job waits on this worker for its key's slot: the worker's lease timer keeps renewing
    * it, and a lost lease (`onLost`) takes it out of the wait. Its worker slot is free meanwhile.
    */
-  private waitForKey(onLost: () => void): { stop(): void } {
+  waitForKey(onLost: () => void): { stop(): void } {
     this.onLost = onLost;
     this.deps.waitsForKey();
     return {
