@@ -1,37 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createClient,
-  createStepApi,
-  createWorker,
-  type Driver,
-  defineJob,
-  type Worker,
-} from '../src/index.js';
+import { createClient, createStepApi, type Driver, defineJob } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveToState, driveUntil, gate, recordingLogger, settleTicks } from './support/runtime.js';
+import { driveToState, driveUntil, gate, settleTicks } from './support/runtime.js';
 import { fenceOf, LEASE_MS, QUEUE, WORKER } from './support/step-attempt.js';
+import { testWorkers } from './support/workers.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
+const { start: startWorker } = testWorkers({
+  workerId: 'review',
+  concurrency: 2,
+  visibilityTimeoutMs: 30_000,
+  pollIntervalMs: 50,
+  keyBusyDelayMs: 100,
 });
-
-const startWorker = async (driver: Driver, jobs: Parameters<typeof createWorker>[0]['jobs']) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    workerId: 'review',
-    concurrency: 2,
-    visibilityTimeoutMs: 30_000,
-    pollIntervalMs: 50,
-    keyBusyDelayMs: 100,
-    logger: recordingLogger().logger,
-  });
-  workers.push(worker);
-  await worker.start();
-  return worker;
-};
 
 describe('worker: fleet slots are released whatever admission meets', () => {
   it('frees the concurrency slot when the rate-limit key throws, so the next job is not blocked until the ttl', async () => {

@@ -1,39 +1,29 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BerthError,
   createClient,
-  createWorker,
   type Driver,
   defineJob,
   STOP_HANDBACK_MS,
   STOP_SLACK_MS,
-  type Worker,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 import { driveToState, driveUntil, recordingLogger, settleTicks } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 import { never, wrapDriver } from './support/wrap.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
-});
-
+const workers = testWorkers({ concurrency: 2, visibilityTimeoutMs: 30_000, pollIntervalMs: 50 });
 const makeWorker = (
   driver: Driver,
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
+  jobs: Parameters<typeof workers.make>[1],
   options: { visibilityTimeoutMs?: number; logger?: ReturnType<typeof recordingLogger> } = {},
-) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    concurrency: 2,
-    visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
-    pollIntervalMs: 50,
-    logger: (options.logger ?? recordingLogger()).logger,
+) =>
+  workers.make(driver, jobs, {
+    ...(options.visibilityTimeoutMs === undefined
+      ? {}
+      : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+    ...(options.logger === undefined ? {} : { logger: options.logger.logger }),
   });
-  workers.push(worker);
-  return worker;
-};
 
 describe('worker: a settle that fails is sent again', () => {
   it('gives up loudly (settle-failed) only once the lease cannot be renewed, and the job runs again', async () => {

@@ -1,30 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, createWorker, type Driver, defineJob, type Worker } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createClient, type Driver, defineJob } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveToState, driveUntil, recordingLogger, settleTicks } from './support/runtime.js';
+import { driveToState, driveUntil, settleTicks } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
-});
-
+const workers = testWorkers({ visibilityTimeoutMs: 30_000 });
 const make = (
   driver: Driver,
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
+  jobs: Parameters<typeof workers.make>[1],
   concurrency: number,
   pollIntervalMs: number,
-) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    concurrency,
-    visibilityTimeoutMs: 30_000,
-    pollIntervalMs,
-    logger: recordingLogger().logger,
-  });
-  workers.push(worker);
-  return worker;
-};
+) => workers.make(driver, jobs, { concurrency, pollIntervalMs });
 
 describe('worker: claiming', () => {
   it('claims in batches of at most its free slots, and again as slots free', async () => {

@@ -1,53 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createClient, createWorker, type Driver, defineJob, type Worker } from '../src/index.js';
+import { createClient, type Driver, defineJob } from '../src/index.js';
+import { heldRuns } from './support/held-runs.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveUntil, recordingLogger } from './support/runtime.js';
+import { driveUntil } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
+const { start } = testWorkers({
+  visibilityTimeoutMs: 30_000,
+  pollIntervalMs: 50,
+  keyBusyDelayMs: 100,
 });
-
-const startWorker = async (
+const startWorker = (
   driver: Driver,
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
+  jobs: Parameters<typeof start>[1],
   options: { workerId: string; concurrency: number },
-) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    ...options,
-    visibilityTimeoutMs: 30_000,
-    pollIntervalMs: 50,
-    keyBusyDelayMs: 100,
-    logger: recordingLogger().logger,
-  });
-  workers.push(worker);
-  await worker.start();
-  return worker;
-};
-
-/** Handlers that run until the test finishes them, one by one. */
-function heldRuns() {
-  const running = new Map<string, () => void>();
-  let peak = new Map<string, number>();
-  const counts = new Map<string, number>();
-  return {
-    running,
-    peak: () => peak,
-    async hold(id: string, key: string): Promise<void> {
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      peak = new Map([...peak, [key, Math.max(peak.get(key) ?? 0, counts.get(key) ?? 0)]]);
-      await new Promise<void>((resolve) => running.set(id, resolve));
-      running.delete(id);
-      counts.set(key, (counts.get(key) ?? 0) - 1);
-    },
-    finishAll() {
-      for (const finish of running.values()) finish();
-    },
-  };
-}
+) => start(driver, jobs, options);
 
 describe('worker: fleet-wide concurrency', () => {
   it('runs at most limit jobs per key across two workers, other keys alongside', async () => {
@@ -74,12 +42,7 @@ describe('worker: fleet-wide concurrency', () => {
     await driveUntil(clock, () => runs.running.size === 2, { stepMs: 10 });
     await clock.advance(500);
     expect(runs.running.size).toBe(2);
-    expect(runs.peak()).toEqual(
-      new Map([
-        ['a', 1],
-        ['b', 1],
-      ]),
-    );
+    expect([runs.most('a'), runs.most('b')]).toEqual([1, 1]);
     for (let round = 0; round < 10; round += 1) {
       runs.finishAll();
       await clock.advance(150);
@@ -92,12 +55,7 @@ describe('worker: fleet-wide concurrency', () => {
       },
       { stepMs: 50 },
     );
-    expect(runs.peak()).toEqual(
-      new Map([
-        ['a', 1],
-        ['b', 1],
-      ]),
-    );
+    expect([runs.most('a'), runs.most('b')]).toEqual([1, 1]);
     // A busy bounce is no attempt.
     const rows = await Promise.all(ids.map((id) => driver.get(id)));
     expect(rows.map((row) => row?.attempts)).toEqual([1, 1, 1, 1]);
@@ -148,7 +106,7 @@ describe('worker: fleet-wide concurrency', () => {
     for (let n = 0; n < 5; n += 1) await client.enqueue(capped, n);
     await driveUntil(clock, () => runs.running.size === 2, { stepMs: 10 });
     await clock.advance(1_000);
-    expect(runs.peak().get('all')).toBe(2);
+    expect(runs.most('all')).toBe(2);
   });
 });
 

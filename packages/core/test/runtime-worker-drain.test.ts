@@ -1,30 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, createWorker, type Driver, defineJob, type Worker } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createClient, type Driver, defineJob } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveUntil, gate, recordingLogger, settleTicks } from './support/runtime.js';
+import { driveUntil, gate, settleTicks } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
+const workers = testWorkers({
+  concurrency: 2,
+  visibilityTimeoutMs: 30_000,
+  pollIntervalMs: 60_000,
 });
-
-const makeWorker = (
-  driver: Driver,
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
-  workerId: string,
-) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    workerId,
-    concurrency: 2,
-    visibilityTimeoutMs: 30_000,
-    pollIntervalMs: 60_000,
-    logger: recordingLogger().logger,
-  });
-  workers.push(worker);
-  return worker;
-};
+const makeWorker = (driver: Driver, jobs: Parameters<typeof workers.make>[1], workerId: string) =>
+  workers.make(driver, jobs, { workerId });
 
 describe('worker: graceful drain', () => {
   it('stops claiming and lets a running job finish within the grace', async () => {

@@ -1,34 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createClient,
-  createWorker,
-  type Driver,
-  defineJob,
-  isBerthError,
-  type Worker,
-} from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createClient, type Driver, defineJob, isBerthError } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveToState, driveUntil, gate, recordingLogger, settleTicks } from './support/runtime.js';
+import { driveToState, driveUntil, gate, settleTicks } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 
 const VT = 3_000;
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
-});
 
-const startWorker = async (driver: Driver, jobs: Parameters<typeof createWorker>[0]['jobs']) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    concurrency: 1,
-    visibilityTimeoutMs: VT,
-    pollIntervalMs: 100,
-    logger: recordingLogger().logger,
-  });
-  workers.push(worker);
-  await worker.start();
-  return worker;
-};
+const { start: startWorker } = testWorkers({
+  concurrency: 1,
+  visibilityTimeoutMs: VT,
+  pollIntervalMs: 100,
+});
 
 describe('worker: leases', () => {
   it('renews the lease while the handler runs, so a long job is never re-claimed', async () => {

@@ -1,41 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createClient,
-  createWorker,
-  type Driver,
-  defineJob,
-  type ManualClock,
-  type Worker,
-} from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createClient, type Driver, defineJob, type ManualClock } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveToState, driveUntil, gate, recordingLogger, settleTicks } from './support/runtime.js';
+import { driveToState, driveUntil, gate, settleTicks } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 
 const VT = 3_000;
 const RENEW = 1_000;
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
-});
 
-const startWorker = async (
-  driver: Driver,
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
-  more: { concurrency?: number; prefetch?: number } = {},
-) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    concurrency: more.concurrency ?? 1,
-    ...(more.prefetch === undefined ? {} : { prefetch: more.prefetch }),
-    visibilityTimeoutMs: VT,
-    renewIntervalMs: RENEW,
-    pollIntervalMs: 60_000,
-    logger: recordingLogger().logger,
-  });
-  workers.push(worker);
-  await worker.start();
-  return worker;
-};
+const { start: startWorker } = testWorkers({
+  concurrency: 1,
+  visibilityTimeoutMs: VT,
+  renewIntervalMs: RENEW,
+  pollIntervalMs: 60_000,
+});
 
 /** The driver with its clock's timers and its lease renewals counted. */
 function counted(inner: Driver, clock: ManualClock) {

@@ -1,38 +1,24 @@
-import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   type ClaimedJob,
   createClient,
-  createWorker,
   type Driver,
   defineJob,
   type Fence,
   type JobContext,
   type Json,
   PROGRESS_INTERVAL_MS,
-  type Worker,
   type WorkerEvents,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 import { driveToState, driveUntil, gate, recordingLogger } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 import { wrapDriver } from './support/wrap.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
-});
-
-const startWorker = async (driver: Driver, jobs: Parameters<typeof createWorker>[0]['jobs']) => {
+const workers = testWorkers({ concurrency: 1, visibilityTimeoutMs: 3_000, pollIntervalMs: 100 });
+const startWorker = async (driver: Driver, jobs: Parameters<typeof workers.start>[1]) => {
   const log = recordingLogger();
-  const worker = createWorker({
-    driver,
-    jobs,
-    concurrency: 1,
-    visibilityTimeoutMs: 3_000,
-    pollIntervalMs: 100,
-    logger: log.logger,
-  });
-  workers.push(worker);
-  await worker.start();
+  const worker = await workers.start(driver, jobs, { logger: log.logger });
   return { worker, lines: log.lines };
 };
 

@@ -1,37 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createClient,
-  createWorker,
   defineJob,
   type JobRecord,
   NonRetryableError,
-  type Worker,
   type WorkerEvents,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 import { driveToState, driveUntil, recordingLogger } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
-});
+const workers = testWorkers({ concurrency: 2, visibilityTimeoutMs: 30_000, pollIntervalMs: 1_000 });
 
-function setup(
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
-  extra: { random?: () => number } = {},
-) {
+function setup(jobs: Parameters<typeof workers.make>[1], extra: { random?: () => number } = {}) {
   const { driver, clock } = memoryOnManualClock();
   const { logger, lines } = recordingLogger();
-  const worker = createWorker({
-    driver,
-    jobs,
-    concurrency: 2,
-    visibilityTimeoutMs: 30_000,
-    pollIntervalMs: 1_000,
-    logger,
-    ...extra,
-  });
-  workers.push(worker);
+  const worker = workers.make(driver, jobs, { logger, ...extra });
   const seen: { event: keyof WorkerEvents; job: JobRecord; detail?: unknown }[] = [];
   for (const event of ['completed', 'retrying', 'failed', 'dead', 'lease-lost'] as const) {
     worker.on(event, (payload) => seen.push({ event, job: payload.job, detail: payload }));

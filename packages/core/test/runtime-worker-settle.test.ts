@@ -1,20 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createClient,
-  createWorker,
   type Driver,
   defineJob,
   type JobRecord,
   type SettledOutcome,
-  type Worker,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 import { driveToState, driveUntil, gate, recordingLogger, settleTicks } from './support/runtime.js';
-
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
-});
+import { testWorkers } from './support/workers.js';
 
 /** The memory driver, counting settle calls. */
 function countingDriver(inner: Driver) {
@@ -41,24 +35,11 @@ function countingDriver(inner: Driver) {
   return { driver, calls };
 }
 
-const startWorker = async (
-  driver: Driver,
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
-  extra: { settleBatchMs?: number; logger?: ReturnType<typeof recordingLogger>['logger'] } = {},
-) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    concurrency: 8,
-    visibilityTimeoutMs: 30_000,
-    pollIntervalMs: 1_000,
-    logger: recordingLogger().logger,
-    ...extra,
-  });
-  workers.push(worker);
-  await worker.start();
-  return worker;
-};
+const { start: startWorker, make: makeWorker } = testWorkers({
+  concurrency: 8,
+  visibilityTimeoutMs: 30_000,
+  pollIntervalMs: 1_000,
+});
 
 describe('worker: settle batching', () => {
   it('lands acks and nacks finishing within the window in one ackMany and one nackMany', async () => {
@@ -203,15 +184,10 @@ describe('worker: lease burials', () => {
       visibilityTimeoutMs: 1_000,
     });
     await clock.advance(1_001);
-    const { logger } = recordingLogger();
-    const worker = createWorker({
-      driver,
-      jobs: [kept, dropped],
+    const worker = makeWorker(driver, [kept, dropped], {
       concurrency: 2,
       visibilityTimeoutMs: 1_000,
-      logger,
     });
-    workers.push(worker);
     const events: string[] = [];
     worker.on('dead', ({ job, error }) => events.push(`dead:${job.name}:${error.code}`));
     worker.on('failed', ({ job, error }) => events.push(`failed:${job.name}:${error.code}`));

@@ -1,64 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, createWorker, type Driver, defineJob, type Worker } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createClient, type Driver, defineJob } from '../src/index.js';
+import { heldRuns } from './support/held-runs.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveUntil, recordingLogger } from './support/runtime.js';
+import { driveUntil } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 import { wrapDriver } from './support/wrap.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
+const { start } = testWorkers({
+  visibilityTimeoutMs: 30_000,
+  pollIntervalMs: 50,
+  keyBusyDelayMs: 100,
 });
-
-const startWorker = async (
+const startWorker = (
   driver: Driver,
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
+  jobs: Parameters<typeof start>[1],
   options: {
     workerId: string;
     concurrency: number;
     visibilityTimeoutMs?: number;
     prefetch?: number;
   },
-) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    visibilityTimeoutMs: 30_000,
-    ...options,
-    pollIntervalMs: 50,
-    keyBusyDelayMs: 100,
-    logger: recordingLogger().logger,
-  });
-  workers.push(worker);
-  await worker.start();
-  return worker;
-};
-
-/** Handlers that run until the test finishes them, one by one; the most at once per key. */
-function heldRuns() {
-  const running = new Map<string, () => void>();
-  const started: string[] = [];
-  const now = new Map<string, number>();
-  const most = new Map<string, number>();
-  return {
-    running,
-    started,
-    most: (key = 'same') => most.get(key) ?? 0,
-    async hold(id: string, key = 'same'): Promise<void> {
-      started.push(id);
-      now.set(key, (now.get(key) ?? 0) + 1);
-      most.set(key, Math.max(most.get(key) ?? 0, now.get(key) ?? 0));
-      await new Promise<void>((resolve) => running.set(id, resolve));
-      running.delete(id);
-      now.set(key, (now.get(key) ?? 0) - 1);
-    },
-    finish(id: string | undefined) {
-      if (id !== undefined) running.get(id)?.();
-    },
-    finishAll() {
-      for (const finish of running.values()) finish();
-    },
-  };
-}
+) => start(driver, jobs, options);
 
 const statesOf = (driver: Driver, ids: readonly string[]) =>
   Promise.all(ids.map(async (id) => (await driver.get(id))?.state));

@@ -1,39 +1,28 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createClient,
-  createWorker,
   type Driver,
   defineJob,
   type SuspendReason,
   type Worker,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveToState, driveUntil, gate, recordingLogger } from './support/runtime.js';
+import { driveToState, driveUntil, gate } from './support/runtime.js';
+import { testWorkers } from './support/workers.js';
 import { wrapDriver } from './support/wrap.js';
 
-const workers: Worker[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((worker) => worker.stop({ graceMs: 0 })));
+const workers = testWorkers({
+  concurrency: 2,
+  visibilityTimeoutMs: 30_000,
+  pollIntervalMs: 50,
+  keyBusyDelayMs: 100,
 });
-
 const makeWorker = (
   driver: Driver,
-  jobs: Parameters<typeof createWorker>[0]['jobs'],
+  jobs: Parameters<typeof workers.make>[1],
   options: { visibilityTimeoutMs?: number; concurrency?: number } = {},
-) => {
-  const worker = createWorker({
-    driver,
-    jobs,
-    concurrency: options.concurrency ?? 2,
-    visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
-    pollIntervalMs: 50,
-    keyBusyDelayMs: 100,
-    logger: recordingLogger().logger,
-  });
-  workers.push(worker);
-  return worker;
-};
+) => workers.make(driver, jobs, options);
 
 const suspendsOf = (worker: Worker) => {
   const reasons: SuspendReason[] = [];
