@@ -223,6 +223,61 @@ describe('worker: the pipeline', () => {
     expect(limits.length).toBeLessThanOrEqual(12);
   });
 
+  it('claims the slots a landed settle batch frees in one claim, not one job first and the rest behind it', async () => {
+    const { driver: inner, clock } = memoryOnManualClock();
+    const limits: number[] = [];
+    const driver: Driver = {
+      ...inner,
+      claim: (request) => {
+        limits.push(request.limit ?? 1);
+        return inner.claim(request);
+      },
+    };
+    let runs = 0;
+    const quick = defineJob({
+      name: 'quick',
+      run: async () => {
+        runs += 1;
+      },
+    });
+    const client = createClient({ driver });
+    for (let i = 0; i < 40; i += 1) await client.enqueue(quick, i);
+    await startWorker(driver, [quick], { concurrency: 4 });
+    await driveUntil(clock, () => runs === 40);
+    // Each batch of four acks frees four slots at once: every claim but the last asks for four.
+    expect(limits.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => 4));
+  });
+
+  it('with more free places than one claim may take, claims again at once after a full claim, not at the next poll', async () => {
+    const { driver: inner, clock } = memoryOnManualClock();
+    const limits: number[] = [];
+    const driver: Driver = {
+      ...inner,
+      claim: (request) => {
+        limits.push(request.limit ?? 1);
+        return inner.claim(request);
+      },
+    };
+    let runs = 0;
+    const quick = defineJob<number>({
+      name: 'quick',
+      run: async () => {
+        runs += 1;
+      },
+    });
+    const client = createClient({ driver });
+    for (let batch = 0; batch < 3; batch += 1) {
+      await client.enqueueMany(
+        Array.from({ length: 1_000 }, (_, i) => ({ job: quick, payload: i })),
+      );
+    }
+    // 600 slots and 600 buffered: 1 200 free places, more than MAX_CLAIM_BATCH (1 000).
+    await startWorker(driver, [quick], { concurrency: 600, prefetch: 600 });
+    // The poll interval is a minute: only claims that follow each other reach 3 000 this soon.
+    await driveUntil(clock, () => runs === 3_000, { maxMs: 5_000 });
+    expect(Math.max(...limits)).toBe(1_000);
+  });
+
   it('gives a handler that reads its signal late one already aborted', async () => {
     const { driver, clock } = memoryOnManualClock();
     const release = gate();

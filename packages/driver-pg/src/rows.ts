@@ -56,10 +56,15 @@ export function storedState(row: { readonly state: string }): JobState {
 const opt = <K extends string, V>(key: K, value: V | null, map: (v: V) => unknown = (v) => v) =>
   value === null ? {} : { [key]: map(value) };
 
-/** The record as every driver reports it, its state effective at `now`. */
+/**
+ * The record as every driver reports it, its state effective at `now`. Built field by field in
+ * one order (a claim decodes a thousand of these per call): spreads per optional field cost
+ * more than the rest of the decoding together.
+ */
 export function toJobRecord(row: JobRow, now: number): JobRecord {
   const runAt = int(row.run_at);
-  return {
+  // claim is set in its place among the optional fields, so every record has one key order.
+  const record = {
     id: row.id,
     runId: row.run_id,
     name: row.name,
@@ -72,21 +77,24 @@ export function toJobRecord(row: JobRow, now: number): JobRecord {
     runAt,
     createdAt: int(row.created_at),
     updatedAt: int(row.updated_at),
-    ...opt('finishedAt', row.finished_at, int),
-    ...opt('claimedBy', row.claimed_by),
-    claim: int(row.claim),
-    ...opt('visibleAt', row.visible_at, int),
-    ...opt('lastError', row.last_error, (text) => json(text) as unknown as JobError),
-    ...opt('result', row.result, json),
-    ...opt('progress', row.progress, json),
-    ...opt('idempotencyKey', row.idempotency_key),
-    ...opt('concurrencyKey', row.concurrency_key),
-    ...opt('tenantId', row.tenant_id),
-    ...opt('traceparent', row.traceparent),
-    ...opt('enqueuedBy', row.enqueued_by),
-    ...opt('waitFor', row.wait_for),
-  } as JobRecord;
+  } as Mutable<JobRecord>;
+  if (row.finished_at !== null) record.finishedAt = int(row.finished_at);
+  if (row.claimed_by !== null) record.claimedBy = row.claimed_by;
+  record.claim = int(row.claim);
+  if (row.visible_at !== null) record.visibleAt = int(row.visible_at);
+  if (row.last_error !== null) record.lastError = json(row.last_error) as unknown as JobError;
+  if (row.result !== null) record.result = json(row.result);
+  if (row.progress !== null) record.progress = json(row.progress);
+  if (row.idempotency_key !== null) record.idempotencyKey = row.idempotency_key;
+  if (row.concurrency_key !== null) record.concurrencyKey = row.concurrency_key;
+  if (row.tenant_id !== null) record.tenantId = row.tenant_id;
+  if (row.traceparent !== null) record.traceparent = row.traceparent;
+  if (row.enqueued_by !== null) record.enqueuedBy = row.enqueued_by;
+  if (row.wait_for !== null) record.waitFor = row.wait_for;
+  return record;
 }
+
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export const positionOf = (row: JobRow): ListPosition => ({
   createdAt: int(row.created_at),

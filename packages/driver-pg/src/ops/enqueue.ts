@@ -6,6 +6,7 @@ import {
   jobDuplicate,
   type ScreenedEnqueue,
 } from '@berth/core';
+import { intArray, uuidArray } from '../array-literal.js';
 import { sqlState } from '../executor.js';
 import { jsonParam } from '../rows.js';
 import type { OpsContext } from './context.js';
@@ -147,14 +148,14 @@ export function enqueueOps(context: OpsContext) {
     const runIds = requests.map(() => randomUUID());
     const column = <T>(pick: (request: ScreenedEnqueue) => T) => requests.map(pick);
     await db.rows('enqueue a batch', sql.enqueueMany.insertPlain, [
-      ids,
-      runIds,
+      uuidArray(ids),
+      uuidArray(runIds),
       column((request) => request.name),
       column((request) => request.queue),
       column((request) => jsonParam(request.payload)),
-      column((request) => request.runAt ?? now),
-      column((request) => request.priority),
-      column((request) => request.maxAttempts),
+      intArray(column((request) => request.runAt ?? now)),
+      intArray(column((request) => request.priority)),
+      intArray(column((request) => request.maxAttempts)),
       column((request) => request.concurrencyKey ?? null),
       column((request) => request.tenantId ?? null),
       column((request) => request.traceparent ?? null),

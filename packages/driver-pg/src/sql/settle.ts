@@ -5,24 +5,21 @@ const fenced = (t: string, id: string, worker: string, claim: string) =>
   `${t}.id = ${id} AND ${t}.state = 'running' AND ${t}.claimed_by = ${worker} AND ${t}.claim = ${claim}`;
 
 /**
- * The rows a batch's `items` (id, worker, claim, ..., ord) fence, with the first item per row.
- * Each item is one probe of the id's primary key: LIMIT 1 keeps the probe a lateral lookup
- * that the planner cannot turn into a join scanning jobs, so the plan is the same fresh or
- * ANALYZEd, and linear in the batch.
+ * A batch's `items` (id, worker, claim, ..., ord), the first item per fence. At most one fence
+ * of an id holds (a row has one claimed_by and claim), so per row the update below meets the
+ * first item whose fence holds, as the items applied one by one would land; the batch alone
+ * decides this, without a probe of jobs per item.
  */
-const hits = (s: string) => `
-        SELECT DISTINCT ON (i.id) i.*, 'running'::text AS running FROM items i
-        CROSS JOIN LATERAL (
-          SELECT 1 FROM ${s}.jobs j WHERE ${fenced('j', 'i.id', 'i.worker', 'i.claim')} LIMIT 1
-        ) f
-        ORDER BY i.id, i.ord`;
+const hits = `
+        SELECT DISTINCT ON (i.id, i.worker, i.claim) i.*, 'running'::text AS running FROM items i
+        ORDER BY i.id, i.worker, i.claim, i.ord`;
 
 /**
  * The update's match of a row to its hit: by primary key through an array (sized at a few rows
  * whatever the statistics say), then the fence against the hit. The state is compared with the
  * hit's `running` column, not a literal, so it is a join condition: as a literal it would let the
  * statistics' count of running rows (often ~0 after ANALYZE) drive the plan into a loop over the
- * whole batch per row. The join conditions are re-checked on a row changed since the probe.
+ * whole batch per row. The join conditions are re-checked on a row changed since the snapshot.
  */
 const hitFenced = `j.id = ANY(ARRAY(SELECT id FROM hits)) AND j.id = h.id AND j.state = h.running
         AND j.claimed_by = h.worker AND j.claim = h.claim`;
@@ -120,7 +117,7 @@ export function settleSql(s: string) {
       WITH items AS (
         SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::bool[], $5::text[])
           WITH ORDINALITY AS t(id, worker, claim, has_result, result, ord)
-      ), hits AS MATERIALIZED (${hits(s)})
+      ), hits AS MATERIALIZED (${hits})
       UPDATE ${s}.jobs j SET
         state = 'completed',
         result = CASE WHEN h.has_result THEN h.result::json ELSE j.result END,
@@ -138,7 +135,7 @@ export function settleSql(s: string) {
         SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::bigint[],
           $6::bool[], $7::bool[])
           WITH ORDINALITY AS t(id, worker, claim, error, retry_at, final, dead_letter, ord)
-      ), hits AS MATERIALIZED (${hits(s)}), moved AS (
+      ), hits AS MATERIALIZED (${hits}), moved AS (
         UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$8', error: 'h.error', retryAt: 'h.retry_at', final: 'h.final', deadLetter: 'h.dead_letter' })}
         FROM hits h WHERE ${hitFenced}
         RETURNING h.ord, j.queue, j.state

@@ -35,6 +35,7 @@ export class ClaimLoop {
   private claiming: Promise<void> | undefined;
   private again = false;
   private moreWaiting = true;
+  private freeing = false;
   private cancelPoll = (): void => {};
   /** Due instants ahead, ascending, without repeats. */
   private readonly due: number[] = [];
@@ -106,9 +107,18 @@ export class ClaimLoop {
     this.request();
   }
 
-  /** A worker slot came free. */
+  /**
+   * A worker slot came free. Slots free in bursts (a batch of settles lands at once, each
+   * freeing one): the look waits for the burst to end, so it claims them all in one round trip
+   * instead of one job first and the rest in a second claim behind it.
+   */
   slotFreed(): void {
-    if (this.moreWaiting && this.input.free() >= (this.input.minClaim ?? 1)) this.request();
+    if (this.freeing) return;
+    this.freeing = true;
+    setImmediate(() => {
+      this.freeing = false;
+      if (this.moreWaiting && this.input.free() >= (this.input.minClaim ?? 1)) this.request();
+    });
   }
 
   private armPoll(): void {

@@ -174,18 +174,23 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     // Settles not landed yet count against claims past one round of `concurrency`: a slow or
     // hung ack holds the worker back instead of piling up finished jobs whose leases run out.
     // Jobs waiting locally for a slot of their key run nothing: they take no worker slot.
+    // At most one claim's worth: the loop reads a claim that filled its limit as "more may
+    // wait", so a limit the driver call would cut down must never be asked for.
     free: () =>
-      settings.concurrency +
-      settings.prefetch -
-      running.size +
-      slots.waiting() -
-      buffer.size -
-      Math.max(0, unsettled - settings.concurrency),
+      Math.min(
+        MAX_CLAIM_BATCH,
+        settings.concurrency +
+          settings.prefetch -
+          running.size +
+          slots.waiting() -
+          buffer.size -
+          Math.max(0, unsettled - settings.concurrency),
+      ),
     minClaim: Math.max(1, Math.ceil(settings.prefetch / 2)),
     async claim(limit) {
       const jobs = await driver.claim({
         queues,
-        limit: Math.min(limit, MAX_CLAIM_BATCH),
+        limit,
         workerId,
         visibilityTimeoutMs: settings.visibilityTimeoutMs,
         names,
