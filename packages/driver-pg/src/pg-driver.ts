@@ -42,9 +42,10 @@ export interface PgDriverOptions extends PgConnectionOptions {
    */
   readonly cursorSecret?: string;
   /**
-   * Sends the enqueue and the claim as prepared statements on the driver's pool (each connection
-   * parses them once). Default true; set false behind a pooler that does not keep a session's
-   * prepared statements (PgBouncer in transaction mode before 1.21). An `executor` never uses them.
+   * Sends the single enqueue as a prepared statement (each connection parses it once), and on the
+   * driver's own pool the claim too. Default true; set false behind a pooler that does not keep a
+   * session's prepared statements (PgBouncer in transaction mode before 1.21), or when the app
+   * runs DISCARD ALL on the pool's connections. An `executor` never uses them.
    */
   readonly preparedStatements?: boolean;
 }
