@@ -1,6 +1,8 @@
 import { configInvalid, driverNotMigrated, driverUnavailable, isBerthError } from '@berth/core';
 import pg from 'pg';
+import type { Prepared, SendNamed } from './prepared.js';
 import { LATEST_VERSION } from './sql/migrations/index.js';
+import { FORCE_CUSTOM_PLANS } from './sql/plans.js';
 import { RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT, SAVEPOINT } from './sql/savepoint.js';
 
 /**
@@ -41,6 +43,10 @@ export interface Connections {
   readonly pool: pg.Pool | undefined;
   /** How the wake listener opens its own connection; absent when the app gave an executor. */
   readonly listenConfig: pg.ClientConfig | undefined;
+  /** Sends a prepared statement through the pool; absent when the app gave an executor. */
+  readonly sendNamed: SendNamed | undefined;
+  /** Every connection plans its prepared statements for their arguments (the driver's pool). */
+  readonly customPlans: boolean;
   /** Ends what the driver opened. */
   readonly close: () => Promise<void>;
 }
@@ -80,6 +86,8 @@ export function openConnections(options: PgConnectionOptions): Connections {
       executor: options.executor,
       pool: undefined,
       listenConfig: undefined,
+      sendNamed: undefined,
+      customPlans: false,
       close: async () => {},
     };
   }
@@ -89,12 +97,20 @@ export function openConnections(options: PgConnectionOptions): Connections {
       executor: pool,
       pool,
       listenConfig: { ...pool.options },
+      sendNamed: (query) => pool.query(query),
+      customPlans: false,
       close: async () => {},
     };
   }
   const config: pg.PoolConfig =
     options.connectionString === undefined ? {} : { connectionString: options.connectionString };
-  const pool = new pg.Pool(config);
+  // Before the pool hands out a new connection; its failure fails the statement that asked.
+  const pool = new pg.Pool({
+    ...config,
+    onConnect: async (client) => {
+      await client.query(FORCE_CUSTOM_PLANS);
+    },
+  });
   // An idle connection the server dropped is reported here; the pool replaces it on next use.
   pool.on('error', () => {});
   let ended = false;
@@ -102,6 +118,8 @@ export function openConnections(options: PgConnectionOptions): Connections {
     executor: pool,
     pool,
     listenConfig: { ...config },
+    sendNamed: (query) => pool.query(query),
+    customPlans: true,
     close: async () => {
       if (ended) return;
       ended = true;
@@ -134,15 +152,26 @@ const NO_TRANSACTION = '25P01';
 
 /**
  * `schema` is the plain schema name, named by DRIVER_NOT_MIGRATED. `appExecutor`: statements go
- * through an app's executor, which may hold an open transaction.
+ * through an app's executor, which may hold an open transaction. `prepared`: the statements sent
+ * by name instead of as text.
  */
-export function createDb(executor: PgExecutor, schema: string, appExecutor = false): Db {
+export function createDb(
+  executor: PgExecutor,
+  schema: string,
+  appExecutor = false,
+  prepared?: Prepared,
+): Db {
   const waiting = new Set<(error: Error) => void>();
+  const query = (text: string, values: unknown[]): Promise<PgResult> => {
+    const name = prepared?.names.get(text);
+    return name === undefined || prepared === undefined
+      ? executor.query(text, values)
+      : prepared.send({ name, text, values });
+  };
   const send = (text: string, values: unknown[]) =>
     new Promise<PgResult>((resolve, reject) => {
       waiting.add(reject);
-      executor
-        .query(text, values)
+      query(text, values)
         .then(resolve, reject)
         .finally(() => waiting.delete(reject));
     });

@@ -1,5 +1,6 @@
 import {
   type Clock,
+  configInvalid,
   createDriver,
   DEFAULT_MAX_PAYLOAD_BYTES,
   type Driver,
@@ -20,6 +21,7 @@ import { operatorOps } from './ops/operator.js';
 import { progressOps } from './ops/progress.js';
 import { settleOps } from './ops/settle.js';
 import { eventStore, leaseStore, markStore, stepStore } from './ops/stores.js';
+import { preparedNames } from './prepared.js';
 import { statements } from './sql/index.js';
 import { DEFAULT_SCHEMA, quoteSchema, wakeChannel } from './sql/schema.js';
 import { createWakeListener } from './wake.js';
@@ -39,6 +41,13 @@ export interface PgDriverOptions extends PgConnectionOptions {
    * process) to make cursors unforgeable.
    */
   readonly cursorSecret?: string;
+  /**
+   * Sends the single enqueue as a prepared statement (each connection parses it once), and on the
+   * driver's own pool the claim too. Default true; set false behind a pooler that does not keep a
+   * session's prepared statements (PgBouncer in transaction mode before 1.21), or when the app
+   * runs DISCARD ALL on the pool's connections. An `executor` never uses them.
+   */
+  readonly preparedStatements?: boolean;
 }
 
 /** The contract's driver, plus the migrations of its schema. */
@@ -49,14 +58,35 @@ export interface PgDriver extends Driver {
   migrationStatus(): Promise<MigrationStatus>;
 }
 
+/** Whether the hot statements go prepared: refuses anything but a boolean (or absent). */
+function usePrepared(value: unknown): boolean {
+  if (value === undefined || typeof value === 'boolean') return value !== false;
+  throw configInvalid({
+    option: 'preparedStatements',
+    reason: `is ${JSON.stringify(value)}, not a boolean`,
+    allowed: 'must be true (the default) or false',
+    example: 'createPgDriver({ connectionString, preparedStatements: false })',
+  });
+}
+
 /** A Berth driver over PostgreSQL. Call `migrate()` once (at deploy or boot) before use. */
 export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   const s = quoteSchema(schema);
+  const prepared = usePrepared(options.preparedStatements);
   const connections = openConnections(options);
+  const sql = statements(s);
+  const sendNamed = prepared ? connections.sendNamed : undefined;
   const context = {
-    db: createDb(connections.executor, schema, options.executor !== undefined),
-    sql: statements(s),
+    db: createDb(
+      connections.executor,
+      schema,
+      options.executor !== undefined,
+      sendNamed === undefined
+        ? undefined
+        : { names: preparedNames(sql, connections.customPlans), send: sendNamed },
+    ),
+    sql,
     clock: options.clock ?? systemClock,
     hooks: options.hooks ?? {},
     channel: wakeChannel(schema),

@@ -23,6 +23,7 @@ describe('pg driver options', () => {
         { pool, connectionString: 'postgres://127.0.0.1/db' },
         { pool, executor: pool },
         { connectionString: 'mysql://root@127.0.0.1:3306/app' },
+        { preparedStatements: 'yes' as unknown as boolean },
       ];
       for (const options of bad) {
         const error = refusal(options);

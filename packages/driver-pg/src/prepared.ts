@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import type { PgResult } from './executor.js';
+import type { Statements } from './sql/index.js';
+
+/** pg's query config with a name: each connection parses the text once, then only binds it. */
+export interface NamedQuery {
+  readonly name: string;
+  readonly text: string;
+  readonly values: unknown[];
+}
+
+/** Sends a named query (a `pg.Pool` or `pg.Client` does). */
+export type SendNamed = (query: NamedQuery) => Promise<PgResult>;
+
+/** What `createDb` needs to send some statements as prepared ones. */
+export interface Prepared {
+  /** Statement text → its prepared name. */
+  readonly names: ReadonlyMap<string, string>;
+  readonly send: SendNamed;
+}
+
+/**
+ * The statements of an idle worker's enqueue → claim path, sent prepared: parsing and analysing
+ * the claim's text costs more server time than running it on an idle queue, and the single
+ * enqueue is planned once. Only fixed texts are named (a connection keeps each one), and only
+ * these. The enqueue's generic plan probes by key alone, so any pool may prepare it; the claim
+ * is prepared only where `customPlans` keeps it off its generic plan (see sql/plans.ts).
+ */
+const hot = (sql: Statements, customPlans: boolean): Record<string, string> => ({
+  enqueue: sql.enqueue.insert,
+  ...(customPlans ? { claim: sql.claim.claim, claim_named: sql.claim.claimNamed } : {}),
+});
+
+/**
+ * Names carry a hash of the text: two drivers on one pool (two schemas, two versions) never
+ * share a name for different texts, which pg refuses.
+ */
+export function preparedNames(sql: Statements, customPlans: boolean): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const [key, text] of Object.entries(hot(sql, customPlans))) {
+    const digest = createHash('sha256').update(text).digest('hex').slice(0, 16);
+    names.set(text, `berth_${key}_${digest}`);
+  }
+  return names;
+}
