@@ -1,3 +1,4 @@
+import { CLAIM_READY_LUA } from './claim-ready.js';
 import { WAKE_WAITERS_LUA } from './events.js';
 
 /**
@@ -53,6 +54,7 @@ export const PROMOTE_SLACK = 16;
  * {buried job...}, index members read.
  */
 export const CLAIM_LUA = `${WAKE_WAITERS_LUA}
+${CLAIM_READY_LUA}
 local now = n(ARGV[1])
 local limit = n(ARGV[2])
 local worker = ARGV[3]
@@ -175,8 +177,11 @@ local function firstOf(whole, byName)
 end
 
 local visibleAt = fmt(now + visibility)
-local claimed = {}
-for _, job in ipairs(firstOf(k_due, k_dueName)) do
+local ownClaims = k_claims(worker)
+local readyNote = token .. ':ready:1'
+
+-- Any other claimable row: a delayed or suspended one whose time came, or a lapsed lease.
+local function claimOther(job)
   unindex(job)
   local prior = job.d.state
   local resumed = prior == 'suspended'
@@ -193,7 +198,16 @@ for _, job in ipairs(firstOf(k_due, k_dueName)) do
   job.d.claimNote = token .. ':' .. prior .. ':' .. (resumed and '0' or '1')
   index(job.d, now)
   save(job)
-  claimed[#claimed + 1] = claimReply(job.d, resumed)
+  return claimReply(job.d, resumed)
+end
+
+local claimed = {}
+for _, job in ipairs(firstOf(k_due, k_dueName)) do
+  if job.d.state == 'ready' then
+    claimed[#claimed + 1] = claimReply(claimReady(job.d, worker, ownClaims, readyNote, visibleAt), false)
+  else
+    claimed[#claimed + 1] = claimOther(job)
+  end
 end
 flush()
 
