@@ -13,6 +13,15 @@ local ACK_FIELDS = { 'state', 'claimedBy', 'claim', 'queue', 'name', 'createdAt'
 local LIST_RUNNING = k_listState('running')
 local LIST_COMPLETED = k_listState('completed')
 local FINISHED_COMPLETED = k_finished('completed')
+local claimsKeyCache = {}
+local function claimsOf(worker)
+  local found = claimsKeyCache[worker]
+  if not found then
+    found = k_claims(worker)
+    claimsKeyCache[worker] = found
+  end
+  return found
+end
 local function ackFast(id, worker, claim, result)
   local key = k_job(id)
   local f = redis.call('HMGET', key, unpack(ACK_FIELDS))
@@ -20,14 +29,13 @@ local function ackFast(id, worker, claim, result)
   if f[10] then return nil end
   local q, name, seq = f[4], f[5], pad(f[7])
   local member = pad(f[6]) .. seq .. ':' .. id
-  local counts = k_counts(q)
+  local counts = queueKeys(q).counts
   bump(counts, 'running', -1)
   bump(counts, 'completed', 1)
   zdel(LIST_RUNNING, member)
   zput(LIST_COMPLETED, 0, member)
-  hdel(k_claims(worker), id)
-  zdel(k_leases(q), id)
-  zdel(k_leasesName(qn(q, name)), id)
+  hdel(claimsOf(worker), id)
+  zdel(laneKeys(q, name).leases, id)
   zput(FINISHED_COMPLETED, NOW_TEXT, seq .. id)
   if result ~= '' then
     redis.call('HSET', key, 'state', 'completed', 'finishedAt', NOW_TEXT, 'updatedAt', NOW_TEXT,

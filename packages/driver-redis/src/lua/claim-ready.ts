@@ -3,29 +3,27 @@
  * leaves and enters the same indexes, so they are written directly instead of through unindex,
  * index and save, and the row is written with one HSET of the fields a claim sets. Takes the
  * same entries out and puts the same ones in as those would (a ready row is in its state set,
- * its list-by-state index and its due sets; a running one is counted, listed, noted in its
- * worker's claims hash and in its lease sets). `d` is the loaded row; answers it, now running.
+ * its list-by-state index and its lane's due set; a running one is counted, listed, noted in
+ * its worker's claims hash and in its lane's lease set). `d` is the loaded row, `member` its
+ * entry in the due set it was read from; answers the row, now running.
  */
 export const CLAIM_READY_LUA = `
 local LIST_READY = k_listState('ready')
 local LIST_RUNNING = k_listState('running')
-local function claimReady(d, worker, ownClaims, note, visibleAt)
+local function claimReady(d, member, worker, ownClaims, note, visibleAt)
   local q, id = d.queue, d.id
-  local lane = qn(q, d.name)
-  local member = claimMember(d)
+  local lane = laneKeys(q, d.name)
   local listed = listMember(d)
-  zdel(k_state('ready', q), id)
+  zdel(queueKeys(q).ready, id)
   zdel(LIST_READY, listed)
-  zdel(k_due(q), member)
-  zdel(k_dueName(lane), member)
-  bump(k_counts(q), 'running', 1)
+  zdel(lane.due, member)
+  bump(queueKeys(q).counts, 'running', 1)
   zput(LIST_RUNNING, 0, listed)
   hput(ownClaims, id, note)
-  zput(k_leases(q), visibleAt, id)
-  zput(k_leasesName(lane), visibleAt, id)
+  zput(lane.leases, visibleAt, id)
   d.state = 'running'
-  d.claim = fmt(n(d.claim) + 1)
-  d.attempts = fmt(n(d.attempts) + 1)
+  d.claim = intText(n(d.claim) + 1)
+  d.attempts = intText(n(d.attempts) + 1)
   d.claimedBy = worker
   d.visibleAt = visibleAt
   d.updatedAt = NOW_TEXT

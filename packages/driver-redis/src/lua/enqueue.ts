@@ -107,25 +107,11 @@ for item = 1, count do
   answers[item] = answer
 end
 
--- Index keys per queue and per (queue, name), built once per batch.
 local LIST_ALL, LIST_READY, QUEUES = k_listAll(), k_listState('ready'), k_queues()
-local queueKeys, laneKeys = {}, {}
-local function keysOfQueue(q)
-  local found = queueKeys[q]
-  if not found then
-    found = { ready = k_state('ready', q), due = k_due(q), list = k_listQueue(q) }
-    queueKeys[q] = found
-  end
-  return found
-end
+-- A lane's first row of the batch names it in its queue's lane set.
 local function keysOfLane(q, name)
-  local lane = qn(q, name)
-  local found = laneKeys[lane]
-  if not found then
-    found = { due = k_dueName(lane), list = k_listName(name) }
-    laneKeys[lane] = found
-  end
-  return found
+  if not (laneKeyCache[q] and laneKeyCache[q][name]) then sput(k_names(q), name) end
+  return laneKeys(q, name)
 end
 
 -- One INCRBY numbers the whole batch, in order.
@@ -156,13 +142,12 @@ for _, r in ipairs(fresh) do
   end
   redis.call('HSET', k_job(id), unpack(put))
   local listed = NOW_PADDED .. seqText .. ':' .. id
-  local queueKey, laneKey = keysOfQueue(q), keysOfLane(q, name)
+  local queueKey, laneKey = queueKeys(q), keysOfLane(q, name)
   if state == 'ready' then
     -- What index() stages for a ready row, without building the row.
     local member = rank(ARGV[base + F_priority]) .. runAtText .. seqText .. id
     zput(queueKey.ready, runAtText, id)
     zput(LIST_READY, 0, listed)
-    zput(queueKey.due, 0, member)
     zput(laneKey.due, 0, member)
   else
     local d = { state = state, queue = q, name = name, priority = ARGV[base + F_priority],
