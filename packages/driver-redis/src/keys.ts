@@ -42,8 +42,10 @@ const SHAPES = {
   claims: 'claims:$',
   /** Set per event name: suspended rows waiting for it. */
   waiters: 'waiters:$',
-  /** Lex zsets by (createdAt, seq): every row, and rows per queue, name, tenant, stored state. */
-  listAll: 'list:all',
+  /**
+   * Lex zsets by (createdAt, seq): rows per queue, name, tenant, stored state (every row is in
+   * one stored-state index: a page over every row walks their merge).
+   */
   listQueue: 'list:queue:$',
   listName: 'list:name:$',
   listTenant: 'list:tenant:$',

@@ -107,7 +107,7 @@ for item = 1, count do
   answers[item] = answer
 end
 
-local LIST_ALL, LIST_READY, QUEUES = k_listAll(), k_listState('ready'), k_queues()
+local LIST_READY, QUEUES = k_listState('ready'), k_queues()
 -- A lane's first row of the batch names it in its queue's lane set.
 local function keysOfLane(q, name)
   if not (laneKeyCache[q] and laneKeyCache[q][name]) then sput(k_names(q), name) end
@@ -155,7 +155,6 @@ for _, r in ipairs(fresh) do
     withDefaults(d, id)
     index(d, now)
   end
-  zput(LIST_ALL, 0, listed)
   zput(queueKey.list, 0, listed)
   zput(laneKey.list, 0, listed)
   local tenantId = arg(base, F_tenantId)

@@ -7,7 +7,6 @@ local function removeRow(job)
   local d = job.d
   unindex(job)
   local member = listMember(d)
-  redis.call('ZREM', k_listAll(), member)
   redis.call('ZREM', k_listQueue(d.queue), member)
   redis.call('ZREM', k_listName(d.name), member)
   if d.tenantId then redis.call('ZREM', k_listTenant(d.tenantId), member) end
