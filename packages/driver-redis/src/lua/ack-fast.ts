@@ -2,10 +2,12 @@
  * The hot ack, as Lua the settle script runs before its general path: a running row no claim
  * saw lapse always goes to completed with the same writes, so they are made directly, reading
  * only the fields they need and building no row table. Takes the same entries out and puts the
- * same ones in as unindex, finish, index and save would (the row: state, finishedAt, updatedAt,
- * result; claimedBy and visibleAt dropped, as a running row always holds them and never holds
- * waitFor or a claim note). Answers 1 (landed), 0 (the fence does not hold), or nil for a row
- * marked lapsed, which the general path takes (it also leaves its due or spent set).
+ * same ones in as unindex, finish, index and save would. The row gets state, finishedAt,
+ * updatedAt and result; its claimedBy and visibleAt stay, as no command is spent dropping them:
+ * they mean something only while the row is running (decode and every script read them only
+ * then), and a running row never holds waitFor or a claim note. Answers 1 (landed), 0 (the fence
+ * does not hold), or nil for a row marked lapsed, which the general path takes (it also leaves
+ * its due or spent set).
  */
 export const ACK_FAST_LUA = `
 local ACK_FIELDS = { 'state', 'claimedBy', 'claim', 'queue', 'name', 'createdAt', 'seq',
@@ -43,7 +45,6 @@ local function ackFast(id, worker, claim, result)
   else
     redis.call('HSET', key, 'state', 'completed', 'finishedAt', NOW_TEXT, 'updatedAt', NOW_TEXT)
   end
-  redis.call('HDEL', key, 'claimedBy', 'visibleAt')
   if f[8] then releaseKey({ id = id, name = name, tenantId = f[9], idempotencyKey = f[8] }) end
   return 1
 end
