@@ -15,9 +15,9 @@ const SHAPES = {
   idem: 'idem',
   /** Set: every queue holding a row. */
   queues: 'queues',
-  /** Zset per waiting or ready state and queue, by runAt: what stats reads due counts from. */
+  /** Zset per waiting state (delayed, suspended) and queue, by runAt: what stats reads due counts from. */
   state: 'state:$:$',
-  /** Hash per queue: running and settled state → how many rows hold it (no order needed). */
+  /** Hash per queue: ready, running and settled state → how many rows hold it (no order needed). */
   counts: 'counts:$',
   /** Set per queue: the job names it holds rows of, one claim lane each (never shrinks while it has rows). */
   names: 'names:$',

@@ -59,6 +59,35 @@ describe('redis rows wait in one claim lane per (queue, name)', () => {
       await dispose();
     }
   });
+  it("stats' oldest ready row comes from every priority of every lane and passes over a lapsed lease moved there", async () => {
+    const clock = createManualClock(T0);
+    const { driver, prefix, dispose } = await redisDriver({ clock });
+    try {
+      const claimOne = (workerId: string, visibilityTimeoutMs: number) =>
+        driver.claim({ queues: ['q'], workerId, visibilityTimeoutMs, limit: 1 });
+      const { id: lapsed } = await driver.enqueue({ name: 'a', queue: 'q' });
+      expect((await claimOne('w1', 1_000)).map((job) => job.id)).toEqual([lapsed]);
+      clock.advance(500);
+      await driver.enqueueMany([
+        { name: 'b', queue: 'q', priority: 5 },
+        { name: 'a', queue: 'q', payload: 'oldest ready' },
+      ]);
+      clock.advance(1_500);
+      // This claim moves the lapsed lease into its lane's due set and takes the priority-5 row.
+      expect((await claimOne('w2', 60_000)).map((job) => job.name)).toEqual(['b']);
+      const keys = keysFor(prefix);
+      expect(await admin.zcard(keys.dueName(laneOf('q', 'a')))).toBe(2);
+
+      const [stats] = await driver.stats();
+      expect(stats?.counts).toMatchObject({ ready: 1, running: 2 });
+      expect(stats?.oldestReadyAgeMs).toBe(1_500);
+
+      await driver.enqueue({ name: 'c', queue: 'q', priority: -3, runAt: T0 + 100 });
+      expect((await driver.stats())[0]?.oldestReadyAgeMs).toBe(1_900);
+    } finally {
+      await dispose();
+    }
+  });
 });
 
 function fenceOf(job: { id: string; claimedBy: string; claim: number }) {

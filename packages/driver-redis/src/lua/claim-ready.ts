@@ -2,8 +2,8 @@
  * The hot claim, as Lua the claim script runs for each `ready` row it takes: a ready row always
  * leaves and enters the same indexes, so they are written directly instead of through unindex,
  * index and save, and the row is written with one HSET of the fields a claim sets. Takes the
- * same entries out and puts the same ones in as those would (a ready row is in its state set,
- * its list-by-state index and its lane's due set; a running one is counted, listed, noted in
+ * same entries out and puts the same ones in as those would (a ready row is counted, in its
+ * list-by-state index and in its lane's due set; a running one is counted, listed, noted in
  * its worker's claims hash and in its lane's lease set). `d` is the loaded row, `member` its
  * entry in the due set it was read from; answers the row, now running.
  */
@@ -14,10 +14,11 @@ local function claimReady(d, member, worker, ownClaims, note, visibleAt)
   local q, id = d.queue, d.id
   local lane = laneKeys(q, d.name)
   local listed = listMember(d)
-  zdel(queueKeys(q).ready, id)
+  local counts = queueKeys(q).counts
+  bump(counts, 'ready', -1)
   zdel(LIST_READY, listed)
   zdel(lane.due, member)
-  bump(queueKeys(q).counts, 'running', 1)
+  bump(counts, 'running', 1)
   zput(LIST_RUNNING, 0, listed)
   hput(ownClaims, id, note)
   zput(lane.leases, visibleAt, id)

@@ -17,7 +17,9 @@ local LIVE = { ready = true, delayed = true, running = true, suspended = true }
 local REQUEUEABLE = { failed = true, dead = true, cancelled = true }
 local STATES = { 'ready', 'delayed', 'running', 'suspended', 'completed', 'failed', 'dead', 'cancelled' }
 -- States whose rows per queue are only counted (k_counts), never ordered: no zset write per row.
-local COUNTED = { running = true, completed = true, failed = true, dead = true, cancelled = true }
+-- Ready rows are ordered in their lane's due set already (stats finds the oldest there).
+local COUNTED = { ready = true, running = true, completed = true, failed = true, dead = true,
+  cancelled = true }
 
 local function n(value) return tonumber(value) end
 -- The (queue, name) part of the per-name index keys: the queue's length first keeps it unique.
@@ -34,7 +36,7 @@ local queueKeyCache, laneKeyCache, intTextCache = {}, {}, {}
 local function queueKeys(q)
   local found = queueKeyCache[q]
   if not found then
-    found = { counts = k_counts(q), ready = k_state('ready', q), list = k_listQueue(q) }
+    found = { counts = k_counts(q), list = k_listQueue(q) }
     queueKeyCache[q] = found
   end
   return found

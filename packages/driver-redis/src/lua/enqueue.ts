@@ -146,7 +146,7 @@ for _, r in ipairs(fresh) do
   if state == 'ready' then
     -- What index() stages for a ready row, without building the row.
     local member = rank(ARGV[base + F_priority]) .. runAtText .. seqText .. id
-    zput(queueKey.ready, runAtText, id)
+    bump(queueKey.counts, 'ready', 1)
     zput(LIST_READY, 0, listed)
     zput(laneKey.due, 0, member)
   else
