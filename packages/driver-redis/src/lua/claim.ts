@@ -45,8 +45,8 @@ export const PROMOTE_SLACK = 16;
  * names those of every name the queue holds (its `names` set), so its work is bounded by its
  * limit times the lanes it reads, whatever the backlog. First, per lane, the earliest
  * limit + PROMOTE_SLACK due timers (delayed/suspended rows whose runAt came) move into the
- * lane's due set, and as many lapsed
- * leases (visibleAt <= now) move there too, or, on their final attempt, into the spent sets.
+ * lane's due set, and as many lapsed leases (visibleAt <= now) move there too, or, on their
+ * final attempt, into its spent set.
  * The rest wait for the next claim: each claim moves more than it can take, so nothing starves.
  * Then the first `limit` due rows (priority desc, runAt, seq) are claimed and the first `limit`
  * spent rows are buried, read from the heads of the lanes read (merged). Each claimed

@@ -109,9 +109,14 @@ end
 
 local LIST_READY, QUEUES = k_listState('ready'), k_queues()
 -- A lane's first row of the batch names it in its queue's lane set.
+local named = {}
 local function keysOfLane(q, name)
-  if not (laneKeyCache[q] and laneKeyCache[q][name]) then sput(k_names(q), name) end
-  return laneKeys(q, name)
+  local keys = laneKeys(q, name)
+  if not named[keys] then
+    named[keys] = true
+    sput(k_names(q), name)
+  end
+  return keys
 end
 
 -- One INCRBY numbers the whole batch, in order.
