@@ -78,9 +78,11 @@ export function decodeJob(fields: ReadonlyMap<string, string>, now: number): Job
     updatedAt: int('updatedAt'),
   } as Mutable<JobRecord>;
   if (fields.has('finishedAt')) job.finishedAt = int('finishedAt');
-  if (fields.has('claimedBy')) job.claimedBy = text('claimedBy');
+  // A settled row may keep the claimedBy and visibleAt of its last run: they hold only while running.
+  const running = stored === 'running';
+  if (running && fields.has('claimedBy')) job.claimedBy = text('claimedBy');
   job.claim = int('claim');
-  if (fields.has('visibleAt')) job.visibleAt = int('visibleAt');
+  if (running && fields.has('visibleAt')) job.visibleAt = int('visibleAt');
   if (fields.has('lastError')) job.lastError = JSON.parse(text('lastError')) as JobError;
   if (fields.has('result')) job.result = parseJson(text('result'));
   if (fields.has('progress')) job.progress = parseJson(text('progress'));

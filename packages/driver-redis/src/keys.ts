@@ -15,21 +15,19 @@ const SHAPES = {
   idem: 'idem',
   /** Set: every queue holding a row. */
   queues: 'queues',
-  /** Zset per waiting or ready state and queue, by runAt: what stats reads due counts from. */
+  /** Zset per waiting state (delayed, suspended) and queue, by runAt: what stats reads due counts from. */
   state: 'state:$:$',
-  /** Hash per queue: running and settled state → how many rows hold it (no order needed). */
+  /** Hash per queue: ready, running and settled state → how many rows hold it (no order needed). */
   counts: 'counts:$',
-  /** Lex zset per queue: claimable rows by (priority desc, runAt, seq). */
-  due: 'due:$',
-  /** Zset per queue: delayed/suspended rows not yet due, by runAt. */
-  timers: 'timers:$',
-  /** Zset per queue: running rows whose lease has not been seen lapsing, by visibleAt. */
-  leases: 'leases:$',
-  /** Lex zset per queue: lapsed rows on their final attempt, waiting to be buried. */
-  spent: 'spent:$',
+  /** Set per queue: the job names it holds rows of, one claim lane each (never shrinks while it has rows). */
+  names: 'names:$',
   /**
-   * The same four per (queue, name), so `claim({ names })` reads only rows of its names. The
-   * part is `qn(queue, name)`: the queue's length first, so no two pairs make one name.
+   * The claim lanes, one set of each per (queue, name): a claim reads the lanes of its names
+   * (of every name of the queue without names). The part is `qn(queue, name)`: the queue's
+   * length first, so no two pairs make one name (`laneOf` below). Lex zset: claimable rows by
+   * (priority desc, runAt, seq). Zset: delayed/suspended rows not yet due, by runAt. Zset:
+   * running rows whose lease has not been seen lapsing, by visibleAt. Lex zset: lapsed rows on
+   * their final attempt, waiting to be buried.
    */
   dueName: 'due-name:$',
   timersName: 'timers-name:$',
@@ -44,8 +42,10 @@ const SHAPES = {
   claims: 'claims:$',
   /** Set per event name: suspended rows waiting for it. */
   waiters: 'waiters:$',
-  /** Lex zsets by (createdAt, seq): every row, and rows per queue, name, tenant, stored state. */
-  listAll: 'list:all',
+  /**
+   * Lex zsets by (createdAt, seq): rows per queue, name, tenant, stored state (every row is in
+   * one stored-state index: a page over every row walks their merge).
+   */
   listQueue: 'list:queue:$',
   listName: 'list:name:$',
   listTenant: 'list:tenant:$',
@@ -122,6 +122,9 @@ export function keysFor(prefix: string): Keys {
   ) as KeyBuilders;
   return { ...builders, base, pattern: `${base}*` };
 }
+
+/** The (queue, name) part of the lane keys, as the scripts' `qn` builds it. */
+export const laneOf = (queue: string, name: string): string => `${queue.length}:${queue}:${name}`;
 
 /**
  * A number as index members hold it: 16 digits, zero-padded, so byte order is number order

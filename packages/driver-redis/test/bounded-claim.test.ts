@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM, claimArgs } from '../src/claim.js';
 import { createContext } from '../src/context.js';
 import { asArray } from '../src/decode.js';
-import { keysFor } from '../src/keys.js';
+import { keysFor, laneOf } from '../src/keys.js';
 import { PROMOTE_SLACK } from '../src/lua/claim.js';
 import { redisDriver } from './redis-factory.js';
 
@@ -75,7 +75,9 @@ describe('redis claim does bounded work whatever the backlog', () => {
       expect(claimed).toBe(1);
       expect(read).toBeLessThanOrEqual(1 + PROMOTE_SLACK + 1);
       // Only the earliest limit + slack timers left the timer set; the rest wait for later claims.
-      expect(await admin.zcard(keys.timers('q'))).toBe(100_000 - (1 + PROMOTE_SLACK));
+      expect(await admin.zcard(keys.timersName(laneOf('q', 'later')))).toBe(
+        100_000 - (1 + PROMOTE_SLACK),
+      );
       const running = await driver.list({ state: 'running', limit: 5 });
       expect(running.jobs.map((job) => job.runAt)).toEqual([T0 + 1_000]);
 
@@ -117,13 +119,15 @@ describe('redis claim does bounded work whatever the backlog', () => {
       }
       clock.advance(2_000);
       const keys = keysFor(prefix);
-      expect(await admin.zcard(keys.leases('q'))).toBe(20_000);
+      expect(await admin.zcard(keys.leasesName(laneOf('q', 'job')))).toBe(20_000);
 
       const { claimed, read } = await claimCounting(prefix, clock.now(), { limit: 1 });
       expect(claimed).toBe(1);
       expect(read).toBeLessThanOrEqual(1 + PROMOTE_SLACK + 1);
       // The claimed row holds a fresh lease again.
-      expect(await admin.zcard(keys.leases('q'))).toBe(20_000 - (1 + PROMOTE_SLACK) + 1);
+      expect(await admin.zcard(keys.leasesName(laneOf('q', 'job')))).toBe(
+        20_000 - (1 + PROMOTE_SLACK) + 1,
+      );
     } finally {
       await dispose();
     }
@@ -146,7 +150,7 @@ describe('redis claim does bounded work whatever the backlog', () => {
       expect(read).toBeLessThanOrEqual(2);
       expect((await driver.get(wanted.id))?.state).toBe('running');
       // The other name's due timers were not touched by a claim that does not want them.
-      expect(await admin.zcard(keysFor(prefix).timers('q'))).toBe(5_000);
+      expect(await admin.zcard(keysFor(prefix).timersName(laneOf('q', 'other-later')))).toBe(5_000);
     } finally {
       await dispose();
     }

@@ -2,7 +2,7 @@ import { createManualClock } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { keysFor } from '../src/keys.js';
+import { keysFor, laneOf } from '../src/keys.js';
 import { redisDriver } from './redis-factory.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -53,8 +53,8 @@ describe('redis lapsed leases a claim moved into the claimable set', () => {
       expect((await driver.get(acked.id))?.state).toBe('completed');
       expect(await driver.get(extended.id)).toMatchObject({ state: 'running', claimedBy: 'w1' });
       const keys = keysFor(prefix);
-      expect(await admin.zcard(keys.due('default'))).toBe(0);
-      expect(await admin.zcard(keys.leases('default'))).toBe(2);
+      expect(await admin.zcard(keys.dueName(laneOf('default', 'job')))).toBe(0);
+      expect(await admin.zcard(keys.leasesName(laneOf('default', 'job')))).toBe(2);
       // The extended row keeps its claim note, so a lost claim could still give it back.
       expect(await admin.hget(keys.claims('w1'), extended.id)).toMatch(/:ready:1$/);
       expect(await admin.hget(keys.claims('w1'), acked.id)).toBeNull();

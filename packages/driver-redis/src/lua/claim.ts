@@ -1,3 +1,4 @@
+import { CLAIM_READY_LUA } from './claim-ready.js';
 import { WAKE_WAITERS_LUA } from './events.js';
 
 /**
@@ -33,19 +34,22 @@ export const CLAIM_REPLY_OPTIONAL = [
   'enqueuedBy',
 ] as const;
 
-/** Due timers, and lapsed leases, a claim moves per queue (or queue and name) beyond its limit. */
+/** Due timers, and lapsed leases, a claim moves per lane (queue and name) beyond its limit. */
 export const PROMOTE_SLACK = 16;
 
 /**
  * One claim, atomically, doing work bounded by its limit whatever the backlog. ARGV: now,
  * limit, workerId, visibilityTimeoutMs, lapsed-error JSON, claim token, queue count, queues...,
  * drop count, dropExhausted names..., names count (0: every name), names...
- * First, per queue (or per queue and name, with names), the earliest limit + PROMOTE_SLACK due
- * timers (delayed/suspended rows whose runAt came) move into the due sets, and as many lapsed
- * leases (visibleAt <= now) move there too, or, on their final attempt, into the spent sets.
+ * Rows wait in lanes, one per (queue, name): a claim reads the lanes of its names, or without
+ * names those of every name the queue holds (its `names` set), so its work is bounded by its
+ * limit times the lanes it reads, whatever the backlog. First, per lane, the earliest
+ * limit + PROMOTE_SLACK due timers (delayed/suspended rows whose runAt came) move into the
+ * lane's due set, and as many lapsed leases (visibleAt <= now) move there too, or, on their
+ * final attempt, into its spent set.
  * The rest wait for the next claim: each claim moves more than it can take, so nothing starves.
  * Then the first `limit` due rows (priority desc, runAt, seq) are claimed and the first `limit`
- * spent rows are buried, read from the heads of the sets of the wanted names only. Each claimed
+ * spent rows are buried, read from the heads of the lanes read (merged). Each claimed
  * row carries a claim note (token, prior state, whether the attempt counted), kept in its
  * worker's `claims` hash while it runs, so a caller that lost the answer can give the rows back
  * (UNCLAIM_LUA). A publish whose waiters are not all woken yet gets a batch of
@@ -53,6 +57,7 @@ export const PROMOTE_SLACK = 16;
  * {buried job...}, index members read.
  */
 export const CLAIM_LUA = `${WAKE_WAITERS_LUA}
+${CLAIM_READY_LUA}
 local now = n(ARGV[1])
 local limit = n(ARGV[2])
 local worker = ARGV[3]
@@ -84,11 +89,16 @@ local function claimReply(d, resumed)
   return row
 end
 
--- The keys to read for queue q: the queue's own set, or one per wanted name.
-local function lanes(q, whole, byName)
-  if not names then return { whole(q) } end
+-- The lanes to read for queue q: one per wanted name, or one per name the queue holds.
+local queueNames = {}
+local function lanes(q, byName)
+  local wanted = names or queueNames[q]
+  if not wanted then
+    wanted = redis.call('SMEMBERS', k_names(q))
+    queueNames[q] = wanted
+  end
   local out = {}
-  for i, name in ipairs(names) do out[i] = byName(qn(q, name)) end
+  for i, name in ipairs(wanted) do out[i] = byName(qn(q, name)) end
   return out
 end
 
@@ -103,19 +113,14 @@ local function promote(q, key, lapsed)
       if lapsed then
         -- Marked, so the change that next moves the row knows to take it out of due or spent.
         redis.call('HSET', k_job(id), 'lapsed', '1')
-        zdel(k_leases(q), id)
         zdel(k_leasesName(lane), id)
         if n(f[5]) >= n(f[6]) then
-          zput(k_spent(q), 0, member)
           zput(k_spentName(lane), 0, member)
         else
-          zput(k_due(q), 0, member)
           zput(k_dueName(lane), 0, member)
         end
       else
-        zdel(k_timers(q), id)
         zdel(k_timersName(lane), id)
-        zput(k_due(q), 0, member)
         zput(k_dueName(lane), 0, member)
       end
     end
@@ -129,8 +134,8 @@ wake(seen)
 flush()
 
 for _, q in ipairs(queues) do
-  for _, key in ipairs(lanes(q, k_timers, k_timersName)) do promote(q, key, false) end
-  for _, key in ipairs(lanes(q, k_leases, k_leasesName)) do promote(q, key, true) end
+  for _, key in ipairs(lanes(q, k_timersName)) do promote(q, key, false) end
+  for _, key in ipairs(lanes(q, k_leasesName)) do promote(q, key, true) end
 end
 flush()
 
@@ -145,11 +150,11 @@ end
 
 -- The first limit rows over the heads of every lane; an entry whose row is gone leaves its set.
 -- One lane is in order as read; several are merged.
-local function firstOf(whole, byName)
+local function firstOf(byName)
   local all = {}
   local laneCount = 0
   for _, q in ipairs(queues) do
-    for _, key in ipairs(lanes(q, whole, byName)) do
+    for _, key in ipairs(lanes(q, byName)) do
       laneCount = laneCount + 1
       for _, member in ipairs(redis.call('ZRANGE', key, 0, limit - 1)) do
         read = read + 1
@@ -169,14 +174,22 @@ local function firstOf(whole, byName)
   local jobs = {}
   for i = 1, math.min(limit, #all) do
     local job = loadJob(string.sub(all[i][1], 43))
-    if job then jobs[#jobs + 1] = job else redis.call('ZREM', all[i][2], all[i][1]) end
+    if job then
+      job.member = all[i][1]
+      jobs[#jobs + 1] = job
+    else
+      redis.call('ZREM', all[i][2], all[i][1])
+    end
   end
   return jobs
 end
 
 local visibleAt = fmt(now + visibility)
-local claimed = {}
-for _, job in ipairs(firstOf(k_due, k_dueName)) do
+local ownClaims = k_claims(worker)
+local readyNote = token .. ':ready:1'
+
+-- Any other claimable row: a delayed or suspended one whose time came, or a lapsed lease.
+local function claimOther(job)
   unindex(job)
   local prior = job.d.state
   local resumed = prior == 'suspended'
@@ -193,12 +206,22 @@ for _, job in ipairs(firstOf(k_due, k_dueName)) do
   job.d.claimNote = token .. ':' .. prior .. ':' .. (resumed and '0' or '1')
   index(job.d, now)
   save(job)
-  claimed[#claimed + 1] = claimReply(job.d, resumed)
+  return claimReply(job.d, resumed)
+end
+
+local claimed = {}
+for _, job in ipairs(firstOf(k_dueName)) do
+  if job.d.state == 'ready' then
+    local row = claimReady(job.d, job.member, worker, ownClaims, readyNote, visibleAt)
+    claimed[#claimed + 1] = claimReply(row, false)
+  else
+    claimed[#claimed + 1] = claimOther(job)
+  end
 end
 flush()
 
 local buried = {}
-for _, job in ipairs(firstOf(k_spent, k_spentName)) do
+for _, job in ipairs(firstOf(k_spentName)) do
   unindex(job)
   local state = 'dead'
   if drop[job.d.name] then state = 'failed' end

@@ -17,7 +17,9 @@ local LIVE = { ready = true, delayed = true, running = true, suspended = true }
 local REQUEUEABLE = { failed = true, dead = true, cancelled = true }
 local STATES = { 'ready', 'delayed', 'running', 'suspended', 'completed', 'failed', 'dead', 'cancelled' }
 -- States whose rows per queue are only counted (k_counts), never ordered: no zset write per row.
-local COUNTED = { running = true, completed = true, failed = true, dead = true, cancelled = true }
+-- Ready rows are ordered in their lane's due set already (stats finds the oldest there).
+local COUNTED = { ready = true, running = true, completed = true, failed = true, dead = true,
+  cancelled = true }
 
 local function n(value) return tonumber(value) end
 -- The (queue, name) part of the per-name index keys: the queue's length first keeps it unique.
@@ -27,6 +29,39 @@ local function fmt(value) return string.format('%.0f', value) end
 local function pad(value)
   if type(value) == 'string' and #value == 16 then return value end
   return string.format('%016.0f', n(value))
+end
+-- Key names and small numbers as text, built once per script: a batch of 1,000 rows mostly
+-- shares its queue, name, claim and attempt count, and every string built costs the collector.
+local queueKeyCache, laneKeyCache, intTextCache = {}, {}, {}
+local function queueKeys(q)
+  local found = queueKeyCache[q]
+  if not found then
+    found = { counts = k_counts(q), list = k_listQueue(q) }
+    queueKeyCache[q] = found
+  end
+  return found
+end
+local function laneKeys(q, name)
+  local byName = laneKeyCache[q]
+  if not byName then
+    byName = {}
+    laneKeyCache[q] = byName
+  end
+  local found = byName[name]
+  if not found then
+    local lane = qn(q, name)
+    found = { due = k_dueName(lane), leases = k_leasesName(lane), list = k_listName(name) }
+    byName[name] = found
+  end
+  return found
+end
+local function intText(value)
+  local text = intTextCache[value]
+  if not text then
+    text = fmt(value)
+    intTextCache[value] = text
+  end
+  return text
 end
 -- now as stored text, read once per script: updatedAt, finishedAt (plain) and runAt (padded).
 local NOW_TEXT = ARGV[1]
@@ -217,32 +252,25 @@ local function unindex(job)
   local lane = qn(q, d.name)
   if state == 'running' then
     if d.claimedBy then hdel(k_claims(d.claimedBy), id) end
-    zdel(k_leases(q), id)
     zdel(k_leasesName(lane), id)
     if not d.lapsed then return end
     set(job, 'lapsed', nil)
     local member = claimMember(d)
-    zdel(k_spent(q), member)
     zdel(k_spentName(lane), member)
-    zdel(k_due(q), member)
     zdel(k_dueName(lane), member)
     return
   end
   local member = claimMember(d)
-  zdel(k_due(q), member)
   zdel(k_dueName(lane), member)
   if state ~= 'ready' then
     if state == 'suspended' and d.waitFor then sdel(k_waiters(d.waitFor), id) end
-    zdel(k_timers(q), id)
     zdel(k_timersName(lane), id)
   end
 end
 
--- A row becoming claimable: into its queue's due set and its (queue, name) one.
+-- A row becoming claimable: into its lane's due set.
 local function addDue(d)
-  local member = claimMember(d)
-  zput(k_due(d.queue), 0, member)
-  zput(k_dueName(qn(d.queue, d.name)), 0, member)
+  zput(k_dueName(qn(d.queue, d.name)), 0, claimMember(d))
 end
 
 -- Stages the row's entries in the indexes its fields call for, as of now.
@@ -256,13 +284,11 @@ local function index(d, now)
     if n(d.runAt) <= now then
       addDue(d)
     else
-      zput(k_timers(q), d.runAt, id)
       zput(k_timersName(qn(q, d.name)), d.runAt, id)
     end
     if state == 'suspended' and d.waitFor then sput(k_waiters(d.waitFor), id) end
   elseif state == 'running' then
     if d.claimNote then hput(k_claims(d.claimedBy), id, d.claimNote) end
-    zput(k_leases(q), d.visibleAt, id)
     zput(k_leasesName(qn(q, d.name)), d.visibleAt, id)
   else
     zput(k_finished(state), d.finishedAt, finishedMember(d))

@@ -17,6 +17,21 @@ export const ENQUEUE_FIELDS = [
   'enqueuedBy',
 ] as const;
 
+/** Request fields a new row stores as sent (when not absent). */
+const STORED_FIELDS = [
+  'runId',
+  'name',
+  'queue',
+  'payload',
+  'priority',
+  'maxAttempts',
+  'idempotencyKey',
+  'concurrencyKey',
+  'tenantId',
+  'traceparent',
+  'enqueuedBy',
+] as const;
+
 /**
  * Inserts a batch, all or nothing. ARGV: now, mode, count, then ENQUEUE_FIELDS per request.
  * In order per request: a caller id that exists (or came earlier in the batch) answers that
@@ -33,9 +48,16 @@ local now = n(ARGV[1])
 local mode = ARGV[2]
 local count = n(ARGV[3])
 local width = ${ENQUEUE_FIELDS.length}
-local names = { ${ENQUEUE_FIELDS.map((field) => `'${field}'`).join(', ')} }
+-- Argument offsets within one request (ENQUEUE_FIELDS order).
+${ENQUEUE_FIELDS.map((field, index) => `local F_${field} = ${index + 1}`).join('\n')}
+-- Stored as sent when not absent: the rest of a new row is computed.
+local STORED = { ${STORED_FIELDS.map((field) => `'${field}', F_${field}`).join(', ')} }
 
-local function absent(value) if value == '' then return nil end return value end
+local function arg(base, f)
+  local value = ARGV[base + f]
+  if value == '' then return nil end
+  return value
+end
 
 local madeRun = {}
 local madeTenant = {}
@@ -43,24 +65,24 @@ local batchHolder = {}
 local answers = {}
 local fresh = {}
 for item = 1, count do
-  local r = {}
   local base = 3 + (item - 1) * width
-  for f = 1, width do r[names[f]] = absent(ARGV[base + f]) end
+  local callerId, tenantId = arg(base, F_callerId), arg(base, F_tenantId)
   local answer = nil
-  if r.callerId then
-    local runId, tenant = madeRun[r.callerId], madeTenant[r.callerId]
+  if callerId then
+    local runId, tenant = madeRun[callerId], madeTenant[callerId]
     if not runId then
-      local held = redis.call('HMGET', k_job(r.callerId), 'runId', 'tenantId')
+      local held = redis.call('HMGET', k_job(callerId), 'runId', 'tenantId')
       runId, tenant = held[1], held[2] or ''
     end
     if runId then
-      if tenant ~= (r.tenantId or '') then return { 'taken', item - 1 } end
-      answer = { r.callerId, runId }
+      if tenant ~= (tenantId or '') then return { 'taken', item - 1 } end
+      answer = { callerId, runId }
     end
   end
   local field = nil
-  if not answer and r.idempotencyKey then
-    field = keyField(r.name, r.tenantId, r.idempotencyKey)
+  local key = arg(base, F_idempotencyKey)
+  if not answer and key then
+    field = keyField(ARGV[base + F_name], tenantId, key)
     local holder, holderRun = nil, nil
     if batchHolder[field] then
       holder, holderRun = batchHolder[field][1], batchHolder[field][2]
@@ -69,20 +91,32 @@ for item = 1, count do
     end
     if holder then
       if mode == 'one' then return { 'conflict', holder } end
-      if r.onConflict == 'error' then return { 'duplicate', item - 1, holder } end
+      if ARGV[base + F_onConflict] == 'error' then return { 'duplicate', item - 1, holder } end
       answer = { holder, holderRun }
     end
   end
   if not answer then
-    r.id = r.callerId or r.newId
-    r.field = field
-    madeRun[r.id] = r.runId
-    madeTenant[r.id] = r.tenantId or ''
-    if field then batchHolder[field] = { r.id, r.runId } end
-    fresh[#fresh + 1] = r
+    local id = callerId or ARGV[base + F_newId]
+    local runId = ARGV[base + F_runId]
+    madeRun[id] = runId
+    madeTenant[id] = tenantId or ''
+    if field then batchHolder[field] = { id, runId } end
+    fresh[#fresh + 1] = { base = base, id = id, field = field }
     answer = 0
   end
   answers[item] = answer
+end
+
+local LIST_READY, QUEUES = k_listState('ready'), k_queues()
+-- A lane's first row of the batch names it in its queue's lane set.
+local named = {}
+local function keysOfLane(q, name)
+  local keys = laneKeys(q, name)
+  if not named[keys] then
+    named[keys] = true
+    sput(k_names(q), name)
+  end
+  return keys
 end
 
 -- One INCRBY numbers the whole batch, in order.
@@ -91,34 +125,48 @@ if #fresh > 0 then seq = redis.call('INCRBY', k_seq(), #fresh) - #fresh end
 local seen = {}
 for _, r in ipairs(fresh) do
   seq = seq + 1
-  local runAt = now
-  if r.runAt then runAt = n(r.runAt) end
+  local base, id = r.base, r.id
+  local name, q = ARGV[base + F_name], ARGV[base + F_queue]
+  local runAt, runAtText = now, NOW_PADDED
+  local sentRunAt = arg(base, F_runAt)
+  if sentRunAt then
+    runAt = n(sentRunAt)
+    runAtText = pad(runAt)
+  end
   local state = 'ready'
   if runAt > now then state = 'delayed' end
+  local seqText = pad(seq)
   -- Stored: what withDefaults does not imply (id, attempts, claim, updatedAt are implied).
-  local d = {
-    runId = r.runId, name = r.name, queue = r.queue, payload = r.payload,
-    state = state, priority = r.priority, maxAttempts = r.maxAttempts,
-    runAt = pad(runAt), createdAt = NOW_PADDED, seq = pad(seq),
-    idempotencyKey = r.idempotencyKey, concurrencyKey = r.concurrencyKey, tenantId = r.tenantId,
-    traceparent = r.traceparent, enqueuedBy = r.enqueuedBy,
-  }
-  local put = {}
-  for field, value in pairs(d) do
-    put[#put + 1] = field
-    put[#put + 1] = value
+  local put = { 'state', state, 'runAt', runAtText, 'createdAt', NOW_PADDED, 'seq', seqText }
+  for i = 1, #STORED, 2 do
+    local value = ARGV[base + STORED[i + 1]]
+    if value ~= '' then
+      put[#put + 1] = STORED[i]
+      put[#put + 1] = value
+    end
   end
-  redis.call('HSET', k_job(r.id), unpack(put))
-  withDefaults(d, r.id)
-  index(d, now)
-  local member = listMember(d)
-  zput(k_listAll(), 0, member)
-  zput(k_listQueue(d.queue), 0, member)
-  zput(k_listName(d.name), 0, member)
-  if d.tenantId then zput(k_listTenant(d.tenantId), 0, member) end
-  if r.field then redis.call('HSET', k_idem(), r.field, d.id) end
-  sput(k_queues(), d.queue)
-  noteWork(seen, d.queue)
+  redis.call('HSET', k_job(id), unpack(put))
+  local listed = NOW_PADDED .. seqText .. ':' .. id
+  local queueKey, laneKey = queueKeys(q), keysOfLane(q, name)
+  if state == 'ready' then
+    -- What index() stages for a ready row, without building the row.
+    local member = rank(ARGV[base + F_priority]) .. runAtText .. seqText .. id
+    bump(queueKey.counts, 'ready', 1)
+    zput(LIST_READY, 0, listed)
+    zput(laneKey.due, 0, member)
+  else
+    local d = { state = state, queue = q, name = name, priority = ARGV[base + F_priority],
+      runAt = runAtText, createdAt = NOW_PADDED, seq = seqText }
+    withDefaults(d, id)
+    index(d, now)
+  end
+  zput(queueKey.list, 0, listed)
+  zput(laneKey.list, 0, listed)
+  local tenantId = arg(base, F_tenantId)
+  if tenantId then zput(k_listTenant(tenantId), 0, listed) end
+  if r.field then redis.call('HSET', k_idem(), r.field, id) end
+  sput(QUEUES, q)
+  noteWork(seen, q)
 end
 flush()
 wake(seen)

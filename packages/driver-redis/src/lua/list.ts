@@ -1,5 +1,6 @@
 /**
- * One bounded stretch of a list walk over one lex index (members `createdAt seq : id`).
+ * One bounded stretch of a list walk over one lex index (members `createdAt seq : id`), or for
+ * `all` over the merge of the eight list-by-state indexes (no index holds every row).
  * ARGV: now, index kind (all|queue|name|tenant|state), index value, direction (desc|asc),
  * start bound (a ZRANGE BYLEX bound), want, scan cap, then filters ('' = none): effective
  * state, queue, name, tenantId. Scans at most `cap` members; answers
@@ -10,17 +11,43 @@ local now = n(ARGV[1])
 local kind, value, direction, start = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local want, cap = n(ARGV[6]), n(ARGV[7])
 local state, queue, name, tenant = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
-local key = k_listAll()
-if kind == 'queue' then key = k_listQueue(value)
-elseif kind == 'name' then key = k_listName(value)
-elseif kind == 'tenant' then key = k_listTenant(value)
-elseif kind == 'state' then key = k_listState(value) end
+
+local function stretch(key)
+  if direction == 'desc' then
+    return redis.call('ZRANGE', key, start, '-', 'BYLEX', 'REV', 'LIMIT', 0, cap)
+  end
+  return redis.call('ZRANGE', key, start, '+', 'BYLEX', 'LIMIT', 0, cap)
+end
+
+-- Every row is in exactly one list-by-state index, so all rows are their merge: the first cap
+-- members of each, in list order by (createdAt, seq) read as numbers (not by locale), cut to cap.
+local function mergedStates()
+  local all = {}
+  for _, stored in ipairs(STATES) do
+    for _, member in ipairs(stretch(k_listState(stored))) do
+      all[#all + 1] = { member, n(string.sub(member, 1, 16)), n(string.sub(member, 17, 32)) }
+    end
+  end
+  local function earlier(a, b) return a[2] < b[2] or (a[2] == b[2] and a[3] < b[3]) end
+  if direction == 'desc' then
+    table.sort(all, function(a, b) return earlier(b, a) end)
+  else
+    table.sort(all, earlier)
+  end
+  local out = {}
+  for i = 1, math.min(cap, #all) do out[i] = all[i][1] end
+  return out
+end
 
 local members
-if direction == 'desc' then
-  members = redis.call('ZRANGE', key, start, '-', 'BYLEX', 'REV', 'LIMIT', 0, cap)
+if kind == 'all' then
+  members = mergedStates()
 else
-  members = redis.call('ZRANGE', key, start, '+', 'BYLEX', 'LIMIT', 0, cap)
+  local key = k_listState(value)
+  if kind == 'queue' then key = k_listQueue(value)
+  elseif kind == 'name' then key = k_listName(value)
+  elseif kind == 'tenant' then key = k_listTenant(value) end
+  members = stretch(key)
 end
 
 local function matches(d)

@@ -107,11 +107,36 @@ return { 'ok', flat(job) }
 
 /**
  * Per queue holding any row: {queue, counts of the eight states by EFFECTIVE state, runAt of the
- * oldest effectively ready row or ''}. Every figure is a counter, ZCARD, ZCOUNT or first member.
+ * oldest effectively ready row or ''}. Every count is a counter, ZCARD or ZCOUNT; the oldest is
+ * the first member of the delayed and suspended sets and of each priority in each lane's due set.
  */
 export const STATS_LUA = `
 local now = n(ARGV[1])
 local out = {}
+-- The oldest runAt among ready rows, which are counted, not ordered by runAt: a lane's due set
+-- is ordered by (priority desc, runAt, seq), so the first member of each priority holds that
+-- priority's oldest. A lapsed lease moved there (still running, so not ready) is passed over;
+-- a promoted delayed or suspended row is due, so its runAt is a ready one's too.
+local function oldestDue(q)
+  local oldest = nil
+  for _, name in ipairs(redis.call('SMEMBERS', k_names(q))) do
+    local key = k_dueName(qn(q, name))
+    local from = '-'
+    while true do
+      local first = redis.call('ZRANGE', key, from, '+', 'BYLEX', 'LIMIT', 0, 1)[1]
+      if not first then break end
+      local state = redis.call('HGET', k_job(string.sub(first, 43)), 'state')
+      if state and state ~= 'running' then
+        local runAt = n(string.sub(first, 11, 26))
+        if oldest == nil or runAt < oldest then oldest = runAt end
+        from = '[' .. string.format('%010.0f', n(string.sub(first, 1, 10)) + 1)
+      else
+        from = '(' .. first
+      end
+    end
+  end
+  return oldest
+end
 for _, q in ipairs(redis.call('SMEMBERS', k_queues())) do
   local counts = {}
   local total = 0
@@ -125,21 +150,16 @@ for _, q in ipairs(redis.call('SMEMBERS', k_queues())) do
     total = total + counts[i]
   end
   local oldest = nil
-  -- Scores are runAt; a waiting row counts only once due, a ready row always.
-  local function consider(state)
-    local first = redis.call('ZRANGE', k_state(state, q), 0, 0, 'WITHSCORES')
-    local due = first[2] and (state == 'ready' or n(first[2]) <= now)
-    if due and (oldest == nil or n(first[2]) < oldest) then
-      oldest = n(first[2])
-    end
-  end
-  consider('ready')
+  if counts[1] > 0 then oldest = oldestDue(q) end
   for i = 2, 4, 2 do
-    -- delayed (2) and suspended (4) rows whose runAt came read as ready
+    -- delayed (2) and suspended (4) rows whose runAt came read as ready; scores are runAt
     local due = redis.call('ZCOUNT', k_state(STATES[i], q), '-inf', ARGV[1])
     counts[i] = counts[i] - due
     counts[1] = counts[1] + due
-    consider(STATES[i])
+    local first = redis.call('ZRANGE', k_state(STATES[i], q), 0, 0, 'WITHSCORES')
+    if first[2] and n(first[2]) <= now and (oldest == nil or n(first[2]) < oldest) then
+      oldest = n(first[2])
+    end
   end
   if total > 0 then
     local row = { q }

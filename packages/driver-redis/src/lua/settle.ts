@@ -1,3 +1,5 @@
+import { ACK_FAST_LUA } from './ack-fast.js';
+
 /**
  * How many of a name's newest events published at or after `eventsSince` a suspend with an
  * events filter (eventsMatch, eventsExclude) looks at for a live one that passes it. Newest
@@ -22,7 +24,7 @@ export const SETTLE_WIDTH = 8;
  * A fence holds while the row is running under this worker and claim (a lapsed lease that no
  * one re-claimed still holds). One wake for the queues a nack or a due suspend gave work.
  */
-export const SETTLE_LUA = `
+export const SETTLE_LUA = `${ACK_FAST_LUA}
 local now = n(ARGV[1])
 local count = n(ARGV[2])
 local landed = {}
@@ -78,8 +80,13 @@ for item = 1, count do
   local at = 2 + (item - 1) * ${SETTLE_WIDTH}
   local op, id, worker, claim = ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4]
   local a1, a2, a3, a4 = ARGV[at + 5], ARGV[at + 6], ARGV[at + 7], ARGV[at + 8]
-  local job = loadRow(id)
-  if fenceHolds(job, worker, claim) then
+  local fast = nil
+  if op == 'ack' then fast = ackFast(id, worker, claim, a1) end
+  local job = nil
+  if fast == nil then job = loadRow(id) end
+  if fast ~= nil then
+    landed[item] = fast
+  elseif fenceHolds(job, worker, claim) then
     -- An extend keeps the row running: its claim note (kept only in the claims hash) stays.
     if op == 'extend' then job.d.claimNote = redis.call('HGET', k_claims(worker), id) or nil end
     unindex(job)
