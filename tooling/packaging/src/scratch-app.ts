@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Packed } from './pack.js';
-import { run } from './pack.js';
+import { root, run } from './pack.js';
 
 /** The packages a scratch app installs: core and the drivers the first example runs on. */
 export const APP_PACKAGES = [
@@ -10,6 +10,16 @@ export const APP_PACKAGES = [
   '@berth/driver-pg',
   '@berth/driver-redis',
 ] as const;
+
+/**
+ * The version of `dependency` a driver's own tests ran against (the workspace's lockfile): the
+ * scratch app pins it, so a client library's newer release (ioredis 6.1.0's declarations import
+ * the untyped `redis-errors`) cannot decide whether Berth's packages install cleanly.
+ */
+function testedVersion(driver: string, dependency: string): string {
+  const manifest = join(root, 'packages', driver, 'node_modules', dependency, 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
 
 /**
  * A fresh npm app in `dir` depending on the packed tarballs plus what the READMEs tell a user to
@@ -23,7 +33,12 @@ export async function installScratchApp(dir: string, packed: Map<string, Packed>
     name: 'berth-scratch-app',
     private: true,
     type: 'module',
-    dependencies: { ...dependencies, pg: '^8.23.0', ioredis: '^6.0.0', '@types/node': '^20.19.0' },
+    dependencies: {
+      ...dependencies,
+      pg: testedVersion('driver-pg', 'pg'),
+      ioredis: testedVersion('driver-redis', 'ioredis'),
+      '@types/node': '^20.19.0',
+    },
     overrides: { '@berth/core': tarball('@berth/core') },
   };
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
