@@ -1,21 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createClient, type Driver, defineJob } from '../src/index.js';
+import { createClient, defineJob } from '../src/index.js';
 import { heldRuns } from './support/held-runs.js';
 import { memoryOnManualClock } from './support/memory.js';
 import { driveUntil } from './support/runtime.js';
 import { testWorkers } from './support/workers.js';
 
-const { start } = testWorkers({
+const { start: startWorker } = testWorkers({
   visibilityTimeoutMs: 30_000,
   pollIntervalMs: 50,
   keyBusyDelayMs: 100,
 });
-const startWorker = (
-  driver: Driver,
-  jobs: Parameters<typeof start>[1],
-  options: { workerId: string; concurrency: number },
-) => start(driver, jobs, options);
 
 describe('worker: fleet-wide concurrency', () => {
   it('runs at most limit jobs per key across two workers, other keys alongside', async () => {

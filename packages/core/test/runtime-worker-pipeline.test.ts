@@ -39,6 +39,29 @@ function counted(inner: Driver, clock: ManualClock) {
   return { driver, seen };
 }
 
+/** `count` no-op jobs queued on a memory driver whose claims' limits are recorded. */
+async function quickJobsQueued(count: number) {
+  const { driver: inner, clock } = memoryOnManualClock();
+  const limits: number[] = [];
+  const driver: Driver = {
+    ...inner,
+    claim: (request) => {
+      limits.push(request.limit ?? 1);
+      return inner.claim(request);
+    },
+  };
+  let runs = 0;
+  const quick = defineJob({
+    name: 'quick',
+    run: async () => {
+      runs += 1;
+    },
+  });
+  const client = createClient({ driver });
+  for (let i = 0; i < count; i += 1) await client.enqueue(quick, i);
+  return { driver, clock, limits, quick, ran: () => runs };
+}
+
 describe('worker: the pipeline', () => {
   it('renews every running job on one timer: one extendMany carrying every job per tick, no timer per job', async () => {
     const { driver: inner, clock } = memoryOnManualClock();
@@ -198,52 +221,18 @@ describe('worker: the pipeline', () => {
   });
 
   it('refills the prefetch buffer in batches of at least half of it, not a claim per freed slot', async () => {
-    const { driver: inner, clock } = memoryOnManualClock();
-    const limits: number[] = [];
-    const driver: Driver = {
-      ...inner,
-      claim: (request) => {
-        limits.push(request.limit ?? 1);
-        return inner.claim(request);
-      },
-    };
-    let runs = 0;
-    const quick = defineJob({
-      name: 'quick',
-      run: async () => {
-        runs += 1;
-      },
-    });
-    const client = createClient({ driver });
-    for (let i = 0; i < 24; i += 1) await client.enqueue(quick, i);
+    const { driver, clock, limits, quick, ran } = await quickJobsQueued(24);
     await startWorker(driver, [quick], { concurrency: 1, prefetch: 4 });
-    await driveUntil(clock, () => runs === 24);
+    await driveUntil(clock, () => ran() === 24);
     // Every claim asked for at least half the buffer (2 of 4), so 24 jobs took at most 12.
     expect(Math.min(...limits)).toBeGreaterThanOrEqual(2);
     expect(limits.length).toBeLessThanOrEqual(12);
   });
 
   it('claims the slots a landed settle batch frees in one claim, not one job first and the rest behind it', async () => {
-    const { driver: inner, clock } = memoryOnManualClock();
-    const limits: number[] = [];
-    const driver: Driver = {
-      ...inner,
-      claim: (request) => {
-        limits.push(request.limit ?? 1);
-        return inner.claim(request);
-      },
-    };
-    let runs = 0;
-    const quick = defineJob({
-      name: 'quick',
-      run: async () => {
-        runs += 1;
-      },
-    });
-    const client = createClient({ driver });
-    for (let i = 0; i < 40; i += 1) await client.enqueue(quick, i);
+    const { driver, clock, limits, quick, ran } = await quickJobsQueued(40);
     await startWorker(driver, [quick], { concurrency: 4 });
-    await driveUntil(clock, () => runs === 40);
+    await driveUntil(clock, () => ran() === 40);
     // Each batch of four acks frees four slots at once: every claim but the last asks for four.
     expect(limits.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => 4));
   });

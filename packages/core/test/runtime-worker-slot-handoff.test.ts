@@ -6,21 +6,11 @@ import { driveUntil } from './support/runtime.js';
 import { testWorkers } from './support/workers.js';
 import { wrapDriver } from './support/wrap.js';
 
-const { start } = testWorkers({
+const { start: startWorker } = testWorkers({
   visibilityTimeoutMs: 30_000,
   pollIntervalMs: 50,
   keyBusyDelayMs: 100,
 });
-const startWorker = (
-  driver: Driver,
-  jobs: Parameters<typeof start>[1],
-  options: {
-    workerId: string;
-    concurrency: number;
-    visibilityTimeoutMs?: number;
-    prefetch?: number;
-  },
-) => start(driver, jobs, options);
 
 const statesOf = (driver: Driver, ids: readonly string[]) =>
   Promise.all(ids.map(async (id) => (await driver.get(id))?.state));
