@@ -15,15 +15,7 @@ local ACK_FIELDS = { 'state', 'claimedBy', 'claim', 'queue', 'name', 'createdAt'
 local LIST_RUNNING = k_listState('running')
 local LIST_COMPLETED = k_listState('completed')
 local FINISHED_COMPLETED = k_finished('completed')
-local claimsKeyCache = {}
-local function claimsOf(worker)
-  local found = claimsKeyCache[worker]
-  if not found then
-    found = k_claims(worker)
-    claimsKeyCache[worker] = found
-  end
-  return found
-end
+local claimsOf = memo(k_claims)
 local function ackFast(id, worker, claim, result)
   local key = k_job(id)
   local f = redis.call('HMGET', key, unpack(ACK_FIELDS))

@@ -32,15 +32,20 @@ local function pad(value)
 end
 -- Key names and small numbers as text, built once per script: a batch of 1,000 rows mostly
 -- shares its queue, name, claim and attempt count, and every string built costs the collector.
-local queueKeyCache, laneKeyCache, intTextCache = {}, {}, {}
-local function queueKeys(q)
-  local found = queueKeyCache[q]
-  if not found then
-    found = { counts = k_counts(q), list = k_listQueue(q) }
-    queueKeyCache[q] = found
+-- One-argument builder with its answers kept for the rest of the script.
+local function memo(build)
+  local cache = {}
+  return function(key)
+    local found = cache[key]
+    if not found then
+      found = build(key)
+      cache[key] = found
+    end
+    return found
   end
-  return found
 end
+local queueKeys = memo(function(q) return { counts = k_counts(q), list = k_listQueue(q) } end)
+local laneKeyCache = {}
 local function laneKeys(q, name)
   local byName = laneKeyCache[q]
   if not byName then
@@ -55,14 +60,7 @@ local function laneKeys(q, name)
   end
   return found
 end
-local function intText(value)
-  local text = intTextCache[value]
-  if not text then
-    text = fmt(value)
-    intTextCache[value] = text
-  end
-  return text
-end
+local intText = memo(fmt)
 -- now as stored text, read once per script: updatedAt, finishedAt (plain) and runAt (padded).
 local NOW_TEXT = ARGV[1]
 local NOW_PADDED = pad(ARGV[1])
