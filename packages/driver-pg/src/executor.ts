@@ -2,7 +2,6 @@ import { configInvalid, driverNotMigrated, driverUnavailable, isBerthError } fro
 import pg from 'pg';
 import type { Prepared, SendNamed } from './prepared.js';
 import { LATEST_VERSION } from './sql/migrations/index.js';
-import { FORCE_CUSTOM_PLANS } from './sql/plans.js';
 import { RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT, SAVEPOINT } from './sql/savepoint.js';
 
 /**
@@ -45,8 +44,6 @@ export interface Connections {
   readonly listenConfig: pg.ClientConfig | undefined;
   /** Sends a prepared statement through the pool; absent when the app gave an executor. */
   readonly sendNamed: SendNamed | undefined;
-  /** Every connection plans its prepared statements for their arguments (the driver's pool). */
-  readonly customPlans: boolean;
   /** Ends what the driver opened. */
   readonly close: () => Promise<void>;
 }
@@ -87,7 +84,6 @@ export function openConnections(options: PgConnectionOptions): Connections {
       pool: undefined,
       listenConfig: undefined,
       sendNamed: undefined,
-      customPlans: false,
       close: async () => {},
     };
   }
@@ -98,19 +94,12 @@ export function openConnections(options: PgConnectionOptions): Connections {
       pool,
       listenConfig: { ...pool.options },
       sendNamed: (query) => pool.query(query),
-      customPlans: false,
       close: async () => {},
     };
   }
   const config: pg.PoolConfig =
     options.connectionString === undefined ? {} : { connectionString: options.connectionString };
-  // Before the pool hands out a new connection; its failure fails the statement that asked.
-  const pool = new pg.Pool({
-    ...config,
-    onConnect: async (client) => {
-      await client.query(FORCE_CUSTOM_PLANS);
-    },
-  });
+  const pool = new pg.Pool(config);
   // An idle connection the server dropped is reported here; the pool replaces it on next use.
   pool.on('error', () => {});
   let ended = false;
@@ -119,7 +108,6 @@ export function openConnections(options: PgConnectionOptions): Connections {
     pool,
     listenConfig: { ...config },
     sendNamed: (query) => pool.query(query),
-    customPlans: true,
     close: async () => {
       if (ended) return;
       ended = true;

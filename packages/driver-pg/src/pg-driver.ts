@@ -42,8 +42,8 @@ export interface PgDriverOptions extends PgConnectionOptions {
    */
   readonly cursorSecret?: string;
   /**
-   * Sends the single enqueue as a prepared statement (each connection parses it once), and on the
-   * driver's own pool the claim too. Default true; set false behind a pooler that does not keep a
+   * Sends the single enqueue and the claim as prepared statements (each connection parses them
+   * once). Default true; set false behind a pooler that does not keep a
    * session's prepared statements (PgBouncer in transaction mode before 1.21), or when the app
    * runs DISCARD ALL on the pool's connections. An `executor` never uses them.
    */
@@ -82,9 +82,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
       connections.executor,
       schema,
       options.executor !== undefined,
-      sendNamed === undefined
-        ? undefined
-        : { names: preparedNames(sql, connections.customPlans), send: sendNamed },
+      sendNamed === undefined ? undefined : { names: preparedNames(sql), send: sendNamed },
     ),
     sql,
     clock: options.clock ?? systemClock,

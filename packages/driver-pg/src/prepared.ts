@@ -20,24 +20,23 @@ export interface Prepared {
 }
 
 /**
- * The statements of an idle worker's enqueue → claim path, sent prepared: parsing and analysing
- * the claim's text costs more server time than running it on an idle queue, and the single
- * enqueue is planned once. Only fixed texts are named (a connection keeps each one), and only
- * these. The enqueue's generic plan probes by key alone, so any pool may prepare it; the claim
- * is prepared only where `customPlans` keeps it off its generic plan (see sql/plans.ts).
+ * The statements of an idle worker's enqueue → claim path, sent prepared: each connection parses
+ * them once, then only binds them. Both plan alike for any arguments (the enqueue probes by key
+ * alone; the claim calls claim_jobs, whose own statements are planned once per session), so
+ * any pool may prepare them. Only fixed texts are named (a connection keeps each one).
  */
-const hot = (sql: Statements, customPlans: boolean): Record<string, string> => ({
+const hot = (sql: Statements): Record<string, string> => ({
   enqueue: sql.enqueue.insert,
-  ...(customPlans ? { claim: sql.claim.claim, claim_named: sql.claim.claimNamed } : {}),
+  claim: sql.claim,
 });
 
 /**
  * Names carry a hash of the text: two drivers on one pool (two schemas, two versions) never
  * share a name for different texts, which pg refuses.
  */
-export function preparedNames(sql: Statements, customPlans: boolean): Map<string, string> {
+export function preparedNames(sql: Statements): Map<string, string> {
   const names = new Map<string, string>();
-  for (const [key, text] of Object.entries(hot(sql, customPlans))) {
+  for (const [key, text] of Object.entries(hot(sql))) {
     const digest = createHash('sha256').update(text).digest('hex').slice(0, 16);
     names.set(text, `berth_${key}_${digest}`);
   }

@@ -1,33 +1,30 @@
 import { expect, it } from 'vitest';
-import { statements } from '../src/sql/index.js';
+import { openClaimPlanner } from './claim-planner.js';
 import { adminPool, openPgDriver } from './pg-factory.js';
 
 const FUTURE_ROWS = 200_000;
 
-interface PlanNode {
-  readonly 'Shared Hit Blocks': number;
-  readonly 'Shared Read Blocks': number;
-}
-
 /**
- * Runs the claim under EXPLAIN (ANALYZE, BUFFERS) in a transaction it rolls back, and answers
- * the buffers it touched (the root's counts include every node under it).
+ * Runs the claim under EXPLAIN (ANALYZE, BUFFERS), as claim_jobs runs it, rolled back, and
+ * answers the buffers it touched (the root's counts include every node under it).
  */
 async function buffersOfClaim(schema: string, names: readonly string[] | null): Promise<number> {
-  const client = await (await adminPool()).connect();
+  const planner = await openClaimPlanner(schema);
   try {
-    await client.query('BEGIN');
-    const sql = statements(`"${schema}"`);
-    const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${names === null ? sql.claim.claim : sql.claim.claimNamed}`,
-      [['default'], Date.now(), 1, 'w', 60_000, [], '{}', names],
+    const { Plan: plan } = await planner.explain(
+      {
+        queues: ['default'],
+        now: Date.now(),
+        limit: 1,
+        workerId: 'w',
+        visibilityTimeoutMs: 60_000,
+        names,
+      },
+      'ANALYZE, BUFFERS',
     );
-    const plan = rows[0]?.['QUERY PLAN'][0]?.Plan;
-    if (plan === undefined) throw new Error('no plan');
-    return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+    return Number(plan['Shared Hit Blocks']) + Number(plan['Shared Read Blocks']);
   } finally {
-    await client.query('ROLLBACK');
-    client.release();
+    await planner.close();
   }
 }
 

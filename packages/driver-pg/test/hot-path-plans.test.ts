@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClaimedJob } from '@berth/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { statements } from '../src/sql/index.js';
+import { openClaimPlanner } from './claim-planner.js';
 import { adminPool, openPgDriver } from './pg-factory.js';
 
 /**
@@ -124,8 +125,6 @@ function hotPath(on = schema): Record<string, [string, unknown[]]> {
     Array.from({ length: BATCH }, (_, i) => pick(i));
   const first = running[0] as ClaimedJob;
   return {
-    claim: [sql.claim.claim, [['default'], now, BATCH, 'w2', 60_000, [], '{}', null]],
-    claimNamed: [sql.claim.claimNamed, [['default'], now, BATCH, 'w2', 60_000, [], '{}', ['x']]],
     ack: [sql.settle.ack, [first.id, first.claimedBy, first.claim, now, false, null]],
     extend: [sql.settle.extend, [first.id, first.claimedBy, first.claim, now, 60_000]],
     nack: [
@@ -185,8 +184,31 @@ function hotPath(on = schema): Record<string, [string, unknown[]]> {
   };
 }
 
+/** The claim's plans as claim_jobs makes them (see claim-planner.ts), with and without names. */
+async function claimPlans(on: string): Promise<Record<string, PlanNode>> {
+  const planner = await openClaimPlanner(on);
+  try {
+    const claim = (names: readonly string[] | null) =>
+      planner.explain({
+        queues: ['default'],
+        now: Date.now(),
+        limit: BATCH,
+        workerId: 'w2',
+        visibilityTimeoutMs: 60_000,
+        names,
+      });
+    return {
+      claim: (await claim(null)).Plan as unknown as PlanNode,
+      claimNamed: (await claim(['x'])).Plan as unknown as PlanNode,
+    };
+  } finally {
+    await planner.close();
+  }
+}
+
 async function offencesByStatement(on = schema): Promise<Record<string, string[]>> {
   const answer: Record<string, string[]> = {};
+  for (const [name, plan] of Object.entries(await claimPlans(on))) answer[name] = offences(plan);
   for (const [name, [text, values]] of Object.entries(hotPath(on))) {
     answer[name] = offences(await planOf(text, values));
   }

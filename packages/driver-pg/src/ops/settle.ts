@@ -31,8 +31,7 @@ export function settleOps(context: OpsContext) {
 
   async function claim(request: ScreenedClaim): Promise<ClaimOutcome> {
     const now = clock.now();
-    const text = request.names === undefined ? sql.claim.claim : sql.claim.claimNamed;
-    const rows = await db.rows<ClaimRow>('claim', text, [
+    const rows = await db.rows<ClaimRow>('claim', sql.claim, [
       request.queues,
       now,
       request.limit,

@@ -1,6 +1,7 @@
 import { MIGRATION_000001 } from './000001.js';
 import { MIGRATION_000002 } from './000002.js';
 import { MIGRATION_000003 } from './000003.js';
+import { MIGRATION_000004 } from './000004.js';
 
 export interface Migration {
   readonly version: number;
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, text: MIGRATION_000001 },
   { version: 2, text: MIGRATION_000002 },
   { version: 3, text: MIGRATION_000003 },
+  { version: 4, text: MIGRATION_000004 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
