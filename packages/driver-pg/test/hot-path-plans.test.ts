@@ -259,11 +259,13 @@ it('a settle batch reaches its rows through the id primary key in one index pass
     const statement = hotPath()[name];
     if (statement === undefined) throw new Error(`no ${name}`);
     const nodes = flatten(await planOf(...statement));
-    // The batch decides which item of a row may land (the first per fence); jobs is read once.
+    // The batch decides which item of a row may land (the first per fence); jobs is read once,
+    // by one scan of the primary key for the whole id array (bitmap or plain: time-ordered ids
+    // follow the heap's order, so the planner may read them in index order), never per item.
     const reads = nodes.filter((node) => node['Index Name'] !== undefined);
-    expect(reads.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
-      ['Bitmap Index Scan', 'jobs_id_pkey'],
-    ]);
+    expect(reads.map((node) => node['Index Name'])).toEqual(['jobs_id_pkey']);
+    expect(['Bitmap Index Scan', 'Index Scan']).toContain(reads[0]?.['Node Type']);
+    expect(nodes.filter((node) => node['Node Type'] === 'Nested Loop')).toEqual([]);
     expect(nodes.filter((node) => node['Relation Name'] === 'jobs')).toHaveLength(2);
   }
 });

@@ -6,7 +6,7 @@ import { enqueueBatchCases } from './enqueue-batch.js';
 import { enqueueIdempotencyCases } from './enqueue-idempotency.js';
 import { enqueueInvalidCases } from './enqueue-invalid.js';
 import { enqueueRetryCases } from './enqueue-retry.js';
-import { expectUuidV4, listAll, mustGet, settleTo } from './fixtures-a.js';
+import { expectFreshUuid, listAll, mustGet, settleTo } from './fixtures-a.js';
 
 const basics: readonly KitCase[] = [
   {
@@ -16,8 +16,8 @@ const basics: readonly KitCase[] = [
       await clock.advance(12_345);
       const answer = await driver.enqueue({ name: 'send-mail' });
       expect(answer.deduped).toBe(false);
-      expectUuidV4(answer.id);
-      expectUuidV4(answer.runId);
+      expectFreshUuid(answer.id);
+      expectFreshUuid(answer.runId);
       expect(answer.runId).not.toBe(answer.id);
       expect(await mustGet(driver, answer.id)).toStrictEqual({
         id: answer.id,
@@ -152,7 +152,7 @@ const basics: readonly KitCase[] = [
       const id = randomUUID();
       const answer = await driver.enqueue({ id: id.toUpperCase(), name: 'outbox' });
       expect(answer).toEqual({ id, runId: answer.runId, deduped: false });
-      expectUuidV4(answer.runId);
+      expectFreshUuid(answer.runId);
       expect((await mustGet(driver, id)).id).toBe(id);
       expect((await mustGet(driver, id.toUpperCase())).id).toBe(id);
     },

@@ -16,10 +16,14 @@ export const WORKER = 'worker-a';
 export const OTHER_WORKER = 'worker-b';
 export const LEASE_MS = 30_000;
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/**
+ * An id the driver allocated: an RFC 9562 uuid in lower case, random (version 4) or random after
+ * the instant it was made (version 7, which keeps a batch's ids together in a btree).
+ */
+const FRESH_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-export function expectUuidV4(value: unknown): void {
-  expect(value).toMatch(UUID_V4);
+export function expectFreshUuid(value: unknown): void {
+  expect(value).toMatch(FRESH_UUID);
 }
 
 /** A queue name no other call of the case uses, so a claim can only take the rows meant for it. */

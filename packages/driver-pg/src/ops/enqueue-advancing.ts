@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
   enqueueIndexDisagrees,
@@ -8,6 +7,7 @@ import {
   type MarkPassed,
   type ScreenedEnqueue,
 } from '@berth/core';
+import { timeOrderedUuid } from '../ids.js';
 import type { OpsContext } from './context.js';
 import { insertParams } from './enqueue.js';
 
@@ -36,8 +36,9 @@ export function enqueueAdvancingOps(context: OpsContext) {
     request: ScreenedEnqueue,
     mark: MarkAdvance,
   ): Promise<EnqueueResult | MarkPassed> {
-    const id = request.id ?? randomUUID();
-    const runId = randomUUID();
+    const allocatedAt = clock.now();
+    const id = request.id ?? timeOrderedUuid(allocatedAt);
+    const runId = timeOrderedUuid(allocatedAt);
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       const now = clock.now();
       const rows = await db.rows<AdvancingRow>('enqueue', sql.enqueueAdvancing.insert, [

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
   enqueueIndexDisagrees,
@@ -8,6 +7,7 @@ import {
 } from '@berth/core';
 import { intArray, uuidArray } from '../array-literal.js';
 import { sqlState } from '../executor.js';
+import { timeOrderedUuid } from '../ids.js';
 import { jsonParam } from '../rows.js';
 import type { OpsContext } from './context.js';
 
@@ -100,8 +100,9 @@ export function enqueueOps(context: OpsContext) {
    * and the lookup disagree.
    */
   async function enqueue(request: ScreenedEnqueue): Promise<EnqueueResult> {
-    const id = request.id ?? randomUUID();
-    const runId = randomUUID();
+    const allocatedAt = clock.now();
+    const id = request.id ?? timeOrderedUuid(allocatedAt);
+    const runId = timeOrderedUuid(allocatedAt);
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       const rows = await insert(request, id, runId);
       const made = rows.find((row) => row.hit === 'inserted');
@@ -144,8 +145,8 @@ export function enqueueOps(context: OpsContext) {
   /** No caller id and no key: every item lands under its fresh id, read nothing. */
   async function enqueuePlain(requests: readonly ScreenedEnqueue[]): Promise<EnqueueResult[]> {
     const now = clock.now();
-    const ids = requests.map(() => randomUUID());
-    const runIds = requests.map(() => randomUUID());
+    const ids = requests.map(() => timeOrderedUuid(now));
+    const runIds = requests.map(() => timeOrderedUuid(now));
     const column = <T>(pick: (request: ScreenedEnqueue) => T) => requests.map(pick);
     await db.rows('enqueue a batch', sql.enqueueMany.insertPlain, [
       uuidArray(ids),
@@ -176,9 +177,9 @@ export function enqueueOps(context: OpsContext) {
     const column = <T>(pick: (request: ScreenedEnqueue) => T) => requests.map(pick);
     const rows = await db.guarded<BatchRow>('enqueue a batch', sql.enqueueMany.insertMany, [
       requests.map((_, index) => index + 1),
-      column((request) => request.id ?? randomUUID()),
+      column((request) => request.id ?? timeOrderedUuid(now)),
       column((request) => request.id !== undefined),
-      column(() => randomUUID()),
+      column(() => timeOrderedUuid(now)),
       column((request) => request.name),
       column((request) => request.queue),
       column((request) => jsonParam(request.payload)),

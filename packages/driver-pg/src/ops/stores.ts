@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_EVENT_TTL_MS,
   type EventStore,
@@ -10,6 +9,7 @@ import {
   type StepStore,
   stepInvalid,
 } from '@berth/core';
+import { timeOrderedUuid } from '../ids.js';
 import {
   type EventRow,
   int,
@@ -73,7 +73,7 @@ export function eventStore({ db, sql, clock, channel }: OpsContext): EventStore 
     async publish(name, payload, options = {}) {
       const now = clock.now();
       const [row] = await db.rows<EventRow>('publish an event', sql.events.publish, [
-        randomUUID(),
+        timeOrderedUuid(now),
         name,
         jsonParam(payload),
         now,
