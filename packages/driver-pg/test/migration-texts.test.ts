@@ -17,6 +17,7 @@ it('every released migration text is exactly as released: a change to the schema
       2: '2c32d6d47790ca56',
       3: 'c9a8f48f2fde9915',
       4: '146aee234e87875a',
+      5: '76fe97787f221af0',
     },
   );
 });

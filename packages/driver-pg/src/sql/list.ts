@@ -1,8 +1,12 @@
 import { effectiveStateSql, jobColumns } from './columns.js';
 
 /**
- * list, stats and purge. List is keyset over (created_at, seq): $1 now, $2 state (effective),
- * $3 queue, $4 name, $5 tenant, $6 limit + 1, $7/$8 the cursor's createdAt/seq.
+ * list, stats and purge. List is keyset over (created_at, seq), walked in jobs_listed's primary
+ * key; each row it reaches is read from jobs by id (a lateral read, so one probe per row and
+ * never a join that scans jobs), and the filters apply to it there. The limit is a subquery, so
+ * the planner costs the walk as stopping early rather than sorting every row.
+ * $1 now, $2 state (effective), $3 queue, $4 name, $5 tenant, $6 limit + 1, $7/$8 the cursor's
+ * createdAt/seq.
  */
 export function listSql(s: string) {
   const filters = `
@@ -10,21 +14,21 @@ export function listSql(s: string) {
     AND ($3::text IS NULL OR j.queue = $3::text)
     AND ($4::text IS NULL OR j.name = $4::text)
     AND ($5::text IS NULL OR j.tenant_id = $5::text)`;
+  const page = (after: string, order: 'ASC' | 'DESC') => `
+      SELECT ${jobColumns('j')} FROM ${s}.jobs_listed l
+      CROSS JOIN LATERAL (SELECT * FROM ${s}.jobs j WHERE j.id = l.id OFFSET 0) j
+      WHERE ${filters} AND ${after}
+      ORDER BY l.created_at ${order}, l.seq ${order}
+      LIMIT (SELECT $6::int)`;
   return {
     /** From the newest, or strictly after the cursor, in list order. */
-    forward: `
-      SELECT ${jobColumns('j')} FROM ${s}.jobs j
-      WHERE ${filters}
-        AND ($7::bigint IS NULL OR (j.created_at, j.seq) < ($7::bigint, $8::bigint))
-      ORDER BY j.created_at DESC, j.seq DESC
-      LIMIT $6`,
+    forward: page(
+      '($7::bigint IS NULL OR (l.created_at, l.seq) < ($7::bigint, $8::bigint))',
+      'DESC',
+    ),
 
     /** Strictly before the cursor, nearest first. */
-    backward: `
-      SELECT ${jobColumns('j')} FROM ${s}.jobs j
-      WHERE ${filters} AND (j.created_at, j.seq) > ($7::bigint, $8::bigint)
-      ORDER BY j.created_at ASC, j.seq ASC
-      LIMIT $6`,
+    backward: page('(l.created_at, l.seq) > ($7::bigint, $8::bigint)', 'ASC'),
 
     /** Per queue, counts by effective state and the oldest ready runAt. $1 now. */
     stats: `

@@ -2,6 +2,7 @@ import { MIGRATION_000001 } from './000001.js';
 import { MIGRATION_000002 } from './000002.js';
 import { MIGRATION_000003 } from './000003.js';
 import { MIGRATION_000004 } from './000004.js';
+import { MIGRATION_000005 } from './000005.js';
 
 export interface Migration {
   readonly version: number;
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, text: MIGRATION_000002 },
   { version: 3, text: MIGRATION_000003 },
   { version: 4, text: MIGRATION_000004 },
+  { version: 5, text: MIGRATION_000005 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
