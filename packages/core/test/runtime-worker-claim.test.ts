@@ -65,6 +65,41 @@ describe('worker: claiming', () => {
     expect(clock.now()).toBe(Date.UTC(2026, 0, 1));
   });
 
+  it('with a subscription, one claim serves a job a client of the same driver enqueued: the wake and the in-process signal do not each send one', async () => {
+    const { driver: inner, clock } = memoryOnManualClock();
+    let claims = 0;
+    const driver: Driver = {
+      ...inner,
+      claim: (request) => {
+        claims += 1;
+        return inner.claim(request);
+      },
+    };
+    let ran = false;
+    const job = defineJob({
+      name: 'once',
+      run: () => {
+        ran = true;
+      },
+    });
+    const worker = make(driver, [job], 10, 3_600_000);
+    await worker.start();
+    await settleTicks();
+    const before = claims;
+    await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => ran, { stepMs: 0, maxMs: 0 });
+    await settleTicks();
+    expect(claims - before).toBe(1);
+    // A delayed job is still claimed when due, by this process's timer, not at the next poll.
+    ran = false;
+    const enqueuedAt = clock.now();
+    await createClient({ driver }).enqueue(job, null, { delay: 5_000 });
+    await settleTicks();
+    expect(ran).toBe(false);
+    await driveUntil(clock, () => ran, { stepMs: 1_000, maxMs: 6_000 });
+    expect(clock.now() - enqueuedAt).toBe(5_000);
+  });
+
   it('polls when the driver has no subscription', async () => {
     const { driver: inner, clock } = memoryOnManualClock();
     const { subscribe: _none, ...rest } = inner;

@@ -281,7 +281,12 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       if (state !== 'idle') return;
       state = 'running';
       stopListening = onDue(driver, (queue, at) => {
-        if (queues.includes(queue)) loop.dueAt(at);
+        if (!queues.includes(queue)) return;
+        // A job due now wakes a subscribed worker through the subscription as well (it reopens
+        // and wakes every queue after an outage): a claim for each signal sends one that comes
+        // back empty. A delayed job still sets this process's timer.
+        if (unsubscribe !== undefined && at <= clock.now()) return;
+        loop.dueAt(at);
       });
       if (driver.subscribe !== undefined) {
         try {
