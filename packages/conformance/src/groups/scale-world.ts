@@ -39,11 +39,35 @@ async function claimAll(driver: Driver, queue: string, count: number): Promise<C
 
 const fenceOf = (job: ClaimedJob) => ({ jobId: job.id, workerId: job.claimedBy, claim: job.claim });
 
+/** Claims every row named `name` of `queue` (`count` of them), on leases of `leaseMs`. */
+async function claimNamed(
+  driver: Driver,
+  queue: string,
+  name: string,
+  count: number,
+  leaseMs: number,
+): Promise<void> {
+  let claimed = 0;
+  while (claimed < count) {
+    const batch = await driver.claim({
+      queues: [queue],
+      names: [name],
+      limit: Math.min(SEED_BATCH, count - claimed),
+      workerId: WORKER,
+      visibilityTimeoutMs: leaseMs,
+    });
+    expect(batch.length).toBeGreaterThan(0);
+    claimed += batch.length;
+  }
+}
+
 /**
  * Adds `count` rows of each kind the bounded calls must not pay for: ready rows of the hot queue
- * (priority 0), future rows ahead of them in claim order (delayed, priority 9), finished rows
+ * (priority 0), future rows ahead of them in claim order (delayed, priority 9), rows whose lease
+ * lapsed behind them in claim order (hot queue, priority -1, claimable again), finished rows
  * (completed, in their own queue), expired events, and (a tenth as many, one call each) rows
- * suspended on events nobody publishes. Leaves the clock 1 ms later so the events are expired.
+ * suspended on events nobody publishes. Leaves the clock 1 ms later, so the events are expired
+ * and the leases lapsed.
  */
 export async function seed(context: CaseContext, count: number): Promise<void> {
   const { driver, clock } = context;
@@ -54,6 +78,8 @@ export async function seed(context: CaseContext, count: number): Promise<void> {
       driver.enqueueMany(Array.from({ length: size }, () => request));
     await many({ name: 'backlog', queue: HOT });
     await many({ name: 'backlog', queue: HOT, priority: 9, runAt: future });
+    await many({ name: 'lapsing', queue: HOT, priority: -1 });
+    await claimNamed(driver, HOT, 'lapsing', size, 1);
     await many({ name: 'backlog', queue: DONE });
     const done = await claimAll(driver, DONE, size);
     const acked = await driver.ackMany(done.map((job) => ({ fence: fenceOf(job) })));

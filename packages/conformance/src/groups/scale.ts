@@ -46,7 +46,7 @@ async function measure(context: CaseContext): Promise<Record<string, number>> {
 const scaleCases: readonly KitCase[] = [
   {
     title:
-      'claim, publish, purge and purgeExpired cost about the same behind a large backlog of ready, future, finished, suspended and expired rows as behind a small one; a bounded purge removes exactly its limit',
+      'claim, publish, purge and purgeExpired cost about the same behind a large backlog of ready, future, lapsed, finished, suspended and expired rows as behind a small one; a bounded purge removes exactly its limit',
     timeoutMs: 300_000,
     run: async (context) => {
       const backlog = Math.max(1_000, context.options.scaleBacklog ?? DEFAULT_SCALE_BACKLOG);

@@ -28,7 +28,8 @@ export function extendManySql(s: string) {
         ) f
         ORDER BY i.id
       ), moved AS (
-        UPDATE ${s}.jobs j SET visible_at = $4::bigint + $5::bigint, updated_at = $4::bigint
+        UPDATE ${s}.jobs j SET visible_at = $4::bigint + $5::bigint, lapsed = false,
+          updated_at = $4::bigint
         FROM hits h
         WHERE j.id = ANY(ARRAY(SELECT id FROM hits)) AND j.id = h.id AND j.state = h.running
           AND j.claimed_by = h.worker AND j.claim = h.claim

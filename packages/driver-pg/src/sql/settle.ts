@@ -104,7 +104,8 @@ export function settleSql(s: string) {
 
     /** $1 id, $2 worker, $3 claim, $4 now, $5 visibility ms. */
     extend: `
-      UPDATE ${s}.jobs j SET visible_at = $4::bigint + $5::bigint, updated_at = $4::bigint
+      UPDATE ${s}.jobs j SET visible_at = $4::bigint + $5::bigint, lapsed = false,
+          updated_at = $4::bigint
       WHERE ${fenced('j', '$1', '$2', '$3')}
       RETURNING 1 AS landed`,
 
