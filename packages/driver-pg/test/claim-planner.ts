@@ -1,6 +1,7 @@
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { claimBodySql } from '../src/sql/claim-body.js';
+import type { PlanNode } from './plan-nodes.js';
 
 /** The claim's arguments, as the driver binds them. */
 export interface ClaimArgs {
@@ -13,7 +14,7 @@ export interface ClaimArgs {
 }
 
 export interface PlanRoot {
-  readonly Plan: Record<string, unknown>;
+  readonly Plan: PlanNode;
 }
 
 const SIGNATURE = '(text[], bigint, integer, text, bigint, text[], json, text[])';

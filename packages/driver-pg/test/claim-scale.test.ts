@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { openClaimPlanner } from './claim-planner.js';
 import { adminPool, openPgDriver } from './pg-factory.js';
+import { buffersOf } from './plan-nodes.js';
 
 const FUTURE_ROWS = 200_000;
 
@@ -22,7 +23,7 @@ async function buffersOfClaim(schema: string, names: readonly string[] | null): 
       },
       'ANALYZE, BUFFERS',
     );
-    return Number(plan['Shared Hit Blocks']) + Number(plan['Shared Read Blocks']);
+    return buffersOf(plan);
   } finally {
     await planner.close();
   }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { statements } from '../src/sql/index.js';
 import { openClaimPlanner } from './claim-planner.js';
 import { adminPool, openPgDriver } from './pg-factory.js';
+import { flatten, type PlanNode } from './plan-nodes.js';
 
 /**
  * The hot path's statements are planned by their shape, not by the table's history: each finds
@@ -14,21 +15,8 @@ import { adminPool, openPgDriver } from './pg-factory.js';
  * row (the statistics then promise ~0 running rows while a batch of 1k runs).
  */
 
-interface PlanNode {
-  readonly 'Node Type': string;
-  readonly 'Relation Name'?: string;
-  readonly 'Index Name'?: string;
-  readonly 'Parent Relationship'?: string;
-  readonly 'Subplan Name'?: string;
-  readonly Alias?: string;
-  readonly 'Plan Rows': number;
-  readonly Plans?: readonly PlanNode[];
-}
-
 const BATCH = 1_000;
 const INPUT_SCANS = new Set(['Function Scan', 'CTE Scan', 'WorkTable Scan', 'Materialize']);
-
-const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
 
 /** The claim's queue and name lists (aliases q and n, numbered when repeated): not the batch. */
 const KEY_LIST = /^[qn](_\d+)?$/;
@@ -198,8 +186,8 @@ async function claimPlans(on: string): Promise<Record<string, PlanNode>> {
         names,
       });
     return {
-      claim: (await claim(null)).Plan as unknown as PlanNode,
-      claimNamed: (await claim(['x'])).Plan as unknown as PlanNode,
+      claim: (await claim(null)).Plan,
+      claimNamed: (await claim(['x'])).Plan,
     };
   } finally {
     await planner.close();

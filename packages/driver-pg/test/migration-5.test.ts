@@ -4,6 +4,7 @@ import { createPgDriver } from '../src/index.js';
 import { statements } from '../src/sql/index.js';
 import { MIGRATIONS } from '../src/sql/migrations/index.js';
 import { adminPool, dropSchema, freshSchema, openPgDriver } from './pg-factory.js';
+import { flatten, type PlanNode } from './plan-nodes.js';
 
 const insertRaw = (schema: string, name: string, count: number, at: number) =>
   adminPool().then((admin) =>
@@ -55,15 +56,6 @@ it('migration 5 upgrades a schema at version 4: the jobs it held list in order, 
     await dropSchema(schema);
   }
 });
-
-interface PlanNode {
-  readonly 'Node Type': string;
-  readonly 'Relation Name'?: string;
-  readonly 'Index Name'?: string;
-  readonly Plans?: readonly PlanNode[];
-}
-
-const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
 
 it('a list page walks jobs_listed in list order and reads each row of jobs by id, with the table never ANALYZEd and after ANALYZE of 30k rows', async () => {
   const { schema, dispose } = await openPgDriver();

@@ -6,6 +6,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { preparedNames } from '../src/prepared.js';
 import { statements } from '../src/sql/index.js';
 import { openPgDriver } from './pg-factory.js';
+import { flatten, type PlanNode } from './plan-nodes.js';
 
 /**
  * The idle enqueue → claim path sends its statements prepared on any pool: each connection
@@ -122,14 +123,6 @@ it('preparedStatements: false sends every statement as text, preparing nothing',
   await cyclesOn(pool, { preparedStatements: false });
   expect(await preparedOf(pool)).toEqual(new Map());
 });
-
-interface PlanNode {
-  readonly 'Node Type': string;
-  readonly 'Relation Name'?: string;
-  readonly Plans?: readonly PlanNode[];
-}
-
-const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
 
 /** A literal for EXECUTE's argument list (EXPLAIN takes no bound parameters). */
 const literal = (client: pg.Client, value: unknown): string => {
