@@ -2,8 +2,7 @@ import { isBerthError } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';
-import { MIGRATIONS } from '../src/sql/migrations/index.js';
-import { adminPool, dropSchema, freshSchema } from './pg-factory.js';
+import { adminPool, dropSchema, freshSchema, schemaAtVersion } from './pg-factory.js';
 
 it('migration 3 upgrades a schema at version 2: live slots keep their holders and delayed rows stay claimable', async () => {
   const schema = freshSchema();
@@ -11,14 +10,7 @@ it('migration 3 upgrades a schema at version 2: live slots keep their holders an
   const driver = createPgDriver({ connectionString: await serverUrl('pg'), schema });
   try {
     // The schema as version 2 left it, with a held slot and a due delayed job.
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    await admin.query(
-      `CREATE TABLE "${schema}".migrations (version integer PRIMARY KEY,
-         applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    for (const migration of MIGRATIONS.filter((m) => m.version <= 2)) {
-      await admin.query(migration.text(`"${schema}"`));
-    }
+    await schemaAtVersion(schema, 2);
     const later = Date.now() + 3_600_000;
     await admin.query(`INSERT INTO "${schema}".slots (key, holders) VALUES ('k', $1)`, [
       JSON.stringify({ holder: later }),

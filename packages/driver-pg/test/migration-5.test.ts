@@ -2,8 +2,7 @@ import { serverUrl } from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';
 import { statements } from '../src/sql/index.js';
-import { MIGRATIONS } from '../src/sql/migrations/index.js';
-import { adminPool, dropSchema, freshSchema, openPgDriver } from './pg-factory.js';
+import { adminPool, dropSchema, freshSchema, openPgDriver, schemaAtVersion } from './pg-factory.js';
 import { flatten, type PlanNode } from './plan-nodes.js';
 
 const insertRaw = (schema: string, name: string, count: number, at: number) =>
@@ -23,14 +22,7 @@ it('migration 5 upgrades a schema at version 4: the jobs it held list in order, 
   const admin = await adminPool();
   const driver = createPgDriver({ connectionString: await serverUrl('pg'), schema });
   try {
-    await admin.query(`CREATE SCHEMA "${schema}"`);
-    await admin.query(
-      `CREATE TABLE "${schema}".migrations (version integer PRIMARY KEY,
-         applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    for (const migration of MIGRATIONS.filter((m) => m.version <= 4)) {
-      await admin.query(migration.text(`"${schema}"`));
-    }
+    await schemaAtVersion(schema, 4);
     const at = Date.now() - 60_000;
     await insertRaw(schema, 'before', 3, at);
 

@@ -4,6 +4,7 @@ import type { Clock, Driver, DriverHooks } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { createPgDriver, type PgDriverOptions } from '../src/index.js';
+import { MIGRATIONS } from '../src/sql/migrations/index.js';
 
 /** A schema name no other test uses. */
 export const freshSchema = (): string => `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
@@ -22,6 +23,19 @@ export async function adminPool(): Promise<pg.Pool> {
 export async function dropSchema(schema: string): Promise<void> {
   const pool = await adminPool();
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
+
+/** Creates `schema` as the driver's migrations up to `version` left it (an older deployment). */
+export async function schemaAtVersion(schema: string, version: number): Promise<void> {
+  const admin = await adminPool();
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  await admin.query(
+    `CREATE TABLE "${schema}".migrations (version integer PRIMARY KEY,
+       applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
+  for (const migration of MIGRATIONS.filter((m) => m.version <= version)) {
+    await admin.query(migration.text(`"${schema}"`));
+  }
 }
 
 /** A migrated pg driver on a schema of its own; `dispose` closes it and drops the schema. */
