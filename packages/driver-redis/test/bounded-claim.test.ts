@@ -1,27 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createManualClock, type Driver, type ScreenedClaim } from '@berth/core';
-import { serverUrl } from '@berth/test-servers';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLAIM, claimArgs } from '../src/claim.js';
 import { createContext } from '../src/context.js';
 import { asArray } from '../src/decode.js';
 import { keysFor, laneOf } from '../src/keys.js';
 import { PROMOTE_SLACK } from '../src/lua/claim.js';
-import { redisDriver } from './redis-factory.js';
+import { adminRedis, redisDriver } from './redis-factory.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const HOUR = 3_600_000;
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(await serverUrl('redis'));
-});
-
-afterAll(() => {
-  admin.disconnect();
-});
+const admin = adminRedis();
 
 /** Enqueues `count` rows in batches of 1,000, each made by `request(index)`. */
 async function fill(
@@ -41,7 +31,7 @@ async function fill(
 /** Runs the claim script itself, answering the rows it claimed and the index members it read. */
 async function claimCounting(prefix: string, now: number, request: Partial<ScreenedClaim>) {
   const context = createContext({
-    redis: admin,
+    redis: admin(),
     keys: keysFor(prefix),
     clock: createManualClock(now),
     hooks: {},
@@ -75,7 +65,7 @@ describe('redis claim does bounded work whatever the backlog', () => {
       expect(claimed).toBe(1);
       expect(read).toBeLessThanOrEqual(1 + PROMOTE_SLACK + 1);
       // Only the earliest limit + slack timers left the timer set; the rest wait for later claims.
-      expect(await admin.zcard(keys.timersName(laneOf('q', 'later')))).toBe(
+      expect(await admin().zcard(keys.timersName(laneOf('q', 'later')))).toBe(
         100_000 - (1 + PROMOTE_SLACK),
       );
       const running = await driver.list({ state: 'running', limit: 5 });
@@ -119,13 +109,13 @@ describe('redis claim does bounded work whatever the backlog', () => {
       }
       clock.advance(2_000);
       const keys = keysFor(prefix);
-      expect(await admin.zcard(keys.leasesName(laneOf('q', 'job')))).toBe(20_000);
+      expect(await admin().zcard(keys.leasesName(laneOf('q', 'job')))).toBe(20_000);
 
       const { claimed, read } = await claimCounting(prefix, clock.now(), { limit: 1 });
       expect(claimed).toBe(1);
       expect(read).toBeLessThanOrEqual(1 + PROMOTE_SLACK + 1);
       // The claimed row holds a fresh lease again.
-      expect(await admin.zcard(keys.leasesName(laneOf('q', 'job')))).toBe(
+      expect(await admin().zcard(keys.leasesName(laneOf('q', 'job')))).toBe(
         20_000 - (1 + PROMOTE_SLACK) + 1,
       );
     } finally {
@@ -150,7 +140,9 @@ describe('redis claim does bounded work whatever the backlog', () => {
       expect(read).toBeLessThanOrEqual(2);
       expect((await driver.get(wanted.id))?.state).toBe('running');
       // The other name's due timers were not touched by a claim that does not want them.
-      expect(await admin.zcard(keysFor(prefix).timersName(laneOf('q', 'other-later')))).toBe(5_000);
+      expect(await admin().zcard(keysFor(prefix).timersName(laneOf('q', 'other-later')))).toBe(
+        5_000,
+      );
     } finally {
       await dispose();
     }

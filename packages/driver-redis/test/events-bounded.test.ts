@@ -1,28 +1,18 @@
 import { type Clock, createManualClock, type Driver } from '@berth/core';
-import { serverUrl } from '@berth/test-servers';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/context.js';
 import { asArray } from '../src/decode.js';
 import { createEventStore } from '../src/events.js';
 import { keysFor } from '../src/keys.js';
 import { PUBLISH_LUA, WAKE_BATCH } from '../src/lua/events.js';
 import { defineScript } from '../src/scripts.js';
-import { freshPrefix, redisDriver } from './redis-factory.js';
+import { adminRedis, freshPrefix, redisDriver } from './redis-factory.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const HOUR = 3_600_000;
 const PUBLISH = defineScript('publish', PUBLISH_LUA);
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(await serverUrl('redis'));
-});
-
-afterAll(() => {
-  admin.disconnect();
-});
+const admin = adminRedis();
 
 /** Suspends `count` fresh rows of `queue` waiting for `event` (until an hour on). */
 async function waiters(driver: Driver, clock: Clock, count: number, event: string, queue = 'q') {
@@ -179,7 +169,7 @@ describe('redis events', () => {
     try {
       const ids = await waiters(driver, clock, 2_500, 'go');
       // Only the publish script runs, as if the publisher died right after it.
-      const context = createContext({ redis: admin, keys: keysFor(prefix), clock, hooks: {} });
+      const context = createContext({ redis: admin(), keys: keysFor(prefix), clock, hooks: {} });
       const event = JSON.stringify({
         id: 'x',
         name: 'go',
@@ -226,7 +216,7 @@ describe('redis events', () => {
     const prefix = freshPrefix();
     const { driver, dispose } = await redisDriver({ clock }, prefix);
     // Through the backend: core forwards the limit once it declares it (D2).
-    const context = createContext({ redis: admin, keys: keysFor(prefix), clock, hooks: {} });
+    const context = createContext({ redis: admin(), keys: keysFor(prefix), clock, hooks: {} });
     const purge = createEventStore(context).purgeExpired;
     try {
       for (let index = 0; index < 25; index += 1) {

@@ -1,21 +1,11 @@
 import { createManualClock } from '@berth/core';
-import { serverUrl } from '@berth/test-servers';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keysFor, laneOf } from '../src/keys.js';
-import { redisDriver } from './redis-factory.js';
+import { adminRedis, redisDriver } from './redis-factory.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(await serverUrl('redis'));
-});
-
-afterAll(() => {
-  admin.disconnect();
-});
+const admin = adminRedis();
 
 describe('redis rows wait in one claim lane per (queue, name)', () => {
   it('a queue names every job name it holds, a claim without names takes from each lane in claim order, and a purge that empties the queue forgets them', async () => {
@@ -29,10 +19,10 @@ describe('redis rows wait in one claim lane per (queue, name)', () => {
         { name: 'a', queue: 'q', payload: 3, runAt: T0 + 1_000 },
         { name: 'c', queue: 'other', payload: 4 },
       ]);
-      expect((await admin.smembers(keys.names('q'))).sort()).toEqual(['a', 'b']);
-      expect(await admin.smembers(keys.names('other'))).toEqual(['c']);
-      expect(await admin.zcard(keys.dueName(laneOf('q', 'a')))).toBe(1);
-      expect(await admin.zcard(keys.timersName(laneOf('q', 'a')))).toBe(1);
+      expect((await admin().smembers(keys.names('q'))).sort()).toEqual(['a', 'b']);
+      expect(await admin().smembers(keys.names('other'))).toEqual(['c']);
+      expect(await admin().zcard(keys.dueName(laneOf('q', 'a')))).toBe(1);
+      expect(await admin().zcard(keys.timersName(laneOf('q', 'a')))).toBe(1);
 
       clock.advance(1_000);
       const claimed = await driver.claim({
@@ -42,19 +32,19 @@ describe('redis rows wait in one claim lane per (queue, name)', () => {
         limit: 10,
       });
       expect(claimed.map((job) => job.payload)).toEqual([2, 1, 3]);
-      expect(await admin.zcard(keys.leasesName(laneOf('q', 'a')))).toBe(2);
-      expect(await admin.zcard(keys.leasesName(laneOf('q', 'b')))).toBe(1);
+      expect(await admin().zcard(keys.leasesName(laneOf('q', 'a')))).toBe(2);
+      expect(await admin().zcard(keys.leasesName(laneOf('q', 'b')))).toBe(1);
 
       expect(await driver.ackMany(claimed.map((job) => ({ fence: fenceOf(job) })))).toEqual([
         true,
         true,
         true,
       ]);
-      expect(await admin.zcard(keys.leasesName(laneOf('q', 'a')))).toBe(0);
+      expect(await admin().zcard(keys.leasesName(laneOf('q', 'a')))).toBe(0);
       clock.advance(1);
       await driver.purge({ states: ['completed'], olderThan: clock.now() });
-      expect(await admin.exists(keys.names('q'))).toBe(0);
-      expect(await admin.smembers(keys.names('other'))).toEqual(['c']);
+      expect(await admin().exists(keys.names('q'))).toBe(0);
+      expect(await admin().smembers(keys.names('other'))).toEqual(['c']);
     } finally {
       await dispose();
     }
@@ -76,7 +66,7 @@ describe('redis rows wait in one claim lane per (queue, name)', () => {
       // This claim moves the lapsed lease into its lane's due set and takes the priority-5 row.
       expect((await claimOne('w2', 60_000)).map((job) => job.name)).toEqual(['b']);
       const keys = keysFor(prefix);
-      expect(await admin.zcard(keys.dueName(laneOf('q', 'a')))).toBe(2);
+      expect(await admin().zcard(keys.dueName(laneOf('q', 'a')))).toBe(2);
 
       const [stats] = await driver.stats();
       expect(stats?.counts).toMatchObject({ ready: 1, running: 2 });

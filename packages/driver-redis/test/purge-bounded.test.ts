@@ -1,23 +1,13 @@
 import { createManualClock, type Driver, type PurgeRequest } from '@berth/core';
-import { serverUrl } from '@berth/test-servers';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/context.js';
 import { keysFor } from '../src/keys.js';
 import { purge } from '../src/operator.js';
-import { freshPrefix, redisDriver } from './redis-factory.js';
+import { adminRedis, freshPrefix, redisDriver } from './redis-factory.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(await serverUrl('redis'));
-});
-
-afterAll(() => {
-  admin.disconnect();
-});
+const admin = adminRedis();
 
 /** Settles one fresh row of `queue` as `how`; answers its id. */
 async function settled(driver: Driver, queue: string, how: 'ack' | 'fail') {
@@ -36,7 +26,7 @@ describe('redis purge is bounded', () => {
     const prefix = freshPrefix();
     const { driver, dispose } = await redisDriver({ clock }, prefix);
     // Through the backend: core forwards `limit` once it declares it (D1).
-    const context = createContext({ redis: admin, keys: keysFor(prefix), clock, hooks: {} });
+    const context = createContext({ redis: admin(), keys: keysFor(prefix), clock, hooks: {} });
     const request = (limit?: number): PurgeRequest & { limit?: number } => ({
       states: ['completed', 'failed'],
       olderThan: T0 + 1_000_000,
@@ -72,7 +62,7 @@ describe('redis purge is bounded', () => {
     const clock = createManualClock(T0);
     const prefix = freshPrefix();
     const { driver, dispose } = await redisDriver({ clock }, prefix);
-    const context = createContext({ redis: admin, keys: keysFor(prefix), clock, hooks: {} });
+    const context = createContext({ redis: admin(), keys: keysFor(prefix), clock, hooks: {} });
     try {
       for (let first = 0; first < 1_200; first += 600) {
         await driver.enqueueMany(Array.from({ length: 600 }, () => ({ name: 'job', queue: 'q' })));

@@ -2,22 +2,14 @@ import { createManualClock, type Driver, type DriverHooks, isBerthError } from '
 import { createMemoryDriver } from '@berth/driver-memory';
 import { serverUrl } from '@berth/test-servers';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisDriver } from '../src/index.js';
 import { keysFor } from '../src/keys.js';
-import { freshPrefix, redisDriver } from './redis-factory.js';
+import { adminRedis, freshPrefix, redisDriver } from './redis-factory.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(await serverUrl('redis'));
-});
-
-afterAll(() => {
-  admin.disconnect();
-});
+const admin = adminRedis();
 
 /** A job claimed by worker `w` from queue `q`, and its fence. */
 async function claimed(driver: Driver, request: { name: string; idempotencyKey?: string }) {
@@ -102,7 +94,7 @@ describe('redis driver review', () => {
     try {
       const woke: string[] = [];
       await driver.subscribe?.(['q', 'other'], (queue) => woke.push(queue));
-      await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      await admin().call('CLIENT', 'KILL', 'TYPE', 'pubsub');
       // Lands while the wake connection is away: its message is lost.
       await driver.enqueue({ name: 'meanwhile', queue: 'q' });
       await expect.poll(() => woke.includes('q'), { timeout: 5_000 }).toBe(true);
@@ -120,7 +112,7 @@ describe('redis driver review', () => {
       const refusal = await driver.subscribe?.(['q'], () => {}).catch((error: unknown) => error);
       expect(isBerthError(refusal, 'DRIVER_CLOSED')).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await admin.pubsub('NUMSUB', channel)).toEqual([channel, 0]);
+      expect(await admin().pubsub('NUMSUB', channel)).toEqual([channel, 0]);
     } finally {
       await dispose();
     }
@@ -139,8 +131,8 @@ describe('redis driver review', () => {
       await expect.poll(() => woke, { timeout: 2_000 }).toEqual(['q']);
     } finally {
       await driver.close();
-      const left = await admin.keys(`app:{${prefix}}:*`);
-      if (left.length > 0) await admin.unlink(...left);
+      const left = await admin().keys(`app:{${prefix}}:*`);
+      if (left.length > 0) await admin().unlink(...left);
       app.disconnect();
     }
   });

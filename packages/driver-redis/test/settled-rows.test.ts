@@ -1,18 +1,8 @@
-import { serverUrl } from '@berth/test-servers';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keysFor } from '../src/keys.js';
-import { redisDriver } from './redis-factory.js';
+import { adminRedis, redisDriver } from './redis-factory.js';
 
-let admin: Redis;
-
-beforeAll(async () => {
-  admin = new Redis(await serverUrl('redis'));
-});
-
-afterAll(() => {
-  admin.disconnect();
-});
+const admin = adminRedis();
 
 describe('redis settled rows', () => {
   it('an acked row keeps its last claimedBy and visibleAt in its hash, and get and list answer neither', async () => {
@@ -29,7 +19,7 @@ describe('redis settled rows', () => {
       expect(
         await driver.ackMany([{ fence: { jobId: id, workerId: 'w', claim: job.claim } }]),
       ).toEqual([true]);
-      expect(await admin.hget(keysFor(prefix).job(id), 'claimedBy')).toBe('w');
+      expect(await admin().hget(keysFor(prefix).job(id), 'claimedBy')).toBe('w');
 
       const got = await driver.get(id);
       expect(got?.state).toBe('completed');
