@@ -28,7 +28,7 @@ const sources = (s: string, named: boolean) => {
     ? 'unnest($1::text[]) AS q(queue) CROSS JOIN unnest($8::text[]) AS n(name)'
     : 'unnest($1::text[]) AS q(queue)';
   const match = named ? 'j.queue = q.queue AND j.name = n.name' : 'j.queue = q.queue';
-  const found = (attempts: string, final: boolean) => `
+  const markedWalk = (attempts: string, final: boolean) => `
         SELECT m.* FROM ${keys}
         CROSS JOIN LATERAL (
           SELECT j.id, j.seq, j.state, j.priority, j.run_at, ${final} AS final FROM ${s}.jobs j
@@ -67,8 +67,8 @@ const sources = (s: string, named: boolean) => {
           ${upTo(String(DUE_BATCH))}
           FOR UPDATE SKIP LOCKED
         ) l
-      ), marked AS (${found('j.attempts < j.max_attempts', false)}
-        UNION ALL${found('j.attempts >= j.max_attempts', true)}
+      ), marked AS (${markedWalk('j.attempts < j.max_attempts', false)}
+        UNION ALL${markedWalk('j.attempts >= j.max_attempts', true)}
       ),`;
 };
 
