@@ -22,6 +22,8 @@ type Side = Readonly<Record<Process, World>>;
 const PAST_GRACE_MS = 250;
 /** How long an instance may take to answer again once its server is back. */
 const RECOVERY_MS = 30_000;
+/** How often a returning instance is asked whether it answers again. */
+const PROBE_MS = 250;
 /** Mismatches a failure lists; later ones mostly follow from these. */
 const SHOWN = 12;
 
@@ -54,26 +56,33 @@ async function answer(world: World, op: Op | MarkOp): Promise<Normalized> {
 }
 
 /**
- * Waits until `driver` answers `check()` again. Only DRIVER_UNAVAILABLE is waited out: a driver
- * may take a moment to reconnect, never answer anything else meanwhile.
+ * Waits until `driver` answers `check()` again, probing every PROBE_MS: a driver may take a moment
+ * to reconnect, and a call made meanwhile may fail DRIVER_UNAVAILABLE or wait out its own
+ * timeout (the NATS client holds a request made while it reconnects). Any other refusal fails.
  */
 async function recovered(driver: Driver, process: Process): Promise<void> {
   const deadline = Date.now() + RECOVERY_MS;
+  let refusal: unknown;
   for (;;) {
-    try {
-      await driver.check();
-      return;
-    } catch (error) {
-      if (!isBerthError(error, 'DRIVER_UNAVAILABLE') || Date.now() > deadline) {
-        throw new Error(
-          `process ${process} did not answer check() again after the server came back`,
-          {
-            cause: error,
-          },
-        );
-      }
-      await sleep(50);
+    const probe = driver.check().then(
+      () => 'up' as const,
+      (error: unknown) => {
+        refusal = error;
+        return 'refused' as const;
+      },
+    );
+    const state = await Promise.race([probe, sleep(PROBE_MS).then(() => 'waiting' as const)]);
+    if (state === 'up') return;
+    const unavailable = state === 'waiting' || isBerthError(refusal, 'DRIVER_UNAVAILABLE');
+    if (!unavailable || Date.now() > deadline) {
+      throw new Error(
+        `process ${process} did not answer check() again after the server came back`,
+        {
+          cause: refusal,
+        },
+      );
     }
+    if (state === 'refused') await sleep(PROBE_MS);
   }
 }
 

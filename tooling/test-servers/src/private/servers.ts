@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { startPrivatePg } from './pg.js';
 import { accepts, childServer, freePort, onExit } from './process.js';
@@ -41,6 +43,20 @@ async function redisServes(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * Answers once JetStream does: right after a start, the port accepts clients while JetStream
+ * still recovers its streams, and an API request sent then may go unanswered.
+ */
+async function jetStreamServes(url: string): Promise<boolean> {
+  const nc = await connect({ servers: url, reconnect: false, timeout: 1_000 });
+  try {
+    await (await jetstreamManager(nc, { timeout: 1_000 })).getAccountInfo();
+    return true;
+  } finally {
+    await nc.close();
+  }
+}
+
 /** redis-server with AOF fsynced on every write, or nats-server with JetStream. */
 async function startChild(kind: 'redis' | 'nats'): Promise<PrivateServer> {
   const port = await freePort();
@@ -65,7 +81,7 @@ async function startChild(kind: 'redis' | 'nats'): Promise<PrivateServer> {
           what: `a private nats-server at ${url}`,
           command: 'nats-server',
           args: ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store],
-          ready: () => accepts(port),
+          ready: async () => (await accepts(port)) && (await jetStreamServes(url)),
         });
   const unregister = onExit(() => server.kill());
   try {
