@@ -5,7 +5,7 @@ import { createNatsDriver } from '../src/index.js';
 import { freshPrefix } from './nats-factory.js';
 
 /** The replay grace group restart runs with: small, so its outage and its waits stay short. */
-const GRACE_MS = 1_000;
+const GRACE_MS = 1_500;
 
 /**
  * The kit's `serverFactory`: drivers on a fresh prefix of a PRIVATE nats-server of this test
