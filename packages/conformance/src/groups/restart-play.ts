@@ -62,27 +62,22 @@ async function answer(world: World, op: Op | MarkOp): Promise<Normalized> {
  */
 async function recovered(driver: Driver, process: Process): Promise<void> {
   const deadline = Date.now() + RECOVERY_MS;
-  let refusal: unknown;
   for (;;) {
     const probe = driver.check().then(
-      () => 'up' as const,
-      (error: unknown) => {
-        refusal = error;
-        return 'refused' as const;
-      },
+      () => ({ up: true as const }),
+      (error: unknown) => ({ up: false as const, error }),
     );
-    const state = await Promise.race([probe, sleep(PROBE_MS).then(() => 'waiting' as const)]);
-    if (state === 'up') return;
-    const unavailable = state === 'waiting' || isBerthError(refusal, 'DRIVER_UNAVAILABLE');
-    if (!unavailable || Date.now() > deadline) {
-      throw new Error(
-        `process ${process} did not answer check() again after the server came back`,
-        {
-          cause: refusal,
-        },
-      );
+    const state = await Promise.race([probe, sleep(PROBE_MS).then(() => undefined)]);
+    if (state?.up === true) return;
+    const refusal = state?.error;
+    if (
+      (state !== undefined && !isBerthError(refusal, 'DRIVER_UNAVAILABLE')) ||
+      Date.now() > deadline
+    ) {
+      const what = `process ${process} did not answer check() again after the server came back`;
+      throw new Error(what, { cause: refusal });
     }
-    if (state === 'refused') await sleep(PROBE_MS);
+    if (state !== undefined) await sleep(PROBE_MS);
   }
 }
 
