@@ -17,7 +17,11 @@ export function describeDriver(
       if (options.only !== undefined && !options.only.includes(group.name)) continue;
       describe(group.name, () => {
         for (const kitCase of group.cases) {
-          it(kitCase.title, () => runCase(factory, kitCase, options), kitCase.timeoutMs);
+          it(
+            kitCase.title,
+            () => runCase(group.factory ?? factory, kitCase, options),
+            kitCase.timeoutMs,
+          );
         }
       });
     }

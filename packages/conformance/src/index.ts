@@ -28,3 +28,5 @@ export type { Normalized } from './normalize.js';
 export { runCase } from './run-case.js';
 export type { KitFailure, KitReport } from './run-kit.js';
 export { runKit } from './run-kit.js';
+export type { ServerControl } from './server-control.js';
+export { inProcessStore } from './server-control.js';

@@ -1,4 +1,5 @@
 import type { Clock, Driver, DriverHooks, ManualClock } from '@berth/core';
+import type { ServerControl } from './server-control.js';
 
 /** What a driver package hands the kit: a fresh, isolated driver on the kit's clock and hooks. */
 export interface DriverUnderTest {
@@ -19,6 +20,14 @@ export interface DriverUnderTest {
    * commits it. Group `app-transaction`.
    */
   inAppTransaction?(fn: (driver: Driver) => Promise<void>): Promise<void>;
+  /**
+   * Control over the server `driver` and its siblings talk to, for group `restart`: restarts it,
+   * takes it away for longer than the driver's replay grace, and cuts one instance off without
+   * telling it (see {@link ServerControl}). Give it from a factory over a PRIVATE server of the
+   * test file's own (KitOptions `serverFactory`), never a shared one. A driver whose store lives
+   * in its own process has no server to take away: it answers `inProcessStore`.
+   */
+  readonly server?: ServerControl;
 }
 
 export interface FactoryContext {
@@ -58,6 +67,8 @@ export interface CaseContext {
   readonly sibling: (clock?: Clock) => Promise<Driver>;
   /** The kit's options, for groups sized by them (`scale`). */
   readonly options: KitOptions;
+  /** The factory's {@link DriverUnderTest.server}, when it gave one (group `restart`). */
+  readonly server: ServerControl | undefined;
 }
 
 export interface KitCase {
@@ -72,6 +83,8 @@ export interface KitCase {
 export interface KitGroup {
   readonly name: string;
   readonly cases: readonly KitCase[];
+  /** The factory this group's cases open their drivers from, when not the kit's own. */
+  readonly factory?: DriverFactory | undefined;
 }
 
 /** Options for the kit as a whole. */
@@ -101,6 +114,14 @@ export interface KitOptions {
    * Default {@link DEFAULT_SCALE_BACKLOG}; never below 1,000 (the ratio needs a big backlog).
    */
   readonly scaleBacklog?: number;
+  /**
+   * The factory group `restart` opens its drivers from: like the main one, but over a PRIVATE
+   * server of the test file's own (started once per file), and answering
+   * {@link DriverUnderTest.server}. Default: the main factory, which must then answer `server`
+   * itself (the memory driver answers `inProcessStore`). Without either, the group's cases
+   * fail saying so: a driver never skips it silently.
+   */
+  readonly serverFactory?: DriverFactory;
 }
 
 /** The `scale` group's backlog of each kind when the options name none. */

@@ -42,6 +42,7 @@ export async function runCase(
       factory,
       sibling,
       options,
+      server: made.server,
     });
   } finally {
     await Promise.allSettled(siblings.map((opened) => opened.close()));

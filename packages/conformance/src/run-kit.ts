@@ -25,7 +25,7 @@ export async function runKit(factory: DriverFactory, options: KitOptions = {}): 
     for (const kitCase of group.cases) {
       ran += 1;
       try {
-        await runCase(factory, kitCase, options);
+        await runCase(group.factory ?? factory, kitCase, options);
       } catch (error) {
         failures.push({ group: group.name, title: kitCase.title, error });
       }

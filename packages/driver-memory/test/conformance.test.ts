@@ -1,4 +1,4 @@
-import { type DriverFactory, describeDriver } from '@berth/conformance';
+import { type DriverFactory, describeDriver, inProcessStore } from '@berth/conformance';
 import { createMemoryDriver } from '../src/index.js';
 
 const memory: DriverFactory = async ({ clock, hooks }) => {
@@ -7,6 +7,8 @@ const memory: DriverFactory = async ({ clock, hooks }) => {
     driver,
     sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
     dispose: () => driver.close(),
+    // The store lives in this process: there is no server for group restart to take away.
+    server: inProcessStore,
   };
 };
 

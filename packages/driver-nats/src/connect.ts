@@ -58,11 +58,9 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
     const wake = new Wake(nc, settings.subjects.wake);
     const statuses = nc.status();
     void (async () => {
-      let away = Date.now();
       for await (const status of statuses) {
-        if (status.type === 'disconnect') away = Date.now();
         if (status.type !== 'reconnect') continue;
-        mirror.resume(Date.now() - away).catch(() => {});
+        mirror.resume().catch(() => {});
         wake.wakeAll();
       }
     })();

@@ -25,12 +25,25 @@ function decoded<T>(entry: KvWatchEntry): T | undefined {
   }
 }
 
+/** The watch is confirmed current this often, as a share of the marker grace. */
+const BEATS_PER_GRACE = 8;
+/** ...but never more often than this: a tiny grace would otherwise keep a request in flight. */
+const MIN_BEAT_MS = 100;
+
 /**
  * Keeps the index in step with the jobs bucket through one KV watch, and lets callers wait for it
  * to reach a revision: their own last write (read-your-writes, no round trip), or the stream's
  * last sequence (a full sync, one round trip). The watch replays the newest value of every key,
  * then follows every write in revision order; after a reconnect it resumes from the revision it
  * reached, so the index never skips a write that is still stored.
+ *
+ * A delete marker is removed once it is older than the grace, so a watch that stood still that
+ * long may never see one and keep its row (a ghost). Whether it stood still is judged from the
+ * last full sync that reached its target (`current`), never from the connection's status: a
+ * process frozen by SIGSTOP, or whose connection died silently, hears of its disconnect only
+ * after the markers are gone. Half the grace after the last confirmation, the next full sync or
+ * reconnect replays the bucket into a fresh index; a heartbeat confirms an idle process every
+ * eighth of the grace, so only a process that really stood still pays for a replay.
  */
 export class Mirror {
   private watcher: { stop(): void } | undefined;
@@ -42,35 +55,85 @@ export class Mirror {
   private generation = 0;
   /** The mirror itself; replaced by a fresh one when a replay starts over. */
   index = new JobIndex();
+  /** When (Date.now()) the index last provably held every write: a sync's start, or a replay's. */
+  private current = 0;
+  /** The index a replay built: its first full sync is trusted, since it read every key afresh. */
+  private replayed: JobIndex | undefined;
+  private replaying: Promise<void> | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private beating = false;
 
   constructor(
     private readonly jobs: KV,
     private readonly jsm: JetStreamManager,
     private readonly stream: string,
     private readonly timeoutMs: number,
-    /** How long delete markers are kept: a watch away longer may have missed some. */
+    /** How long delete markers are kept: a watch that stood still longer may have missed some. */
     private readonly markerGraceMs: number,
   ) {}
 
-  /** Starts the watch and waits until the index holds every key the bucket held. */
+  /** Starts the watch, waits until the index holds every key the bucket held, and the heartbeat. */
   async start(): Promise<void> {
+    this.current = Date.now();
+    this.replayed = this.index;
     await this.watch(0);
     await this.syncFull();
+    if (this.markerGraceMs > 0 && !this.stopped) {
+      const every = Math.max(MIN_BEAT_MS, this.markerGraceMs / BEATS_PER_GRACE);
+      this.heartbeat = setInterval(() => this.beat(), every);
+      this.heartbeat.unref();
+    }
+  }
+
+  /** Confirms the watch is current (one full sync), unless the last beat is still at it. */
+  private beat(): void {
+    if (this.beating) return;
+    this.beating = true;
+    this.syncFull()
+      .catch(() => {})
+      .finally(() => {
+        this.beating = false;
+      });
+  }
+
+  /**
+   * Whether a delete marker may have been written and removed while the watch stood still:
+   * half the grace (the other half covers clock skew between processes) since it was last
+   * confirmed current. With a grace of 0 markers go at the next purge and only a reconnect
+   * replays: such a setting suits a single process.
+   */
+  private mayHaveMissed(now: number): boolean {
+    return (now - this.current) * 2 >= this.markerGraceMs;
   }
 
   /**
    * Resumes the watch after the connection came back (the old consumer may be gone), from the
-   * revision it reached. After an outage long enough that delete markers it never saw may have
-   * been removed meanwhile, it replays the bucket into a fresh index instead: every read waits
-   * for the index to reach its revision, so none sees the replay half done.
+   * revision it reached, or replays the bucket into a fresh index when it may have missed a
+   * marker meanwhile: every read waits for the index to reach its revision, so none sees the
+   * replay half done.
    */
-  async resume(awayMs: number): Promise<void> {
-    const fresh = awayMs * 2 >= this.markerGraceMs;
+  resume(): Promise<void> {
+    return this.rewatch(this.mayHaveMissed(Date.now()));
+  }
+
+  /** Replays the bucket into a fresh index; replays already under way are joined, not repeated. */
+  private replay(): Promise<void> {
+    this.replaying ??= this.rewatch(true).finally(() => {
+      this.replaying = undefined;
+    });
+    return this.replaying;
+  }
+
+  private async rewatch(fresh: boolean): Promise<void> {
     // The server may still be settling right after the reconnect: try again until it answers.
     for (let attempt = 0; !this.stopped; attempt += 1) {
       this.watcher?.stop();
       this.generation += 1;
-      if (fresh) this.index = new JobIndex();
+      if (fresh) {
+        this.current = Date.now();
+        this.index = new JobIndex();
+        this.replayed = this.index;
+      }
       try {
         await this.watch(fresh ? 0 : this.index.delivered + 1);
         return;
@@ -180,14 +243,32 @@ export class Mirror {
     return this.reach(this.ownSeq);
   }
 
-  /** The index holds every write any process made before this call (one round trip). */
+  /**
+   * The index holds every write any process made before this call (one round trip). When the
+   * watch may have missed a delete marker since it was last confirmed current, the bucket is
+   * replayed first, so no purged row is answered.
+   */
   async syncFull(): Promise<void> {
-    const info = await this.jsm.streams.info(this.stream);
-    await this.reach(Math.max(info.state.last_seq, this.ownSeq));
+    for (;;) {
+      const { index } = this;
+      const started = Date.now();
+      const info = await this.jsm.streams.info(this.stream);
+      await this.reach(Math.max(info.state.last_seq, this.ownSeq));
+      // A replay began meanwhile: what counts is the fresh index.
+      if (index !== this.index) continue;
+      if (index !== this.replayed && this.markerGraceMs > 0 && this.mayHaveMissed(Date.now())) {
+        await this.replay();
+        continue;
+      }
+      if (index === this.replayed) this.replayed = undefined;
+      this.current = Math.max(this.current, started);
+      return;
+    }
   }
 
   stop(): void {
     this.stopped = true;
+    clearInterval(this.heartbeat);
     this.generation += 1;
     this.watcher?.stop();
     for (const waiter of this.waiters) {

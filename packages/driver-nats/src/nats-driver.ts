@@ -63,8 +63,8 @@ export interface NatsDriverOptions {
   readonly timeoutMs?: number;
   /**
    * How long the delete marker of a purged job or event stays before a purge removes it. A
-   * process whose connection is away for half of this replays the bucket when it comes back.
-   * Default 1 h.
+   * process whose watch was not confirmed current for half of this (an outage, a freeze) replays
+   * the bucket at its next reconnect or full sync. Default 1 h.
    */
   readonly deleteMarkerGraceMs?: number;
 }

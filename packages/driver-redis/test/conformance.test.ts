@@ -1,6 +1,7 @@
 import { type DriverFactory, describeDriver } from '@berth/conformance';
 import { createMemoryDriver } from '@berth/driver-memory';
 import { redisFactory } from './redis-factory.js';
+import { redisServerFactory } from './server-factory.js';
 
 const memory: DriverFactory = async ({ clock, hooks }) => {
   const driver = createMemoryDriver({ clock, hooks });
@@ -11,4 +12,4 @@ const memory: DriverFactory = async ({ clock, hooks }) => {
   };
 };
 
-describeDriver('redis', redisFactory, { reference: memory });
+describeDriver('redis', redisFactory, { reference: memory, serverFactory: redisServerFactory() });

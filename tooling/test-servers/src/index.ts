@@ -114,6 +114,12 @@ export const startCommand = (kind: ServerKind): string => SPECS[kind].start;
 
 export { dropNatsPrefix, dropPgSchema, dropRedisPrefix } from './cleanup.js';
 export { configFixProblem } from './config-fix.js';
+export type { ProxiedInstances, RestartControl } from './private/instances.js';
+export { privateServerOnce, proxiedInstances } from './private/instances.js';
+export type { CutProxy } from './private/proxy.js';
+export { cutProxy } from './private/proxy.js';
+export type { PrivateKind, PrivateServer } from './private/servers.js';
+export { startPrivateServer } from './private/servers.js';
 export {
   readmeBlock,
   runSnippet,

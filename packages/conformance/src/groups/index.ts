@@ -15,6 +15,7 @@ import { marksGroup } from './marks.js';
 import { operatorGroup } from './operator.js';
 import { progressGroup } from './progress.js';
 import { requeueGroup } from './requeue.js';
+import { restartGroup } from './restart.js';
 import { runtimeGroup } from './runtime.js';
 import { scaleGroup } from './scale.js';
 import { screensGroup } from './screens.js';
@@ -53,6 +54,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     runtimeGroup,
     concurrencyGroup,
     scaleGroup,
+    restartGroup(options),
     ...(options.inAppTransaction === true ? [appTransactionGroup] : []),
   ];
 }

@@ -1,0 +1,36 @@
+import type { DriverFactory, SiblingContext } from '@berth/conformance';
+import { privateServerOnce, proxiedInstances } from '@berth/test-servers';
+import { afterAll } from 'vitest';
+import { createNatsDriver } from '../src/index.js';
+import { freshPrefix } from './nats-factory.js';
+
+/** The replay grace group restart runs with: small, so its outage and its waits stay short. */
+const GRACE_MS = 1_500;
+
+/**
+ * The kit's `serverFactory`: drivers on a fresh prefix of a PRIVATE nats-server of this test
+ * file's own (started by the first case, stopped after the file), each instance through a proxy
+ * of its own, so group restart may restart the server and cut one instance off.
+ */
+export function natsServerFactory(): DriverFactory {
+  const server = privateServerOnce('nats');
+  afterAll(() => server.dispose());
+  return async ({ clock, hooks }) => {
+    const instances = proxiedInstances(await server.get(), GRACE_MS);
+    const prefix = freshPrefix();
+    const open = (context: SiblingContext) =>
+      instances.open((url) =>
+        createNatsDriver({ ...context, servers: url, prefix, deleteMarkerGraceMs: GRACE_MS }),
+      );
+    const driver = await open({ clock, hooks });
+    return {
+      driver,
+      sibling: open,
+      server: instances.control,
+      dispose: async () => {
+        await driver.close();
+        await instances.close();
+      },
+    };
+  };
+}

@@ -1,0 +1,103 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort, onExit, run, runNow, until } from './process.js';
+
+/** PostgreSQL's binaries: `BERTH_PG_BIN`, else the newest Debian cluster's, else PATH. */
+function binDir(): string | undefined {
+  const fromEnv = process.env.BERTH_PG_BIN;
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((version) => existsSync(join(root, version, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
+}
+
+const OS_USER = 'postgres';
+
+/** PostgreSQL refuses to run as root: then every pg binary runs as the `postgres` OS user. */
+function asServerUser(binary: string, args: readonly string[]): [string, string[]] {
+  const dir = binDir();
+  const path = dir === undefined ? binary : join(dir, binary);
+  if (process.getuid?.() !== 0) return [path, [...args]];
+  return ['runuser', ['-u', OS_USER, '--', path, ...args]];
+}
+
+async function ownedByServerUser(dir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const uid = Number((await run('id', ['-u', OS_USER])).trim());
+  const gid = Number((await run('id', ['-g', OS_USER])).trim());
+  await chown(dir, uid, gid);
+}
+
+async function serves(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * A private PostgreSQL cluster (initdb into a temporary directory, trust auth) on a free loopback
+ * port. `stop` is `pg_ctl stop -m fast`: sessions end, committed work is kept.
+ */
+export async function startPrivatePg(): Promise<{
+  port: number;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  dispose(): Promise<void>;
+}> {
+  const dir = await mkdtemp(join(tmpdir(), 'berth-private-pg-'));
+  await ownedByServerUser(dir);
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  let running = false;
+  const start = async () => {
+    if (running) return;
+    await run(
+      ...asServerUser('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), 'start']),
+    );
+    running = true;
+    await until(`a private postgres on port ${port}`, () => serves(url));
+  };
+  const stop = async () => {
+    if (!running) return;
+    running = false;
+    await run(...asServerUser('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']));
+  };
+  try {
+    await run(...asServerUser('initdb', ['-D', data, '-U', OS_USER, '-A', 'trust', '--no-sync']));
+    await start();
+  } catch (error) {
+    await stop().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(
+      'could not start a private postgres for the restart tests (apt-get install postgresql, or set BERTH_PG_BIN to its bin directory)',
+      { cause: error },
+    );
+  }
+  const unregister = onExit(() =>
+    runNow(...asServerUser('pg_ctl', ['-D', data, '-m', 'immediate', 'stop'])),
+  );
+  return {
+    port,
+    start,
+    stop,
+    dispose: async () => {
+      unregister();
+      await stop().catch(() => {});
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
