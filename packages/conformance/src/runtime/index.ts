@@ -1,4 +1,5 @@
 import type { GoldenScenario } from '../golden/transcript.js';
+import { nackAnswerLost, suspendAnswerLost } from './answers-lost.js';
 import { settleSurvivesBlip } from './blips.js';
 import {
   eventInLooksMillisecond,
@@ -61,4 +62,6 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   slotHeldUntilHandlerReturns,
   slotBlipChargesNoAttempt,
   prefetchHandsBackOnStop,
+  nackAnswerLost,
+  suspendAnswerLost,
 ];
