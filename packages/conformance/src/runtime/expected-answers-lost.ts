@@ -1,6 +1,9 @@
 import type { Transcript } from '../golden/transcript.js';
 
-/** The transcripts of the scenarios whose settle landed but whose answer was lost (issue 21). */
+/**
+ * The transcripts of the scenarios of issue 21: settles that landed but whose answer was lost,
+ * and slot renewals that keep failing.
+ */
 export const answersLostExpected: Readonly<Record<string, Transcript>> = {
   'nack-answer-lost': [
     {
@@ -52,5 +55,13 @@ export const answersLostExpected: Readonly<Record<string, Transcript>> = {
     { op: 'nap settled', answer: { name: 'nap', state: 'completed', attempts: 1, result: 'woke' } },
     { op: 'worker events', answer: ['suspended:nap:step', 'completed:nap'] },
     { op: 'runs of the handler', answer: 2 },
+  ],
+  'failing-slot-renewal-aborts': [
+    { op: 'what the first handler saw', answer: 'JOB_ABORTED' },
+    { op: 'most handlers of the key at once', answer: 1 },
+    { op: 'first settled', answer: { name: 'sync', state: 'completed', attempts: 1, result: 1 } },
+    { op: 'second settled', answer: { name: 'sync', state: 'completed', attempts: 1, result: 2 } },
+    { op: 'lease-lost events', answer: ['JOB_ABORTED'] },
+    { op: 'most handlers of the key at once, in the end', answer: 1 },
   ],
 };

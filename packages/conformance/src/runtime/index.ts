@@ -16,6 +16,7 @@ import {
   schedulerStalledLeader,
   schedulerStopLeavesLead,
 } from './schedule-crash.js';
+import { failingSlotRenewalAborts } from './slot-renewal.js';
 import {
   lostSlotAbortsAttempt,
   resumeTakesNoRateSlot,
@@ -64,4 +65,5 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   prefetchHandsBackOnStop,
   nackAnswerLost,
   suspendAnswerLost,
+  failingSlotRenewalAborts,
 ];
