@@ -113,6 +113,14 @@ export const APP_ENTRIES: Readonly<Record<string, Entry>> = {
   defineEvent: (_, [a]) => defineEvent(a as never),
 };
 
+/** Entry points never given the driver: nothing they do can change it. */
+export const DRIVERLESS: ReadonlySet<string> = new Set([
+  'defineJob',
+  'declareJob',
+  'implementJob',
+  'defineEvent',
+]);
+
 const run = () => 'ran';
 
 /** A valid call of each app entry point over the world; undefined for any other entry. */
