@@ -10,7 +10,9 @@ import type {
   MarkPassed,
 } from './contract/records.js';
 import type { StepStore } from './contract/steps.js';
-import { jobInvalid } from './errors/refusals.js';
+import { describeReceived } from './errors/received.js';
+import { configInvalid, jobInvalid } from './errors/refusals.js';
+import { configuring } from './internal/config-screen.js';
 import { guarded } from './internal/guard.js';
 import { toListPage } from './list-page.js';
 import { screenClaim } from './screen/claim.js';
@@ -59,6 +61,23 @@ function reportBuried(
   }
 }
 
+/** A backend names itself and its payload limit: anything else is no backend (CONFIG_INVALID). */
+function checkBackend(backend: unknown): void {
+  const example =
+    "const backend = { name: 'memory', maxPayloadBytes: 1_048_576, ... }; createDriver(backend)";
+  configuring('backend', example, () => {
+    const given = backend as Partial<DriverBackend> | null | undefined;
+    const { name, maxPayloadBytes } = given ?? {};
+    if (typeof name === 'string' && name.length > 0 && typeof maxPayloadBytes === 'number') return;
+    throw configInvalid({
+      option: 'backend',
+      reason: `is ${describeReceived(backend)}, not a driver backend`,
+      allowed: 'must be a DriverBackend with its name and maxPayloadBytes',
+      example,
+    });
+  });
+}
+
 /**
  * Makes the app-facing {@link Driver} from a backend: every input is screened here, once, so
  * every driver refuses bad input alike, and every raw backend error becomes DRIVER_UNAVAILABLE.
@@ -67,6 +86,7 @@ function reportBuried(
  * Screening is synchronous and happens before the backend is called: a refused call sends nothing.
  */
 export function createDriver(backend: DriverBackend): Driver {
+  checkBackend(backend);
   // Set by the first close(): from then on every call answers DRIVER_CLOSED.
   let closing: Promise<void> | undefined;
   const isClosed = () => closing !== undefined;

@@ -1,14 +1,11 @@
-import { createClient, type Driver } from '@berth/core';
-import { FUZZ_JOB as job } from './templates.js';
-
-/** A public entry point called with built hostile arguments. */
-type Entry = (driver: Driver, args: readonly unknown[]) => Promise<unknown> | undefined;
+import type { Driver } from '@berth/core';
+import { APP_ENTRIES, type Entry } from './app-entries.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the fuzz calls every entry point with anything.
 type Loose = any;
 const loose = (driver: Driver): Loose => driver;
 
-/** Every public entry point of a driver and of a client over it, by name. */
+/** Every public entry point of a driver and of the app's API over it, by name. */
 export const ENTRIES: Readonly<Record<string, Entry>> = {
   enqueue: (d, [a]) => loose(d).enqueue(a),
   enqueueMany: (d, [a]) => loose(d).enqueueMany(a),
@@ -41,9 +38,7 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
   'leases.releaseSlot': (d, [a, b]) => loose(d).leases.releaseSlot(a, b),
   'marks.get': (d, [a]) => loose(d).marks.get(a),
   'marks.advance': (d, [a, b]) => loose(d).marks.advance(a, b),
-  'client.enqueue': (d, [a, b]) => createClient({ driver: d }).enqueue(job, a as never, b as never),
-  'client.enqueue(job)': (d, [a, b]) => createClient({ driver: d }).enqueue(a as never, b as never),
-  'client.enqueueMany': (d, [a]) => createClient({ driver: d }).enqueueMany(a as never),
+  ...APP_ENTRIES,
 };
 
 export const ENTRY_NAMES = Object.keys(ENTRIES);

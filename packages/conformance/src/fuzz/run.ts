@@ -9,6 +9,7 @@ import {
   snapshot,
 } from '../groups/screens-world.js';
 import { type DriverFactory, KIT_T0 } from '../kit.js';
+import { DRIVERLESS } from './app-entries.js';
 import { ENTRIES, ENTRY_NAMES } from './entries.js';
 import { templateOf, withField } from './templates.js';
 import { BREAKABLE_FIELDS, build, type ValueSpec, valueSpec } from './values.js';
@@ -21,7 +22,7 @@ export interface FuzzOptions {
 }
 
 /** One call: hostile arguments outright, or a valid call with a few fields broken. */
-type Call =
+export type Call =
   | { readonly entry: string; readonly args: readonly ValueSpec[] }
   | { readonly entry: string; readonly breaks: readonly Break[] };
 
@@ -59,15 +60,28 @@ function argsOf(call: Call, world: ScreensWorld, now: number): unknown[] {
   return args;
 }
 
-/** What two drivers must agree on: answered, or the refusal's code and the field it names. */
-const comparable = (outcome: Outcome) =>
-  'answered' in outcome
-    ? 'answered'
-    : {
-        code: outcome.code,
-        field: (outcome.meta as { field?: unknown } | null)?.field ?? null,
-        reason: (outcome.meta as { reason?: unknown } | null)?.reason ?? null,
-      };
+/** `text` with this side's world ids as labels: the ids differ between the two drivers. */
+function labelled(text: unknown, world: ScreensWorld): unknown {
+  if (typeof text !== 'string') return text;
+  const ids = { readyId: world.readyId, deadId: world.deadId, runId: world.runId };
+  let out = text.replaceAll(world.fence.jobId, '<fence.jobId>');
+  for (const [label, id] of Object.entries(ids)) out = out.replaceAll(id, `<${label}>`);
+  return out;
+}
+
+/**
+ * What two drivers must agree on: answered, or the refusal's code, the field (or option) it
+ * names and why.
+ */
+const comparable = (outcome: Outcome, world: ScreensWorld) => {
+  if ('answered' in outcome) return 'answered';
+  const meta = outcome.meta as { field?: unknown; option?: unknown; reason?: unknown } | null;
+  return {
+    code: outcome.code,
+    field: labelled(meta?.field ?? meta?.option ?? null, world),
+    reason: labelled(meta?.reason ?? null, world),
+  };
+};
 
 interface Side {
   readonly driver: Driver;
@@ -86,7 +100,8 @@ async function open(factory: DriverFactory): Promise<Side> {
 /** Runs one call on one side: a refusal is clean and changes nothing. */
 async function step(side: Side, call: Call, where: string): Promise<Outcome> {
   const args = argsOf(call, side.world, side.driver.clock.now());
-  const outcome = await outcomeOf(() => ENTRIES[call.entry]?.(side.driver, args));
+  const outcome = await outcomeOf(async () => ENTRIES[call.entry]?.(side.driver, args));
+  if (DRIVERLESS.has(call.entry)) return outcome;
   const now = await snapshot(side.driver, side.world);
   if (!('answered' in outcome))
     expect(now, `${where}: the refusal changed state`).toEqual(side.last);
@@ -95,31 +110,31 @@ async function step(side: Side, call: Call, where: string): Promise<Outcome> {
 }
 
 /**
- * Draws `runs` calls of every public entry point with hostile arguments from `seed`, and runs
- * them in order on the driver under test and on the reference, each over the same small world.
- * Every refusal is a registered code whose toJSON() serialises and changes nothing; the two
- * drivers answer alike, call for call; no prototype is polluted.
+ * Runs `calls` in order on the driver under test and on the reference, each over the same small
+ * world. Every refusal is a registered code whose toJSON() serialises and changes nothing; the
+ * two drivers answer alike, call for call; no prototype is polluted. `label` names a call in a
+ * failure, so it can be replayed.
  */
-export async function runFuzz(
+export async function runCalls(
   factory: DriverFactory,
   reference: DriverFactory,
-  options: FuzzOptions,
+  calls: readonly Call[],
+  label: (index: number, call: Call) => string,
 ): Promise<void> {
-  const calls = fc.sample(callSpec, { seed: options.seed, numRuns: options.runs });
   const subject = await open(factory);
   const mirror = await open(reference);
   try {
     for (const [index, call] of calls.entries()) {
-      const where = `fuzz seed ${options.seed}, call ${index} (${JSON.stringify(call)})`;
+      const where = label(index, call);
       try {
         const mine = await step(subject, call, where);
         const theirs = await step(mirror, call, `${where} on the reference`);
-        expect(comparable(mine), `${where}: answers as the reference does`).toEqual(
-          comparable(theirs),
+        expect(comparable(mine, subject.world), `${where}: answers as the reference does`).toEqual(
+          comparable(theirs, mirror.world),
         );
       } catch (error) {
-        // Every failure names the seed and call that replay it (fuzzSeed).
-        if (error instanceof Error && !error.message.includes('fuzz seed')) {
+        // Every failure names the call that replays it.
+        if (error instanceof Error && !error.message.includes(where)) {
           error.message = `${where}: ${error.message}`;
         }
         throw error;
@@ -133,4 +148,22 @@ export async function runFuzz(
     await subject.dispose();
     await mirror.dispose();
   }
+}
+
+/**
+ * Draws `runs` calls of every public entry point with hostile arguments from `seed`, and runs
+ * them (runCalls); a failure names the seed and call that replay it (`fuzzSeed`).
+ */
+export function runFuzz(
+  factory: DriverFactory,
+  reference: DriverFactory,
+  options: FuzzOptions,
+): Promise<void> {
+  const calls = fc.sample(callSpec, { seed: options.seed, numRuns: options.runs });
+  return runCalls(
+    factory,
+    reference,
+    calls,
+    (index, call) => `fuzz seed ${options.seed}, call ${index} (${JSON.stringify(call)})`,
+  );
 }

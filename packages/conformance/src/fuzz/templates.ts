@@ -1,9 +1,6 @@
 import { types } from 'node:util';
-import { defineJob } from '@berth/core';
 import type { ScreensWorld } from '../groups/screens-world.js';
-
-/** The job the client entry points enqueue. */
-export const FUZZ_JOB = defineJob({ name: 'kit.fuzz', run: () => undefined });
+import { appTemplateOf } from './app-entries.js';
 
 /**
  * A valid call of each entry point over the world, so the fuzz can break one field at a time
@@ -77,24 +74,22 @@ export function templateOf(entry: string, world: ScreensWorld, now: number): unk
       return ['fuzz.mark'];
     case 'marks.advance':
       return ['fuzz.mark', now];
-    case 'client.enqueue':
-      return [{ a: 1 }, { queue: 'fuzz', priority: 1 }];
-    case 'client.enqueueMany':
-      return [
-        [
-          { job: FUZZ_JOB, payload: 1 },
-          { job: FUZZ_JOB, payload: { a: 1 } },
-        ],
-      ];
     default:
-      return [];
+      return appTemplateOf(entry, world, now) ?? [];
   }
 }
 
-/** A copy of `base` made from its own property descriptors, so no getter or trap of it runs. */
+/**
+ * A copy of `base` made from its own property descriptors, so no getter or trap of it runs;
+ * every property of the copy can be redefined (a frozen job definition's too).
+ */
 function copyOf(base: unknown): object {
   if (base === null || typeof base !== 'object' || types.isProxy(base)) return {};
   const descriptors = Object.getOwnPropertyDescriptors(base);
+  for (const descriptor of Object.values(descriptors)) {
+    descriptor.configurable = true;
+    if ('value' in descriptor) descriptor.writable = true;
+  }
   if (!Array.isArray(base)) return Object.defineProperties({}, descriptors);
   const { length: _length, ...entries } = descriptors;
   return Object.defineProperties(new Array(base.length), entries);

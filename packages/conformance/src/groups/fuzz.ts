@@ -1,4 +1,5 @@
-import { runFuzz } from '../fuzz/run.js';
+import { runCalls, runFuzz } from '../fuzz/run.js';
+import { SWEEP_CALLS } from '../fuzz/sweep.js';
 import type { KitGroup, KitOptions } from '../kit.js';
 
 /** Enough calls to reach every entry point many times, few enough to take seconds. */
@@ -21,6 +22,18 @@ export function fuzzGroup(options: KitOptions): KitGroup {
             runs: options.fuzzRuns ?? DEFAULT_RUNS,
             seed: options.fuzzSeed ?? Math.floor(Math.random() * 2 ** 31),
           }),
+      },
+      {
+        title:
+          'null, undefined, a number, an empty or null-prototype object, a Proxy or a throwing getter in any argument of the client’s calls, defineJob, declareJob, implementJob, defineEvent, createClient, createWorker, createScheduler and createRetention answer a registered code, change nothing, and match the reference driver',
+        timeoutMs: 300_000,
+        run: ({ factory }) =>
+          runCalls(
+            factory,
+            options.reference ?? factory,
+            SWEEP_CALLS,
+            (index, call) => `app sweep call ${index} (${JSON.stringify(call)})`,
+          ),
       },
     ],
   };

@@ -1,4 +1,5 @@
 import type { Transcript } from '../golden/transcript.js';
+import { answersLostExpected } from './expected-answers-lost.js';
 import { moreRuntimeExpected } from './expected-more.js';
 
 /**
@@ -10,6 +11,7 @@ const SLOT = (minute: number) => `schedule:minutely:2026-01-01T00:0${minute}:00.
 
 export const runtimeExpected: Readonly<Record<string, Transcript>> = {
   ...moreRuntimeExpected,
+  ...answersLostExpected,
   'job-completes': [
     { op: 'enqueue greet', answer: { deduped: false } },
     {

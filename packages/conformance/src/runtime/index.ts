@@ -1,4 +1,5 @@
 import type { GoldenScenario } from '../golden/transcript.js';
+import { nackAnswerLost, suspendAnswerLost } from './answers-lost.js';
 import { settleSurvivesBlip } from './blips.js';
 import {
   eventInLooksMillisecond,
@@ -15,6 +16,7 @@ import {
   schedulerStalledLeader,
   schedulerStopLeavesLead,
 } from './schedule-crash.js';
+import { failingSlotRenewalAborts } from './slot-renewal.js';
 import {
   lostSlotAbortsAttempt,
   resumeTakesNoRateSlot,
@@ -61,4 +63,7 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   slotHeldUntilHandlerReturns,
   slotBlipChargesNoAttempt,
   prefetchHandsBackOnStop,
+  nackAnswerLost,
+  suspendAnswerLost,
+  failingSlotRenewalAborts,
 ];

@@ -4,7 +4,7 @@ import { driveToState, driveUntil, outcomeOf } from './drive.js';
 import { withWorker } from './harness.js';
 
 /** The case's driver with its lease store's slot calls replaced. */
-function withSlots(
+export function withSlots(
   driver: Driver,
   slots: Partial<Pick<Driver['leases'], 'acquireSlot' | 'renewSlot'>>,
 ): Driver {

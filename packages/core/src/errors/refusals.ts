@@ -142,6 +142,8 @@ export interface ConfigInvalidInput {
   readonly allowed?: string;
   /** A valid call showing the option with a value: `createWorker({ ..., concurrency: 10 })`. */
   readonly example: string;
+  /** What reading the option threw (a getter, a Proxy's trap), when that is why. */
+  readonly cause?: unknown;
 }
 
 /** An option out of range: the fix says what the option takes and shows a valid call. */
@@ -152,6 +154,7 @@ export function configInvalid(input: ConfigInvalidInput) {
     detail: `${option} ${reason}`,
     fix: `${option} ${allowed}; e.g. ${example}`,
     meta: { option, reason },
+    ...(input.cause === undefined ? {} : { cause: input.cause }),
   });
 }
 

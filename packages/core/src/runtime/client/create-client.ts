@@ -9,26 +9,16 @@ import type { AnyEventDefinition } from '../events/define-event.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { loadOtel } from '../otel/load-otel.js';
-import type { Client, ClientOptions, EnqueueItem } from './client-types.js';
+import type { Client, ClientOptions, EnqueueItem, EnqueueOptions } from './client-types.js';
 import { screenJobDefinition, toEnqueueRequest } from './enqueue-request.js';
 import { jobHandle, typedRecord } from './job-handle.js';
-
-function knownJobs(jobs: readonly AnyJobContract[] | undefined): Set<string> | undefined {
-  if (jobs === undefined) return undefined;
-  const names = new Set<string>();
-  for (const job of jobs) {
-    if (names.has(job.name)) {
-      throw configInvalid({
-        option: 'jobs',
-        reason: `names job ${JSON.stringify(job.name)} twice`,
-        allowed: 'must list each job the client enqueues once, or be left out',
-        example: 'createClient({ driver, jobs: [sendEmail, resizeImage] })',
-      });
-    }
-    names.add(job.name);
-  }
-  return names;
-}
+import {
+  readClientOptions,
+  screenEnqueueAndWait,
+  screenEvent,
+  screenJob,
+  screenReadOptions,
+} from './screen-client.js';
 
 /** A job this process's workers claim when it is due (a delayed one too), not at a poll. */
 function announceDelayed(driver: Driver, request: EnqueueRequest, result: EnqueueResult): void {
@@ -45,8 +35,7 @@ const screenItems = screening('items', (items: unknown): EnqueueItem[] =>
 
 /** The app's side of the queue: typed enqueues and event publishes over one driver. */
 export function createClient(options: ClientOptions): Client {
-  const { driver } = options;
-  const known = knownJobs(options.jobs);
+  const { driver, known } = readClientOptions(options);
   void loadOtel();
 
   const check = (given: unknown, field = 'job'): AnyJobContract => {
@@ -70,36 +59,37 @@ export function createClient(options: ClientOptions): Client {
     return result;
   };
 
-  // A declared event's payload is checked (and shaped) by its schema; a bare name is stored as is.
+  // A declared event's payload is checked (and shaped) by its schema; a bare name, or an event
+  // without a schema, hands the payload to the driver's screen untouched (awaiting it would run
+  // a Proxy's trap or a getter before any screen sees it).
   async function publish(
-    event: string | AnyEventDefinition,
+    given: string | AnyEventDefinition,
     payload: unknown,
     publishOptions?: PublishOptions,
   ) {
+    const event = screenEvent(given);
     if (typeof event === 'string') {
       return driver.events.publish(event, payload as Json, publishOptions);
     }
-    const value = await validatePayload(event, payload, 'event');
+    const value =
+      event.schema === undefined ? payload : await validatePayload(event, payload, 'event');
     return driver.events.publish(event.name, (value ?? null) as Json, publishOptions);
   }
 
   return {
     driver,
     enqueue,
-    async enqueueAndWait(job, payload, options = {}) {
-      const { timeoutMs, signal, ...enqueueOptions } = options;
+    async enqueueAndWait(job, payload, options) {
+      const { enqueue: enqueueOptions, wait } = screenEnqueueAndWait(options);
       const { id } = await enqueue(job, payload, enqueueOptions);
-      const byId = options.tenantId === undefined ? {} : { tenantId: options.tenantId };
-      const wait = {
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        ...(signal === undefined ? {} : { signal }),
-      };
+      const { tenantId } = enqueueOptions as EnqueueOptions;
+      const byId = tenantId === undefined ? {} : { tenantId };
       return jobHandle(driver, job as unknown as AnyJobContract, id, byId).result(wait) as never;
     },
     handle: (job, id, options) =>
-      jobHandle(driver, job as unknown as AnyJobContract, id, options) as never,
+      jobHandle(driver, screenJob(job), id, screenReadOptions(options)) as never,
     get: (job, id, options) =>
-      typedRecord(driver, job as unknown as AnyJobContract, id, options) as never,
+      typedRecord(driver, screenJob(job), id, screenReadOptions(options)) as never,
     async enqueueMany(items) {
       const list = screenItems(items);
       const requests = await Promise.all(

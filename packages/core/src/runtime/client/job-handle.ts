@@ -4,6 +4,7 @@ import { jobNotFound } from '../../errors/refusals.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { awaitResult, type WaitOptions } from './await-result.js';
 import type { JobHandle, TypedJobRecord } from './client-types.js';
+import { screenWaitOptions } from './screen-client.js';
 
 /**
  * Job `id`'s record, if it is a job of `job`'s name. A record of another name answers
@@ -30,9 +31,10 @@ export function jobHandle(
   return {
     id,
     get: () => typedRecord(driver, job, id, options),
-    async result(wait: WaitOptions = {}) {
+    async result(wait?: WaitOptions) {
+      const screened = screenWaitOptions(wait);
       await typedRecord(driver, job, id, options);
-      return awaitResult(driver, id, { ...wait, ...options });
+      return awaitResult(driver, id, { ...screened, ...options });
     },
   };
 }

@@ -2,6 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { MAX_NAME_LENGTH } from '../../contract/limits.js';
 import type { Json } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
+import { configObject, configuring } from '../../internal/config-screen.js';
 import type { RequireJson } from '../../json-shape.js';
 
 /** What `defineEvent` takes. */
@@ -38,20 +39,28 @@ export type EventPayload<E> =
 export function defineEvent<TInput = Json, TPayload = TInput>(
   options: EventOptions<TInput, TPayload> & RequireJson<TPayload, 'payload'>,
 ): EventDefinition<TInput, TPayload> {
-  const { name, schema } = options;
-  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME_LENGTH) {
-    throw configInvalid({
-      option: 'event name',
-      reason: `must be a string of 1 to ${MAX_NAME_LENGTH} characters`,
-      example: "defineEvent({ name: 'order.paid' })",
-    });
-  }
-  if (schema !== undefined && typeof schema['~standard']?.validate !== 'function') {
-    throw configInvalid({
-      option: `event ${name}: schema`,
-      reason: 'must be a Standard Schema validator (zod, valibot, arktype)',
-      example: "defineEvent({ name: 'order.paid', schema: z.object({ orderId: z.string() }) })",
-    });
-  }
-  return Object.freeze(schema === undefined ? { name } : { name, schema });
+  const example = "const options = { name: 'order.paid' }; defineEvent(options)";
+  return configuring('options', example, () => {
+    const { name, schema } = configObject('options', options, example);
+    if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME_LENGTH) {
+      throw configInvalid({
+        option: 'event name',
+        reason: `must be a string of 1 to ${MAX_NAME_LENGTH} characters`,
+        example: "defineEvent({ name: 'order.paid' })",
+      });
+    }
+    const validator = schema as { '~standard'?: { validate?: unknown } } | undefined;
+    if (validator !== undefined && typeof validator?.['~standard']?.validate !== 'function') {
+      throw configInvalid({
+        option: `event ${name}: schema`,
+        reason: 'must be a Standard Schema validator (zod, valibot, arktype)',
+        example: "defineEvent({ name: 'order.paid', schema: z.object({ orderId: z.string() }) })",
+      });
+    }
+    return Object.freeze(
+      schema === undefined
+        ? { name }
+        : { name, schema: schema as StandardSchemaV1<TInput, TPayload> },
+    );
+  });
 }

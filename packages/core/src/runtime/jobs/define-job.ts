@@ -1,6 +1,8 @@
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE, MAX_NAME_LENGTH } from '../../contract/limits.js';
 import type { Json } from '../../contract/records.js';
+import { describeReceived } from '../../errors/received.js';
 import { configInvalid } from '../../errors/refusals.js';
+import { configObject, configuring } from '../../internal/config-screen.js';
 import { optionExample } from '../../internal/option-example.js';
 import type { RequireJson } from '../../json-shape.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
@@ -60,7 +62,7 @@ const checkNumber = (
 ): number => {
   const allowed = `must be ${integer ? 'an integer' : 'a finite number'} >= ${min}`;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw refuse(job, path, `is ${String(value)}; it ${allowed}`, allowed);
+    throw refuse(job, path, `is ${describeReceived(value)}; it ${allowed}`, allowed);
   }
   if (integer && !Number.isInteger(value)) {
     throw refuse(job, path, `is ${value}; it ${allowed}`, allowed);
@@ -68,8 +70,29 @@ const checkNumber = (
   return value;
 };
 
-function resolveBackoff(name: string, backoff: BackoffOptions = {}): Required<BackoffOptions> {
-  const resolved = { ...DEFAULT_BACKOFF, ...backoff };
+/**
+ * A nested group of options (`retry`, `retry.backoff`, `rateLimit`, `concurrency`): absent, or
+ * an object. `sample` is one of its options, for the example.
+ */
+function group<T extends object>(
+  name: string,
+  path: string,
+  value: T | undefined,
+  sample: string,
+): Partial<T> {
+  if (value === undefined) return {};
+  const example = optionExample('defineJob', sample, SAMPLES[sample] ?? '...');
+  return configObject(`job ${name}: ${path}`, value, example) as Partial<T>;
+}
+
+function resolveBackoff(name: string, given: BackoffOptions | undefined): Required<BackoffOptions> {
+  const backoff = group(name, 'retry.backoff', given, 'retry.backoff.initialMs');
+  const resolved = {
+    initialMs: backoff.initialMs ?? DEFAULT_BACKOFF.initialMs,
+    factor: backoff.factor ?? DEFAULT_BACKOFF.factor,
+    maxMs: backoff.maxMs ?? DEFAULT_BACKOFF.maxMs,
+    jitter: backoff.jitter ?? DEFAULT_BACKOFF.jitter,
+  };
   checkNumber(name, 'retry.backoff.initialMs', resolved.initialMs, 0);
   checkNumber(name, 'retry.backoff.factor', resolved.factor, 1);
   checkNumber(name, 'retry.backoff.maxMs', resolved.maxMs, 0);
@@ -87,17 +110,18 @@ function resolveBackoff(name: string, backoff: BackoffOptions = {}): Required<Ba
 
 function resolveRetry(
   name: string,
-  retry: JobContractOptions<unknown, unknown>['retry'],
+  given: JobContractOptions<unknown, unknown>['retry'],
 ): ResolvedRetry {
-  const maxAttempts = retry?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const retry = group(name, 'retry', given, 'retry.maxAttempts');
+  const maxAttempts = retry.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   checkNumber(name, 'retry.maxAttempts', maxAttempts, 1, true);
-  if (retry?.deadLetter !== undefined && typeof retry.deadLetter !== 'boolean') {
+  if (retry.deadLetter !== undefined && typeof retry.deadLetter !== 'boolean') {
     throw refuse(name, 'retry.deadLetter', 'must be true (dead-letter) or false (settle failed)');
   }
   return Object.freeze({
     maxAttempts,
-    backoff: resolveBackoff(name, retry?.backoff),
-    deadLetter: retry?.deadLetter ?? true,
+    backoff: resolveBackoff(name, retry.backoff),
+    deadLetter: retry.deadLetter ?? true,
   });
 }
 
@@ -106,13 +130,25 @@ function resolveConcurrency<TPayload>(
   concurrency: number | ConcurrencyOptions<TPayload> | undefined,
 ): ConcurrencyOptions<TPayload> | undefined {
   if (concurrency === undefined) return undefined;
-  const options = typeof concurrency === 'number' ? { limit: concurrency } : concurrency;
+  const options =
+    typeof concurrency === 'number'
+      ? { limit: concurrency }
+      : (group(
+          name,
+          'concurrency',
+          concurrency,
+          'concurrency.limit',
+        ) as ConcurrencyOptions<TPayload>);
   checkNumber(name, 'concurrency.limit', options.limit, 1, true);
   if (options.key !== undefined && typeof options.key !== 'function') {
     throw refuse(name, 'concurrency.key', 'must be a function from the payload to a key string');
   }
   return options;
 }
+
+const OPTIONS_EXAMPLE = "const options = { name: 'send-email', run: async ({ payload }) => {} }";
+const CONTRACT_EXAMPLE =
+  "const contract = declareJob({ name: 'send-email' }); implementJob(contract, { run })";
 
 /**
  * Declares a job's contract without its handler: name, schema, options, and as type arguments
@@ -126,24 +162,29 @@ export function declareJob<TPayload = Json, TResult = JobResult, TInput = TPaylo
     RequireJson<TPayload, 'payload'> &
     RequireJson<TResult, 'result'>,
 ): JobContract<TInput, TPayload, TResult> {
-  const name = checkName(undefined, 'name', options.name);
-  const queue = checkName(name, 'queue', options.queue ?? DEFAULT_QUEUE);
-  if (options.schema !== undefined && typeof options.schema['~standard']?.validate !== 'function') {
-    throw refuse(name, 'schema', 'must be a Standard Schema validator (zod, valibot, arktype)');
-  }
-  if (options.timeout !== undefined) checkNumber(name, 'timeout', options.timeout, 1);
-  if (options.rateLimit !== undefined) {
-    checkNumber(name, 'rateLimit.limit', options.rateLimit.limit, 1, true);
-    checkNumber(name, 'rateLimit.intervalMs', options.rateLimit.intervalMs, 1, true);
-  }
-  const concurrency = resolveConcurrency(name, options.concurrency);
-  const { concurrency: _given, ...rest }: JobContractOptions<TInput, TPayload> = options;
-  return Object.freeze({
-    ...rest,
-    name,
-    queue,
-    retry: resolveRetry(name, options.retry),
-    ...(concurrency === undefined ? {} : { concurrency }),
+  return configuring('options', `${OPTIONS_EXAMPLE}; declareJob(options)`, () => {
+    const given = configObject('options', options, `${OPTIONS_EXAMPLE}; declareJob(options)`);
+    const name = checkName(undefined, 'name', given.name);
+    const queue = checkName(name, 'queue', given.queue ?? DEFAULT_QUEUE);
+    const schema = given.schema as { '~standard'?: { validate?: unknown } } | undefined;
+    if (schema !== undefined && typeof schema?.['~standard']?.validate !== 'function') {
+      throw refuse(name, 'schema', 'must be a Standard Schema validator (zod, valibot, arktype)');
+    }
+    if (given.timeout !== undefined) checkNumber(name, 'timeout', given.timeout, 1);
+    if (given.rateLimit !== undefined) {
+      const rateLimit = group(name, 'rateLimit', options.rateLimit, 'rateLimit.limit');
+      checkNumber(name, 'rateLimit.limit', rateLimit.limit, 1, true);
+      checkNumber(name, 'rateLimit.intervalMs', rateLimit.intervalMs, 1, true);
+    }
+    const concurrency = resolveConcurrency(name, options.concurrency);
+    const { concurrency: _given, ...rest }: JobContractOptions<TInput, TPayload> = options;
+    return Object.freeze({
+      ...rest,
+      name,
+      queue,
+      retry: resolveRetry(name, options.retry),
+      ...(concurrency === undefined ? {} : { concurrency }),
+    });
   });
 }
 
@@ -155,11 +196,43 @@ export function implementJob<TInput, TPayload, TResult>(
   contract: JobContract<TInput, TPayload, TResult>,
   implementation: JobImplementation<TPayload, NoInfer<TResult>>,
 ): JobDefinition<TInput, TPayload, TResult> {
-  if (typeof implementation.run !== 'function') {
-    throw refuse(contract.name, 'run', 'must be the function that runs the job');
-  }
-  const { run, onSettled } = implementation;
-  return Object.freeze({ ...contract, run, ...(onSettled === undefined ? {} : { onSettled }) });
+  return configuring('contract', CONTRACT_EXAMPLE, () => {
+    const job = configObject('contract', contract, CONTRACT_EXAMPLE);
+    const retry = job.retry as { maxAttempts?: unknown } | null | undefined;
+    if (
+      typeof job.name !== 'string' ||
+      typeof job.queue !== 'string' ||
+      typeof retry?.maxAttempts !== 'number'
+    ) {
+      throw configInvalid({
+        option: 'contract',
+        reason: 'is not a job contract made by declareJob',
+        allowed: 'must be a job contract made by declareJob',
+        example: CONTRACT_EXAMPLE,
+      });
+    }
+    const example =
+      'implementJob(contract, implementation), with const implementation = { run: async () => {} }';
+    const { run, onSettled } = configuring('implementation', example, () => {
+      const { run, onSettled } = configObject('implementation', implementation, example);
+      return { run, onSettled };
+    });
+    if (typeof run !== 'function') {
+      throw refuse(job.name, 'run', 'must be the function that runs the job');
+    }
+    if (onSettled !== undefined && typeof onSettled !== 'function') {
+      throw refuse(job.name, 'onSettled', 'must be a function, called once the job settled');
+    }
+    return Object.freeze({
+      ...(contract as JobContract<TInput, TPayload, TResult>),
+      run: run as JobImplementation<TPayload, TResult>['run'],
+      ...(onSettled === undefined
+        ? {}
+        : {
+            onSettled: onSettled as NonNullable<JobImplementation<TPayload, TResult>['onSettled']>,
+          }),
+    });
+  });
 }
 
 /**
@@ -174,14 +247,19 @@ export function defineJob<TInput = Json, TPayload = TInput, TResult = JobResult>
     RequireJson<TPayload, 'payload'> &
     RequireJson<TResult, 'result'>,
 ): JobDefinition<TInput, TPayload, TResult> {
-  const { run, onSettled, ...contract }: JobOptions<TInput, TPayload, TResult> = options;
-  const name = checkName(undefined, 'name', contract.name);
-  if (typeof run !== 'function')
-    throw refuse(name, 'run', 'must be the function that runs the job');
-  const declared = declareJob<TPayload, TResult, TInput>(
-    contract as JobContractOptions<TInput, TPayload> &
-      RequireJson<TPayload, 'payload'> &
-      RequireJson<TResult, 'result'>,
-  );
-  return implementJob(declared, onSettled === undefined ? { run } : { run, onSettled });
+  const example = `${OPTIONS_EXAMPLE}; defineJob(options)`;
+  return configuring('options', example, () => {
+    configObject('options', options, example);
+    const { run, onSettled, ...contract }: JobOptions<TInput, TPayload, TResult> = options;
+    const name = checkName(undefined, 'name', contract.name);
+    if (typeof run !== 'function') {
+      throw refuse(name, 'run', 'must be the function that runs the job');
+    }
+    const declared = declareJob<TPayload, TResult, TInput>(
+      contract as JobContractOptions<TInput, TPayload> &
+        RequireJson<TPayload, 'payload'> &
+        RequireJson<TResult, 'result'>,
+    );
+    return implementJob(declared, onSettled === undefined ? { run } : { run, onSettled });
+  });
 }

@@ -1,6 +1,15 @@
+import type { Driver } from '../../contract/driver.js';
 import { DEFAULT_PURGE_LIMIT, MAX_PURGE_LIMIT } from '../../contract/limits.js';
 import type { JobState } from '../../contract/states.js';
+import { describeReceived } from '../../errors/received.js';
 import { configInvalid } from '../../errors/refusals.js';
+import {
+  configDriver,
+  configLogger,
+  configObject,
+  configuring,
+} from '../../internal/config-screen.js';
+import type { BackgroundLogger } from '../background-logger.js';
 import { silentLogger } from '../background-logger.js';
 import { createSerialLoop } from '../serial-loop.js';
 import type {
@@ -16,7 +25,8 @@ const KEPT_STATES = ['completed', 'failed', 'dead', 'cancelled'] as const satisf
 )[];
 
 /** States with the same keep go in one purge call: `[keepMs, states]`, in state order. */
-function purgePlan(keep: RetentionKeep): readonly (readonly [number, readonly JobState[]])[] {
+function purgePlan(given: unknown): readonly (readonly [number, readonly JobState[]])[] {
+  const keep = configObject('keep', given, EXAMPLE) as RetentionKeep;
   const byKeep = new Map<number, JobState[]>();
   for (const state of KEPT_STATES) {
     const ms = keep[state];
@@ -24,7 +34,7 @@ function purgePlan(keep: RetentionKeep): readonly (readonly [number, readonly Jo
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
       throw configInvalid({
         option: `keep.${state}`,
-        reason: `is ${String(ms)}; it must be a finite number of ms >= 0`,
+        reason: `is ${describeReceived(ms)}; it must be a finite number of ms >= 0`,
         allowed: 'must be a finite number of ms >= 0 (how long a settled job is kept)',
         example: `createRetention({ driver, intervalMs: 60_000, keep: { ${state}: 86_400_000 } })`,
       });
@@ -46,13 +56,54 @@ function screenBatchSize(batchSize: unknown): number {
   ) {
     throw configInvalid({
       option: 'batchSize',
-      reason: `is ${String(batchSize)}; it must be an integer from 1 to ${MAX_PURGE_LIMIT}`,
+      reason: `is ${describeReceived(batchSize)}; it must be an integer from 1 to ${MAX_PURGE_LIMIT}`,
       allowed: `must be an integer from 1 to ${MAX_PURGE_LIMIT} (rows one purge call removes)`,
       example:
         'createRetention({ driver, intervalMs: 60_000, keep: { completed: 86_400_000 }, batchSize: 1_000 })',
     });
   }
   return batchSize;
+}
+
+const EXAMPLE_OPTIONS = '{ driver, intervalMs: 60_000, keep: { completed: 86_400_000 } }';
+const EXAMPLE = `createRetention(${EXAMPLE_OPTIONS})`;
+
+/** The retention's options, checked (CONFIG_INVALID naming the option) and read once. */
+function readOptions(given: RetentionOptions) {
+  const options = configObject(
+    'options',
+    given,
+    `const options = ${EXAMPLE_OPTIONS}; createRetention(options)`,
+  );
+  const driver: Driver = configDriver(options.driver, EXAMPLE);
+  const logger: BackgroundLogger =
+    configLogger(
+      options.logger as BackgroundLogger | undefined,
+      ['info', 'warn', 'error'],
+      'createRetention({ driver, intervalMs: 60_000, keep: { completed: 86_400_000 }, logger: console })',
+    ) ?? silentLogger;
+  const eventPurge = options.eventPurge ?? true;
+  if (typeof eventPurge !== 'boolean') {
+    throw configInvalid({
+      option: 'eventPurge',
+      reason: `is ${describeReceived(eventPurge)}; it must be true or false`,
+      allowed: 'must be true (also remove expired events, the default) or false',
+      example:
+        'createRetention({ driver, intervalMs: 60_000, keep: { completed: 86_400_000 }, eventPurge: false })',
+    });
+  }
+  const plan = purgePlan(options.keep ?? {});
+  const batchSize = screenBatchSize(options.batchSize);
+  const { intervalMs } = options;
+  if (typeof intervalMs !== 'number' || !Number.isInteger(intervalMs) || intervalMs <= 0) {
+    throw configInvalid({
+      option: 'intervalMs',
+      reason: `is ${describeReceived(intervalMs)}; it must be an integer of ms > 0`,
+      allowed: 'must be an integer of ms > 0 (how often a sweep runs)',
+      example: EXAMPLE,
+    });
+  }
+  return { driver, logger, eventPurge, plan, batchSize, intervalMs };
 }
 
 /** Lets other work (a worker's claims, a stop) run between two purge calls of one sweep. */
@@ -81,21 +132,13 @@ async function purgeInBatches(
  * expired events, on a schedule. Each sweep is counted and logged.
  */
 export function createRetention(options: RetentionOptions): Retention {
-  const { driver } = options;
-  const logger = options.logger ?? silentLogger;
-  const eventPurge = options.eventPurge ?? true;
-  const plan = purgePlan(options.keep ?? {});
-  const batchSize = screenBatchSize(options.batchSize);
+  const { driver, logger, eventPurge, plan, batchSize, intervalMs } = configuring(
+    'options',
+    `const options = ${EXAMPLE_OPTIONS}; createRetention(options)`,
+    () => readOptions(options),
+  );
   let stopping = false;
   const isStopping = () => stopping;
-  if (!Number.isInteger(options.intervalMs) || options.intervalMs <= 0) {
-    throw configInvalid({
-      option: 'intervalMs',
-      reason: `is ${String(options.intervalMs)}; it must be an integer of ms > 0`,
-      allowed: 'must be an integer of ms > 0 (how often a sweep runs)',
-      example: 'createRetention({ driver, intervalMs: 60_000, keep: { completed: 86_400_000 } })',
-    });
-  }
 
   const sweep = async (): Promise<RetentionSweep> => {
     const now = driver.clock.now();
@@ -126,7 +169,7 @@ export function createRetention(options: RetentionOptions): Retention {
   // Sweeps never overlap: one asked for while another runs starts after it.
   const loop = createSerialLoop({
     clock: driver.clock,
-    intervalMs: options.intervalMs,
+    intervalMs,
     task: sweep,
     onError: (error) => logger.error('retention sweep failed', { error }),
   });

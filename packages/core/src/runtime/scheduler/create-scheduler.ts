@@ -26,12 +26,12 @@ const MAX_SLOTS_PER_TICK = 1_000;
 export function createScheduler<const S extends readonly ScheduledJob[]>(
   options: SchedulerOptions<S>,
 ): Scheduler {
-  const { driver } = options;
-  const { clock } = driver;
-  const logger = options.logger ?? silentLogger;
-  const { tickMs, leaseTtlMs, maxSlots, leaseName, holderId, schedules } =
+  const settings =
     // Each schedule's payload was checked against its own job at compile time (`S`).
     readSchedulerOptions(options as SchedulerOptions);
+  const { driver, tickMs, leaseTtlMs, maxSlots, leaseName, holderId, schedules } = settings;
+  const { clock } = driver;
+  const logger = settings.logger ?? silentLogger;
 
   let leading = false;
   // Set by lead(): the lease was taken or renewed just now, so the next slot needs no renewal.

@@ -1,20 +1,35 @@
 import { createHash } from 'node:crypto';
+import { jobInvalid } from '../../errors/refusals.js';
 
 // A fixed namespace, so every process derives the same id for the same slot.
 const NAMESPACE = Buffer.from('6f1d3c2a9b8e4f7d8a5c0e1b2d3f4a5b', 'hex');
 
+/** The latest instant a Date holds, ms. */
+const MAX_INSTANT = 8.64e15;
+
+/** A schedule's name as these helpers take it: a string (JOB_INVALID `schedule` otherwise). */
+function scheduleName(schedule: unknown): string {
+  if (typeof schedule !== 'string') throw jobInvalid('schedule', 'must be a schedule’s name');
+  return schedule;
+}
+
 /** The instant of a slot as its key and id show it: an ISO string in UTC. */
-export const slotInstant = (slot: number): string => new Date(slot).toISOString();
+export function slotInstant(slot: number): string {
+  if (typeof slot !== 'number' || !Number.isFinite(slot) || Math.abs(slot) > MAX_INSTANT) {
+    throw jobInvalid('slot', 'must be an instant in epoch ms');
+  }
+  return new Date(slot).toISOString();
+}
 
 /**
  * The name of a schedule's mark in `driver.marks`: its latest enqueued slot, raised by that
  * slot's enqueue in the same atomic change (`advanceMark`).
  */
-export const slotMarkName = (schedule: string): string => `schedule:${schedule}`;
+export const slotMarkName = (schedule: string): string => `schedule:${scheduleName(schedule)}`;
 
 /** The idempotency key of one slot of a schedule. */
 export const slotKey = (schedule: string, slot: number): string =>
-  `schedule:${schedule}:${slotInstant(slot)}`;
+  `schedule:${scheduleName(schedule)}:${slotInstant(slot)}`;
 
 /**
  * The job id of one slot of a schedule: a name-based (RFC 9562 version 5) uuid of the slot key.

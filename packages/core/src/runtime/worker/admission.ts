@@ -12,8 +12,16 @@ export interface Admitted {
   readonly slot: string | undefined;
   /** Renews the slot; false when it is no longer held (it lapsed and another holder took it). */
   renew(): Promise<boolean>;
-  /** False once a renewal answered that the slot is gone: it is not handed on then. */
+  /**
+   * False once a renewal answered that the slot is gone, or while the last renewal failed (the
+   * slot may lapse unrenewed): it is not handed on then.
+   */
   held(): boolean;
+  /**
+   * When the slot's ttl runs out unless renewed first: its acquire, or its last renewal that
+   * answered, plus the ttl (each from when it was sent). Infinite when no slot is held.
+   */
+  until(): number;
   release(): Promise<void>;
 }
 
@@ -35,6 +43,7 @@ export const nothingHeld: Admitted = {
   slot: undefined,
   renew: () => Promise.resolve(true),
   held: () => true,
+  until: () => Number.POSITIVE_INFINITY,
   release: () => Promise.resolve(),
 };
 
@@ -124,10 +133,11 @@ export async function admit(input: {
   try {
     if (input.handed !== undefined) admitted = input.handed;
     else if (slot !== undefined) {
+      const askedAt = driver.clock.now();
       if (!(await leases.acquireSlot(slot.key, slot.limit, holder, input.ttlMs))) {
         return { busy: 'concurrency', slot: slot.key };
       }
-      admitted = heldSlot(driver, slot.key, holder, input.ttlMs);
+      admitted = heldSlot(driver, slot.key, holder, input.ttlMs, askedAt + input.ttlMs);
     }
     if (rate === undefined || rateKey === undefined) return admitted;
     if (await resumesParkedRun(job, input.steps)) return admitted;
@@ -145,18 +155,39 @@ export async function admit(input: {
   }
 }
 
-/** A concurrency slot `holder` took: renewed and released under that holder's name. */
-function heldSlot(driver: Driver, slot: string, holder: string, ttlMs: number): Admitted {
+/**
+ * A concurrency slot `holder` took, its ttl running out at `until`: renewed and released under
+ * that holder's name.
+ */
+function heldSlot(
+  driver: Driver,
+  slot: string,
+  holder: string,
+  ttlMs: number,
+  until: number,
+): Admitted {
   let held = true;
+  let failing = false;
+  let end = until;
   return {
     busy: false,
     slot,
     renew: async () => {
-      const renewed = await driver.leases.renewSlot(slot, holder, ttlMs);
-      if (!renewed) held = false;
+      const at = driver.clock.now();
+      let renewed: boolean;
+      try {
+        renewed = await driver.leases.renewSlot(slot, holder, ttlMs);
+      } catch (error) {
+        failing = true;
+        throw error;
+      }
+      failing = false;
+      if (renewed) end = Math.max(end, at + ttlMs);
+      else held = false;
       return renewed;
     },
-    held: () => held,
+    held: () => held && !failing,
+    until: () => end,
     release: async () => {
       await driver.leases.releaseSlot(slot, holder);
     },

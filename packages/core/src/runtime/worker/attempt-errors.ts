@@ -28,7 +28,7 @@ export function attemptDrained(job: ClaimedJob, workerId: string, graceMs: numbe
 export function slotTaken(job: ClaimedJob, workerId: string) {
   return new BerthError({
     code: 'JOB_ABORTED',
-    detail: `worker ${workerId} no longer holds the concurrency slot of job ${job.name} (${job.id}): it stalled past the slot's ttl and another attempt took it`,
+    detail: `worker ${workerId} no longer holds the concurrency slot of job ${job.name} (${job.id}): its renewals failed or it stalled until the slot's ttl ran out, and another attempt may hold it`,
     meta: { jobId: job.id, name: job.name, workerId, claim: job.claim },
   });
 }

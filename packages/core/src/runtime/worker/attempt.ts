@@ -175,9 +175,9 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
     this.onLost?.();
   }
 
-  /** Leased: whether a concurrency slot is held. */
-  holdsSlot(): boolean {
-    return this.admission.slot !== undefined;
+  /** Leased: when the concurrency slot runs out unless renewed (never, holding none). */
+  slotUntil(): number {
+    return this.admission.until();
   }
 
   /** Leased: the concurrency slot is renewed with the lease. */

@@ -31,13 +31,13 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   options: WorkerOptions<J>,
 ): Worker<JobResultOf<J[number]>> {
   const settings = checkWorkerOptions(options);
-  const { driver } = options;
+  const { driver, jobs } = settings;
   const { clock } = driver;
-  const workerId = options.workerId ?? `worker-${randomUUID()}`;
-  const logger = withFields(options.logger ?? createConsoleLogger(), { workerId });
-  const registry = new Map<string, AnyJobDefinition>(options.jobs.map((job) => [job.name, job]));
-  const queues = options.queues ?? [...new Set(options.jobs.map((job) => job.queue))];
-  const dropExhausted = options.jobs.filter((job) => !job.retry.deadLetter).map((job) => job.name);
+  const workerId = settings.workerId ?? `worker-${randomUUID()}`;
+  const logger = withFields(settings.logger ?? createConsoleLogger(), { workerId });
+  const registry = new Map<string, AnyJobDefinition>(jobs.map((job) => [job.name, job]));
+  const queues = settings.queues ?? [...new Set(jobs.map((job) => job.queue))];
+  const dropExhausted = jobs.filter((job) => !job.retry.deadLetter).map((job) => job.name);
   // The worker claims only jobs it has a handler for: others stay ready for workers that do.
   const names = [...registry.keys()];
   const events = new WorkerEmitter(logger);
@@ -116,7 +116,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     dueAt: (at) => loop.dueAt(at),
     slots,
     keeper,
-    random: options.random ?? Math.random,
+    random: settings.random ?? Math.random,
     registry,
     workerId,
     visibilityTimeoutMs: settings.visibilityTimeoutMs,
@@ -134,10 +134,10 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       pump();
       loop.slotFreed();
     },
-    ...(options.defaultStepTimeoutMs === undefined
+    ...(settings.defaultStepTimeoutMs === undefined
       ? {}
-      : { defaultStepTimeoutMs: options.defaultStepTimeoutMs }),
-    ...(options.eventPollMs === undefined ? {} : { eventPollMs: options.eventPollMs }),
+      : { defaultStepTimeoutMs: settings.defaultStepTimeoutMs }),
+    ...(settings.eventPollMs === undefined ? {} : { eventPollMs: settings.eventPollMs }),
   };
 
   // A claimed job's lease is kept from the claim on; it waits in the buffer for a free slot.

@@ -15,8 +15,12 @@ export interface Leased {
    * answering false (the slot is gone) ends the attempt as a lost lease does. Absent: nothing.
    */
   renewAlso(): Promise<boolean> | undefined;
-  /** Whether the attempt holds a concurrency slot (whose ttl is the lease's). */
-  holdsSlot(): boolean;
+  /**
+   * When the attempt's concurrency slot runs out unless renewed first (infinite when it holds
+   * none). Renewed with the lease, but answered apart: a lease renewed while its slot's renewals
+   * fail must not outlive the slot.
+   */
+  slotUntil(): number;
   /**
    * The lease is gone (the job was cancelled, or lapsed and was re-claimed), or the attempt's
    * concurrency slot is (`slot`: the worker stalled past its ttl and another holder took it).
@@ -30,6 +34,8 @@ export interface Leased {
  * claimed together renew together, and no job is renewed later than `everyMs` after the last
  * time. `extendMany` answering false for a job means the fence no longer holds; a renewal that throws is
  * logged and tried again next tick (the fence, not this timer, keeps a stale worker from writing).
+ * A concurrency slot has no fence: an attempt whose slot would run out before its next renewal
+ * (its renewals failed) ends now, as one whose slot was taken does, so a key's limit holds.
  */
 export class LeaseKeeper {
   /** Jobs held and when each is due; a job whose renewal is out is in `renewing` instead. */
@@ -110,7 +116,7 @@ export class LeaseKeeper {
       if (batch.some((job) => this.renewing.has(job))) {
         this.logger.warn('lease renewal failed; trying again', errorFields(error));
       }
-      for (const job of batch) this.settle(job, undefined);
+      for (const job of batch) this.settle(job, this.slotRunsOut(job));
       return;
     }
     await Promise.all(
@@ -125,20 +131,25 @@ export class LeaseKeeper {
             this.logger.warn('slot renewal failed; trying again', errorFields(error));
           }
         }
-        this.settle(job, also === false ? 'slot' : undefined);
+        this.settle(job, also === false ? 'slot' : this.slotRunsOut(job));
       }),
     );
   }
 
+  /** `slot` when the job's slot would run out before its next renewal goes out. */
+  private slotRunsOut(job: Leased): 'slot' | undefined {
+    return job.slotUntil() <= this.driver.clock.now() + this.everyMs ? 'slot' : undefined;
+  }
+
   /**
-   * A tick that finds a slot holder's lease already past its end woke late (a stopped process, a
-   * long pause): its slot's ttl ran out too, another worker may hold the key now, so the attempt
-   * ends at once instead of running on until a renewal answers.
+   * A tick that finds a slot already past its end woke late (a stopped process, a long pause):
+   * another worker may hold the key now, so the attempt ends at once instead of running on
+   * until a renewal answers.
    */
   private dropLapsedSlots(now: number): void {
     for (const held of [this.due.keys(), this.renewing.values()]) {
       for (const job of held) {
-        if (job.lease.until > now || !job.holdsSlot()) continue;
+        if (job.slotUntil() > now) continue;
         this.due.delete(job);
         this.renewing.delete(job);
         job.leaseLost('slot');

@@ -8,6 +8,12 @@ import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
 import type { AttemptEnd } from './run-attempt.js';
 import type { SettleBatcher } from './settle-batcher.js';
+import {
+  ackLandedEarlier,
+  type NackOutcome,
+  nackLandedAs,
+  suspendLandedEarlier,
+} from './settle-landed.js';
 import { type LeaseClock, retrySettle, SettleGaveUp } from './settle-retry.js';
 import type { WorkerEmitter } from './worker-events.js';
 import type { SuspendReason } from './worker-types.js';
@@ -35,8 +41,14 @@ interface Settling {
   readonly failedOnce: { readonly error: unknown } | undefined;
 }
 
-const withRetry = <T>(at: Settling, send: () => Promise<T>): Promise<T> =>
-  retrySettle({
+/**
+ * Sends a settle, again while it fails (see retrySettle). Answers whether it landed, or
+ * `resent` when a resend answered false: the send before it may have landed with its answer
+ * lost, which only the row can tell (settle-landed).
+ */
+async function send(at: Settling, call: () => Promise<boolean>): Promise<boolean | 'resent'> {
+  let sends = at.failedOnce === undefined ? 0 : 1;
+  const landed = await retrySettle({
     ...(at.failedOnce === undefined ? {} : { failedOnce: at.failedOnce }),
     driver: at.deps.driver,
     clock: at.deps.driver.clock,
@@ -45,8 +57,13 @@ const withRetry = <T>(at: Settling, send: () => Promise<T>): Promise<T> =>
     visibilityTimeoutMs: at.deps.visibilityTimeoutMs,
     stopped: at.deps.stopped,
     logger: at.logger,
-    send,
+    send: () => {
+      sends += 1;
+      return call();
+    },
   });
+  return landed || sends === 1 ? landed : 'resent';
+}
 
 /**
  * The nack a failed attempt sends: final when the error is non-retryable; otherwise a retry at
@@ -59,7 +76,7 @@ export function nackFor(
   retry: ResolvedRetry,
   now: number,
   random: () => number,
-): { item: NackItem; outcome: SettledOutcome } {
+): { item: NackItem; outcome: NackOutcome } {
   const jobError = toJobError(error);
   const final = !isRetryable(error) || job.attempts >= job.maxAttempts;
   if (final) {
@@ -81,17 +98,6 @@ export function nackFor(
   };
 }
 
-/**
- * A resent ack answers false when its first send landed and only the answer was lost (a dropped
- * connection): the row then holds `completed` under this very claim, which no other write
- * reaches (a cancel, a takeover or a burial leaves another state or a higher claim). Unknown
- * (unreadable, or purged since) counts as not landed.
- */
-async function ackLandedEarlier(driver: Driver, fence: Fence): Promise<boolean> {
-  const record = await driver.get(fence.jobId).catch(() => undefined);
-  return record?.state === 'completed' && record.claim === fence.claim;
-}
-
 /** A step's suspension as `driver.suspend` takes it, absent fields left out. */
 const suspendOptionsOf = (end: Extract<AttemptEnd, { kind: 'suspended' }>): SuspendOptions => {
   const { kind: _kind, ...options } = end;
@@ -105,7 +111,8 @@ async function suspend(
 ): Promise<void> {
   const { deps, logger, job, fence } = at;
   const { until, waitFor } = options;
-  const landed = await withRetry(at, () => deps.driver.suspend(fence, options));
+  const answer = await send(at, () => deps.driver.suspend(fence, options));
+  const landed = answer === 'resent' ? await suspendLandedEarlier(deps.driver, fence, job) : answer;
   if (!landed) {
     logger.info('the suspend did not land: the job was cancelled or taken over', { reason });
     return;
@@ -138,12 +145,8 @@ export async function settleAttempt(
     switch (end.kind) {
       case 'completed': {
         const item = { fence, ...(end.result === undefined ? {} : { result: end.result }) };
-        let sends = at.failedOnce === undefined ? 0 : 1;
-        const answered = await withRetry(at, () => {
-          sends += 1;
-          return deps.batcher.ack(item);
-        });
-        const landed = answered || (sends > 1 && (await ackLandedEarlier(deps.driver, fence)));
+        const answer = await send(at, () => deps.batcher.ack(item));
+        const landed = answer === 'resent' ? await ackLandedEarlier(deps.driver, fence) : answer;
         if (!landed) {
           logger.info('the ack did not land: the job was cancelled or taken over');
           return undefined;
@@ -152,7 +155,7 @@ export async function settleAttempt(
         return { state: 'completed', result: end.result };
       }
       case 'failed': {
-        const { item, outcome } = nackFor(
+        const { item, outcome: meant } = nackFor(
           fence,
           job,
           end.error,
@@ -160,16 +163,22 @@ export async function settleAttempt(
           deps.driver.clock.now(),
           deps.random,
         );
-        logger.debug('the attempt failed', { ...errorFields(end.error), next: outcome.state });
-        const landed = await withRetry(at, () => deps.batcher.nack(item));
-        if (!landed) {
+        logger.debug('the attempt failed', { ...errorFields(end.error), next: meant.state });
+        const answer = await send(at, () => deps.batcher.nack(item));
+        const outcome =
+          answer === 'resent'
+            ? await nackLandedAs(deps.driver, fence, job, item, meant)
+            : answer
+              ? meant
+              : undefined;
+        if (outcome === undefined) {
           logger.info('the nack did not land: the job was cancelled or taken over');
           return undefined;
         }
         if (outcome.state === 'retrying') {
           deps.dueAt(outcome.retryAt);
           deps.events.emit('retrying', { job, error: outcome.error, retryAt: outcome.retryAt });
-        } else if (outcome.state !== 'completed') {
+        } else {
           deps.events.emit(outcome.state, { job, error: outcome.error });
         }
         return outcome;

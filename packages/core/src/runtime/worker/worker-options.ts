@@ -1,13 +1,33 @@
-import { MAX_CLAIM_BATCH } from '../../contract/limits.js';
+import type { Driver } from '../../contract/driver.js';
+import { MAX_CLAIM_BATCH, MAX_NAME_LENGTH } from '../../contract/limits.js';
+import { describeReceived } from '../../errors/received.js';
 import { configInvalid } from '../../errors/refusals.js';
+import {
+  configArray,
+  configDriver,
+  configLogger,
+  configObject,
+  configuring,
+} from '../../internal/config-screen.js';
 import { optionExample } from '../../internal/option-example.js';
+import type { AnyJobDefinition } from '../jobs/job-types.js';
+import type { RuntimeLogger } from './logger.js';
 import type { WorkerOptions } from './worker-types.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_SETTLE_BATCH_MS = 5;
 export const DEFAULT_KEY_BUSY_DELAY_MS = 1_000;
 
+/** The worker's options, checked and read once: nothing reads the app's object again. */
 export interface WorkerSettings {
+  readonly driver: Driver;
+  readonly jobs: readonly AnyJobDefinition[];
+  readonly queues: readonly string[] | undefined;
+  readonly workerId: string | undefined;
+  readonly logger: RuntimeLogger | undefined;
+  readonly random: (() => number) | undefined;
+  readonly defaultStepTimeoutMs: number | undefined;
+  readonly eventPollMs: number | undefined;
   readonly concurrency: number;
   readonly visibilityTimeoutMs: number;
   readonly pollIntervalMs: number;
@@ -29,7 +49,15 @@ const SAMPLES: Readonly<Record<string, string>> = {
   renewIntervalMs: '10_000',
   keyBusyDelayMs: '1_000',
   prefetch: '100',
+  workerId: "'worker-1'",
+  logger: 'console',
+  random: 'Math.random',
+  defaultStepTimeoutMs: '60_000',
+  eventPollMs: '5_000',
 };
+
+const OPTIONS_EXAMPLE =
+  'const options = { driver, jobs: [sendEmail], concurrency: 10, visibilityTimeoutMs: 30_000 }; createWorker(options)';
 
 const refuse = (option: string, reason: string, allowed?: string) =>
   configInvalid({
@@ -48,35 +76,98 @@ const check = (option: string, value: unknown, min: number, integer = false, max
     value < min ||
     (max !== undefined && value > max) ||
     (integer && !Number.isInteger(value));
-  if (bad) throw refuse(option, `is ${String(value)}; it ${allowed}`, allowed);
+  if (bad) throw refuse(option, `is ${describeReceived(value)}; it ${allowed}`, allowed);
   return value as number;
 };
 
-/** The worker's numbers, checked (CONFIG_INVALID naming the option) and defaulted. */
-export function checkWorkerOptions(options: WorkerOptions): WorkerSettings {
-  if (typeof options.driver?.claim !== 'function') {
-    throw refuse(
-      'driver',
-      'is not a Driver',
-      'must be a Driver (createMemoryDriver(), createPgDriver(...))',
-    );
-  }
+/** A job the worker can run: a definition made by defineJob (or implementJob). */
+function isRunnable(job: unknown): job is AnyJobDefinition {
+  const candidate = job as Partial<AnyJobDefinition> | null | undefined;
+  return (
+    typeof candidate?.name === 'string' &&
+    typeof candidate.queue === 'string' &&
+    typeof candidate.run === 'function' &&
+    typeof candidate.retry?.maxAttempts === 'number'
+  );
+}
+
+function checkJobs(given: unknown): readonly AnyJobDefinition[] {
   const listsJobs = 'must list each job the worker runs (defineJob), each once';
-  if (!Array.isArray(options.jobs) || options.jobs.length === 0) {
-    throw refuse('jobs', 'lists no job', listsJobs);
-  }
+  const jobs = configArray(
+    'jobs',
+    given,
+    optionExample('createWorker', 'jobs', SAMPLES.jobs ?? ''),
+  );
+  if (jobs.length === 0) throw refuse('jobs', 'lists no job', listsJobs);
   const names = new Set<string>();
-  for (const job of options.jobs) {
+  for (const [index, job] of jobs.entries()) {
+    if (!isRunnable(job)) {
+      throw refuse(
+        'jobs',
+        `holds ${describeReceived(job)} at index ${index}, not a job made by defineJob`,
+        listsJobs,
+      );
+    }
     if (names.has(job.name)) {
       throw refuse('jobs', `names job ${JSON.stringify(job.name)} twice`, listsJobs);
     }
     names.add(job.name);
   }
-  if (options.queues !== undefined && options.queues.length === 0) {
+  return jobs as readonly AnyJobDefinition[];
+}
+
+function checkQueues(given: unknown): readonly string[] | undefined {
+  if (given === undefined) return undefined;
+  const allowed =
+    "must name at least one queue, or be left out to work every queue of the worker's jobs";
+  const queues = configArray(
+    'queues',
+    given,
+    optionExample('createWorker', 'queues', SAMPLES.queues ?? ''),
+  );
+  if (queues.length === 0) throw refuse('queues', 'names no queue', allowed);
+  for (const queue of queues) {
+    if (typeof queue !== 'string' || queue.length === 0 || queue.length > MAX_NAME_LENGTH) {
+      throw refuse('queues', `holds ${describeReceived(queue)}, not a queue name`, allowed);
+    }
+  }
+  return queues as readonly string[];
+}
+
+function checkWorkerId(given: unknown): string | undefined {
+  if (given === undefined) return undefined;
+  if (typeof given === 'string' && given.length > 0 && given.length <= MAX_NAME_LENGTH)
+    return given;
+  const allowed = `must be a string of 1 to ${MAX_NAME_LENGTH} characters, or be left out`;
+  throw refuse('workerId', `is ${describeReceived(given)}; it ${allowed}`, allowed);
+}
+
+const optionalNumber = (option: string, value: unknown, min: number): number | undefined =>
+  value === undefined ? undefined : check(option, value, min);
+
+/** The worker's options, checked (CONFIG_INVALID naming the option), defaulted and read once. */
+export function checkWorkerOptions(options: WorkerOptions): WorkerSettings {
+  return configuring('options', OPTIONS_EXAMPLE, () => readWorkerOptions(options));
+}
+
+function readWorkerOptions(given: WorkerOptions): WorkerSettings {
+  const options = configObject('options', given, OPTIONS_EXAMPLE);
+  const driver = configDriver(
+    options.driver,
+    optionExample('createWorker', 'driver', SAMPLES.driver ?? ''),
+  );
+  const jobs = checkJobs(options.jobs);
+  const queues = checkQueues(options.queues);
+  const logger = configLogger(
+    options.logger as RuntimeLogger | undefined,
+    ['debug', 'info', 'warn', 'error'],
+    optionExample('createWorker', 'logger', SAMPLES.logger ?? ''),
+  );
+  if (options.random !== undefined && typeof options.random !== 'function') {
     throw refuse(
-      'queues',
-      'names no queue',
-      "must name at least one queue, or be left out to work every queue of the worker's jobs",
+      'random',
+      `is ${describeReceived(options.random)}, not a function`,
+      'must be a function answering a number in [0, 1), or be left out',
     );
   }
   const concurrency = check('concurrency', options.concurrency, 1, true, MAX_CLAIM_BATCH);
@@ -94,6 +185,14 @@ export function checkWorkerOptions(options: WorkerOptions): WorkerSettings {
     );
   }
   return {
+    driver,
+    jobs,
+    queues,
+    workerId: checkWorkerId(options.workerId),
+    logger,
+    random: options.random as (() => number) | undefined,
+    defaultStepTimeoutMs: optionalNumber('defaultStepTimeoutMs', options.defaultStepTimeoutMs, 1),
+    eventPollMs: optionalNumber('eventPollMs', options.eventPollMs, 1),
     concurrency,
     visibilityTimeoutMs,
     pollIntervalMs: check('pollIntervalMs', options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1),
