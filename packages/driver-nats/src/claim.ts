@@ -65,7 +65,7 @@ async function bury(
  * every other process's writes (one round trip).
  */
 export async function claim(context: NatsContext, request: ScreenedClaim): Promise<ClaimOutcome> {
-  const { index, mirror } = context;
+  const { mirror } = context;
   await mirror.syncOwn();
   const now = context.clock.now();
   const { queues, limit } = request;
@@ -79,7 +79,8 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
     const wantClaim = limit - claimed.length;
     const wantBury = limit - lapsed.length;
     const window = contended ? wantClaim * SPREAD : wantClaim;
-    const due = wantClaim > 0 ? index.claimable(queues, now, window, tried, request.names) : [];
+    const due =
+      wantClaim > 0 ? context.index.claimable(queues, now, window, tried, request.names) : [];
     const rows = contended ? sample(due, wantClaim) : due;
     if (rows.length < wantClaim && !caughtUp) {
       caughtUp = true;
@@ -87,7 +88,8 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
       round -= 1;
       continue;
     }
-    const spent = wantBury > 0 ? index.spent(queues, now, wantBury, tried, request.names) : [];
+    const spent =
+      wantBury > 0 ? context.index.spent(queues, now, wantBury, tried, request.names) : [];
     if (rows.length === 0 && spent.length === 0) break;
     for (const row of [...rows, ...spent]) tried.add(row.id);
     const [took, gone] = await Promise.all([
