@@ -8,7 +8,7 @@ import { giveBackLost, type LostClaim } from './unclaim.js';
 
 /** Rounds a claim makes when other claimers take rows it picked; it then answers what it has. */
 const ROUNDS = 8;
-/** Rounds it goes on for while it holds nothing yet, so a claimer that keeps losing is not left with []. */
+/** Rounds it goes on for while it holds nothing yet: a claimer that keeps losing is not left with []. */
 const EMPTY_ROUNDS = 32;
 
 /** One row's write: taken (and answered), lost to another writer, or failed (maybe landed). */
@@ -74,8 +74,9 @@ async function bury(
  * the failed ones given back (unclaim.ts), and with none taken the error is thrown.
  */
 export async function claim(context: NatsContext, request: ScreenedClaim): Promise<ClaimOutcome> {
-  await giveBackLost(context);
-  await context.mirror.syncFull();
+  // Rows an earlier claim could not give back go first, while the stream is asked where it is.
+  await Promise.all([giveBackLost(context), context.mirror.syncFull()]);
+  await context.mirror.syncOwn();
   const now = context.clock.now();
   const { queues, limit, names } = request;
   const mine = new Set<string>();
@@ -108,7 +109,8 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
     }
     if (failed.length > 0 || !lost) break;
     if (round >= (claimed.length > 0 ? ROUNDS : EMPTY_ROUNDS)) break;
-    // The rows it lost went to other writers: catch up with them before picking again.
+    // Other claimers are taking the first rows: catch up with all they took, not only the rows
+    // this one lost (a stale index would only pick more rows they hold), before picking again.
     await context.mirror.syncFull();
   }
   if (failed.length > 0) {
