@@ -1,30 +1,21 @@
 import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core';
 import { hydrateJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
-import { effectiveJob, type Row } from './index/row.js';
+import { claimOrder, effectiveJob, type Row } from './index/row.js';
 import { answerRecord } from './record.js';
 import { buried, taken } from './transitions.js';
+import { giveBackLost, type LostClaim } from './unclaim.js';
 
-/** Rounds a claim makes when other claimers take the rows it picked. */
+/** Rounds a claim makes when other claimers take rows it picked; it then answers what it has. */
 const ROUNDS = 8;
-/**
- * After a round lost races (and for a few claims after one did), rows are picked at random among
- * this many times as many due rows: claimers that all see the same first rows stop colliding on
- * them. A claimer that meets no other takes rows in exact claim order.
- */
-const SPREAD = 8;
+/** Rounds it goes on for while it holds nothing yet: a claimer that keeps losing is not left with []. */
+const EMPTY_ROUNDS = 32;
 
-/** Claims after one that lost a race that still spread out from their first round. */
-const REMEMBER = 8;
-const recentlyContended = new WeakMap<NatsContext, number>();
-
-/** `count` of `rows` picked at random, kept in the order they came in. */
-function sample<T>(rows: readonly T[], count: number): T[] {
-  if (rows.length <= count) return [...rows];
-  const picked = new Set<number>();
-  while (picked.size < count) picked.add(Math.floor(Math.random() * rows.length));
-  return [...picked].sort((a, b) => a - b).map((index) => rows[index] as T);
-}
+/** One row's write: taken (and answered), lost to another writer, or failed (maybe landed). */
+type Outcome<T> =
+  | { readonly kind: 'won'; readonly row: Row; readonly answer: T }
+  | { readonly kind: 'lost' }
+  | { readonly kind: 'failed'; readonly error: unknown; readonly lost?: LostClaim };
 
 /** The claim's write for one row: conditional on the revision the index holds, so it lands once. */
 async function take(
@@ -32,18 +23,27 @@ async function take(
   row: Row,
   request: ScreenedClaim,
   now: number,
-): Promise<ClaimedJob | undefined> {
+): Promise<Outcome<ClaimedJob>> {
   const before = effectiveJob(row);
   const job = taken(before, request, now);
-  if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) return undefined;
-  const record = answerRecord(await hydrateJob(context, job), now);
-  return {
-    ...record,
-    state: 'running',
-    claimedBy: request.workerId,
-    visibleAt: now + request.visibilityTimeoutMs,
-    resumed: before.state === 'suspended',
-  };
+  const lost: LostClaim = { id: row.id, revision: row.revision, before, wrote: job };
+  try {
+    if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) {
+      return { kind: 'lost' };
+    }
+    const record = answerRecord(await hydrateJob(context, job), now);
+    const answer: ClaimedJob = {
+      ...record,
+      state: 'running',
+      claimedBy: request.workerId,
+      visibleAt: now + request.visibilityTimeoutMs,
+      resumed: before.state === 'suspended',
+    };
+    return { kind: 'won', row, answer };
+  } catch (error) {
+    // The write may have landed (or may still land): the row is given back, not left claimed.
+    return { kind: 'failed', error, lost };
+  }
 }
 
 async function bury(
@@ -51,63 +51,75 @@ async function bury(
   row: Row,
   request: ScreenedClaim,
   now: number,
-): Promise<JobRecord | undefined> {
+): Promise<Outcome<JobRecord>> {
   const job = buried(effectiveJob(row), request.dropExhausted.includes(row.job.name), now);
-  if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) return undefined;
-  return answerRecord(await hydrateJob(context, job), now);
+  try {
+    if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) {
+      return { kind: 'lost' };
+    }
+    return { kind: 'won', row, answer: answerRecord(await hydrateJob(context, job), now) };
+  } catch (error) {
+    return { kind: 'failed', error };
+  }
 }
 
 /**
- * A claim: the index names the first claimable rows in claim order, and each is taken by ONE
- * conditional write of its record. Two claimers that pick the same row both write against the
- * same revision; one lands, the other moves on to the next rows. Rows the index holds need no
- * round trip to find; only when it holds fewer than asked does the claim first catch up with
- * every other process's writes (one round trip).
+ * A claim: first the index catches up with every write any process made before the call (one
+ * round trip: the stream's last sequence), so a row another process's answered enqueue made is
+ * seen; then the index names the first claimable rows in claim order, and each is taken by ONE
+ * conditional write of its record, all in flight at once. Two claimers that pick the same row
+ * both write against the same revision: one lands, the other catches up again and takes the next
+ * rows in order, so what every claimer takes together is always the first rows in claim order.
+ * A write that fails (an error, not a lost race) ends the claim: the rows taken are answered,
+ * the failed ones given back (unclaim.ts), and with none taken the error is thrown.
  */
 export async function claim(context: NatsContext, request: ScreenedClaim): Promise<ClaimOutcome> {
-  const { index, mirror } = context;
-  await mirror.syncOwn();
+  // Rows an earlier claim could not give back go first, while the stream is asked where it is.
+  await Promise.all([giveBackLost(context), context.mirror.syncFull()]);
+  await context.mirror.syncOwn();
   const now = context.clock.now();
-  const { queues, limit } = request;
-  const tried = new Set<string>();
-  const claimed: ClaimedJob[] = [];
+  const { queues, limit, names } = request;
+  const mine = new Set<string>();
+  const claimed: { row: Row; answer: ClaimedJob }[] = [];
   const lapsed: JobRecord[] = [];
-  let caughtUp = false;
-  const memory = recentlyContended.get(context) ?? 0;
-  let contended = memory > 0;
-  for (let round = 0; round < ROUNDS; round += 1) {
+  const failed: { error: unknown; lost?: LostClaim }[] = [];
+  for (let round = 1; ; round += 1) {
     const wantClaim = limit - claimed.length;
     const wantBury = limit - lapsed.length;
-    const window = contended ? wantClaim * SPREAD : wantClaim;
-    const due = wantClaim > 0 ? index.claimable(queues, now, window, tried, request.names) : [];
-    const rows = contended ? sample(due, wantClaim) : due;
-    if (rows.length < wantClaim && !caughtUp) {
-      caughtUp = true;
-      await mirror.syncFull();
-      round -= 1;
-      continue;
-    }
-    const spent = wantBury > 0 ? index.spent(queues, now, wantBury, tried, request.names) : [];
+    const rows = wantClaim > 0 ? context.index.claimable(queues, now, wantClaim, mine, names) : [];
+    const spent = wantBury > 0 ? context.index.spent(queues, now, wantBury, mine, names) : [];
     if (rows.length === 0 && spent.length === 0) break;
-    for (const row of [...rows, ...spent]) tried.add(row.id);
     const [took, gone] = await Promise.all([
       Promise.all(rows.map((row) => take(context, row, request, now))),
       Promise.all(spent.map((row) => bury(context, row, request, now))),
     ]);
+    // A row lost to another writer is not set aside: caught up, it is tried again if still due.
     let lost = false;
-    for (const job of took) {
-      if (job === undefined) lost = true;
-      else claimed.push(job);
+    for (const [index, outcome] of took.entries()) {
+      if (outcome.kind === 'lost') lost = true;
+      else mine.add(rows[index]?.id ?? '');
+      if (outcome.kind === 'won') claimed.push(outcome);
+      if (outcome.kind === 'failed') failed.push(outcome);
     }
-    for (const job of gone) {
-      if (job === undefined) lost = true;
-      else lapsed.push(job);
+    for (const [index, outcome] of gone.entries()) {
+      if (outcome.kind === 'lost') lost = true;
+      else mine.add(spent[index]?.id ?? '');
+      if (outcome.kind === 'won') lapsed.push(outcome.answer);
+      if (outcome.kind === 'failed') failed.push(outcome);
     }
-    if (!lost) break;
-    contended = true;
-    // The rows it lost went to other processes: catch up with them before picking again.
-    await mirror.syncFull();
+    if (failed.length > 0 || !lost) break;
+    if (round >= (claimed.length > 0 ? ROUNDS : EMPTY_ROUNDS)) break;
+    // Other claimers are taking the first rows: catch up with all they took, not only the rows
+    // this one lost (a stale index would only pick more rows they hold), before picking again.
+    await context.mirror.syncFull();
   }
-  recentlyContended.set(context, contended ? REMEMBER : Math.max(0, memory - 1));
-  return { claimed, buried: lapsed };
+  if (failed.length > 0) {
+    await giveBackLost(
+      context,
+      failed.flatMap((failure) => (failure.lost === undefined ? [] : [failure.lost])),
+    );
+    if (claimed.length === 0 && lapsed.length === 0) throw failed[0]?.error;
+  }
+  claimed.sort((a, b) => claimOrder(a.row, b.row));
+  return { claimed: claimed.map((taking) => taking.answer), buried: lapsed };
 }

@@ -41,7 +41,8 @@ async function keepWakes(context: NatsContext, name: string, newest: EventEntry)
  * change, with no per-waiter write.
  */
 export function createEventStore(context: NatsContext): EventStore {
-  const { index, mirror } = context;
+  // The index is read through the context at each use: a replay replaces it.
+  const { mirror } = context;
   return {
     async publish(name: string, payload: Json, options: PublishOptions = {}) {
       const now = context.clock.now();
@@ -62,13 +63,13 @@ export function createEventStore(context: NatsContext): EventStore {
       if (revision === undefined) throw new Error(`event id ${event.id} was taken`);
       mirror.wrote(revision);
       await mirror.syncOwn();
-      const woke = index.waitersOf(name).filter((row) => row.woken?.eventSeq === revision);
+      const woke = context.index.waitersOf(name).filter((row) => row.woken?.eventSeq === revision);
       context.wake.publish(woke.map((row) => row.job.queue));
       return structuredClone(event);
     },
     async find(name: string, options: FindEventOptions) {
       await mirror.syncFull();
-      for (const entry of index.events.since(name, options.after, context.clock.now())) {
+      for (const entry of context.index.events.since(name, options.after, context.clock.now())) {
         if (options.exclude?.includes(entry.event.id) === true) continue;
         if (options.match === undefined) return eventOf(context, entry.event);
         const event = await eventOf(context, entry.event);
@@ -78,7 +79,7 @@ export function createEventStore(context: NatsContext): EventStore {
     },
     async list(name?: string) {
       await mirror.syncFull();
-      const live = [...index.events.live(name, context.clock.now())];
+      const live = [...context.index.events.live(name, context.clock.now())];
       return Promise.all(live.map((entry) => eventOf(context, entry.event)));
     },
     async purgeExpired(options: { readonly limit?: number } = {}) {
@@ -89,7 +90,7 @@ export function createEventStore(context: NatsContext): EventStore {
         await mirror.syncFull();
         const now = context.clock.now();
         const round = Math.min(PURGE_BATCH, limit - total);
-        const expired = index.events
+        const expired = context.index.events
           .expired(now, round + tried.size)
           .filter((entry) => !tried.has(entry.event.id))
           .slice(0, round);
@@ -98,7 +99,7 @@ export function createEventStore(context: NatsContext): EventStore {
           return total;
         }
         for (const name of new Set(expired.map((entry) => entry.event.name))) {
-          const newest = index.events.latest(name);
+          const newest = context.index.events.latest(name);
           if (newest !== undefined && expired.includes(newest))
             await keepWakes(context, name, newest);
         }

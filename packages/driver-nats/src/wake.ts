@@ -1,6 +1,21 @@
+import { debuglog } from 'node:util';
 import type { Unsubscribe } from '@berth/core';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { decodeJson, encodeJson } from './record.js';
+
+/** `NODE_DEBUG=berth` shows each wake payload the driver could not read. */
+const debug = debuglog('berth');
+
+/** The queues a wake payload names, or undefined when it is not a JSON list of strings. */
+function queuesOf(data: Uint8Array): string[] | undefined {
+  try {
+    const queues: unknown = decodeJson(data);
+    if (Array.isArray(queues) && queues.every((queue) => typeof queue === 'string')) return queues;
+  } catch {
+    // Not JSON: answered below like any other unreadable payload.
+  }
+  return undefined;
+}
 
 interface Listener {
   readonly queues: ReadonlySet<string>;
@@ -11,11 +26,15 @@ interface Listener {
  * Wake-ups over one core NATS subject: each change that made work claimable publishes the
  * distinct queues it touched, once, after its write landed. A wake is a hint, never the
  * change itself: a lost one only means the worker finds the work at its next poll. After a
- * reconnect every listener is woken for each of its queues, for whatever was missed.
+ * reconnect every listener is woken for each of its queues, for whatever was missed. Anyone can
+ * publish on the subject: a payload that is not a list of queue names is ignored (a callback
+ * that threw would close the connection's reader, and every call with it).
  */
 export class Wake {
   private readonly listeners = new Set<Listener>();
   private subscription: Subscription | undefined;
+  /** Payloads ignored because they were not a list of queue names. */
+  private unreadable = 0;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -47,7 +66,17 @@ export class Wake {
       this.subscription = this.nc.subscribe(this.subject, {
         callback: (error, message) => {
           if (error !== null) return;
-          for (const queue of decodeJson<string[]>(message.data)) {
+          const queues = queuesOf(message.data);
+          if (queues === undefined) {
+            this.unreadable += 1;
+            debug(
+              'ignored a wake on %s that is not a list of queues (%d so far)',
+              this.subject,
+              this.unreadable,
+            );
+            return;
+          }
+          for (const queue of queues) {
             for (const listener of this.listeners) {
               if (listener.queues.has(queue)) this.tell(listener, queue);
             }

@@ -5,6 +5,7 @@ import type { KitCase, KitGroup } from '../kit.js';
 import { claimLapseCases } from './claim-lapse.js';
 import { claimNamesCases } from './claim-names.js';
 import { claimResumeCases } from './claim-resume.js';
+import { claimSiblingsCases } from './claim-siblings.js';
 import {
   claimExactly,
   LEASE_MS,
@@ -197,5 +198,11 @@ const basics: readonly KitCase[] = [
 
 export const claimGroup: KitGroup = {
   name: 'claim',
-  cases: [...basics, ...claimResumeCases, ...claimLapseCases, ...claimNamesCases],
+  cases: [
+    ...basics,
+    ...claimResumeCases,
+    ...claimLapseCases,
+    ...claimNamesCases,
+    ...claimSiblingsCases,
+  ],
 };

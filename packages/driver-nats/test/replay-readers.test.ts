@@ -1,0 +1,63 @@
+import { systemClock } from '@berth/core';
+import { describe, expect, it } from 'vitest';
+import { openContext } from '../src/connect.js';
+import { createEventStore } from '../src/events.js';
+import { subjectsFor } from '../src/subjects.js';
+import { natsDriver } from './nats-factory.js';
+
+const GRACE_MS = 1_000;
+
+describe('after the watch replays the bucket into a fresh index', () => {
+  it('the event store reads and wakes from the fresh index, not the one it was made with', async () => {
+    const { driver, url, prefix, dispose } = await natsDriver();
+    const context = await openContext({
+      servers: url,
+      connection: undefined,
+      subjects: subjectsFor(prefix),
+      clock: systemClock,
+      hooks: {},
+      replicas: 1,
+      timeoutMs: 10_000,
+      markerGraceMs: GRACE_MS,
+    });
+    try {
+      const events = createEventStore(context);
+      const early = await events.publish('early', { n: 1 });
+      await driver.enqueue({ name: 'waiter', queue: 'replayed' });
+      const [job] = await driver.claim({
+        queues: ['replayed'],
+        workerId: 'w',
+        visibilityTimeoutMs: 60_000,
+      });
+      if (job === undefined) throw new Error('nothing claimed');
+      const fence = { jobId: job.id, workerId: 'w', claim: job.claim };
+      expect(await driver.suspend(fence, { until: Date.now() + 3_600_000, waitFor: 'go' })).toBe(
+        true,
+      );
+
+      // Away for the whole grace: the watch starts over into a new index, as after a long outage.
+      await context.mirror.resume(GRACE_MS);
+      const late = await events.publish('late', { n: 2 });
+
+      expect(await events.find('late', { after: 0 })).toMatchObject({ id: late.id });
+      expect((await events.list()).map((event) => event.id).sort()).toEqual(
+        [early.id, late.id].sort(),
+      );
+      let wake: (queue: string) => void = () => {};
+      const woken = new Promise<string>((resolve) => {
+        wake = resolve;
+      });
+      await context.wake.subscribe(['replayed'], (queue) => wake(queue));
+      await events.publish('go', {});
+      // The publish finds its waiter in the index the watch now feeds, and wakes its queue.
+      expect(await woken).toBe('replayed');
+      expect((await driver.get(job.id))?.state).toBe('ready');
+    } finally {
+      context.stopStatus();
+      context.mirror.stop();
+      context.wake.close();
+      await context.nc.close();
+      await dispose();
+    }
+  });
+});
