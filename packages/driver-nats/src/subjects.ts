@@ -9,7 +9,7 @@ import { configInvalid } from '@berth/core';
  *   through its watch: job records (`j.<id>`), batch decisions (`b.<batch>`) and events
  *   (`e.<id>`). Its stream sequence is the one clock of insertion order.
  * - The AUX bucket (`<prefix>_aux`) holds what is read by key and never watched: live idempotency
- *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slots (`s.<hash>`), marks (`m.<hash>`), step payloads
+ *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slot shards and holder pointers (`s.<hash>.<shard>`, `s.<hash>.h.<hash>`), marks (`m.<hash>`), step payloads
  *   (`t.<runId>.<hash>.<generation>`) and the parts of content too large for its record
  *   (`x.<owner>.<field>.<generation>.<part>`).
  * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`.
@@ -40,7 +40,12 @@ export interface Subjects {
   lease(name: string): string;
   /** A named monotonic mark. */
   mark(name: string): string;
-  slot(key: string): string;
+  /** Shard `shard` of a slot key's holders. */
+  slotShard(key: string, shard: number): string;
+  /** A slot key's marker: full until an instant, at a limit. */
+  slotFull(key: string): string;
+  /** Which shard of a slot key `holder` is in. */
+  slotHolder(key: string, holder: string): string;
   /** One generation of one step's payload. */
   step(runId: string, name: string, generation: string): string;
   /** The subject filter of every step payload of a run (for purging them all at once). */
@@ -97,7 +102,9 @@ export function subjectsFor(prefix: string): Subjects {
       `k.${token(name, tenantId ?? '', tenantId === undefined ? 'n' : 't', key)}`,
     lease: (name) => `l.${token(name)}`,
     mark: (name) => `m.${token(name)}`,
-    slot: (key) => `s.${token(key)}`,
+    slotShard: (key, shard) => `s.${token(key)}.${shard}`,
+    slotFull: (key) => `s.${token(key)}.f`,
+    slotHolder: (key, holder) => `s.${token(key)}.h.${token(holder)}`,
     step: (runId, name, generation) => `t.${runId}.${token(name)}.${generation}`,
     stepsOfRun: (runId) => `$KV.${auxBucket}.t.${runId}.>`,
     blob: (owner, field, generation, part) => `x.${owner}.${field}.${generation}.${part}`,
