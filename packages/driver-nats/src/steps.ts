@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type Fence,
   isBerthError,
@@ -7,44 +6,19 @@ import {
   type StepStore,
   stepInvalid,
 } from '@berth/core';
-import { readBlob, writeBlob } from './blobs.js';
 import { dropAux, type NatsContext } from './context.js';
 import type { Row } from './index/row.js';
-import { type BlobRef, decodeJson, encodeJson, type StoredJob } from './record.js';
+import type { StepLog } from './record.js';
 import { fenced } from './settle.js';
-import { token } from './subjects.js';
-import { stepGen, withStep } from './transitions.js';
-
-/** A step whose JSON is larger than a part: its key holds where the parts are. */
-interface SpilledStep {
-  readonly $parts: BlobRef;
-}
-
-const fieldOf = (name: string): string => `step-${token(name)}`;
+import { appendEntry, readSteps, stepChange } from './step-log.js';
 
 /**
- * Steps. A step's payload is written first, under a key of its own generation; then ONE
- * conditional write of the job's record, which must still hold the fence, names that generation
- * for the step. The record decides: a payload no record names (a stale worker's write, a crash
- * between the two writes, an older generation) is garbage, never read, removed with the job.
+ * Steps. A put appends an entry to the run's step log (see `step-log.ts`), then ONE conditional
+ * write of the job's record, which must still hold the fence, moves the log's head to it. The
+ * record decides: an entry it does not reach (a stale worker's, a crash between the two writes)
+ * is garbage, never read, removed with the job. Reads fold the log the record names.
  */
 export function createStepStore(context: NatsContext): StepStore {
-  const { aux, subjects } = context;
-
-  async function readStep(row: Row, name: string): Promise<StepRecord | undefined> {
-    const gen = stepGen(row.job, name);
-    if (gen === undefined) return undefined;
-    const entry = await aux.get(subjects.step(row.job.runId, name, gen));
-    if (entry === null || entry.operation !== 'PUT') {
-      throw new Error(
-        `step ${JSON.stringify(name)} of run ${row.job.runId} names a payload that is gone`,
-      );
-    }
-    const stored = decodeJson<StepRecord | SpilledStep>(entry.value);
-    if (!('$parts' in stored)) return stored;
-    return (await readBlob(context, row.id, fieldOf(name), stored.$parts)) as unknown as StepRecord;
-  }
-
   /** The run's record as this process last saw it (its own writes included). */
   async function runRow(runId: string): Promise<Row | undefined> {
     await context.mirror.syncOwn();
@@ -54,71 +28,65 @@ export function createStepStore(context: NatsContext): StepStore {
     return context.index.rowOfRun(runId);
   }
 
+  const stepsOf = (row: Row) => readSteps(context, row.id, row.job.runId, row.job.steps);
+
   return {
     async get(runId, name) {
       const row = await runRow(runId);
-      return row === undefined ? undefined : readStep(row, name);
+      return row === undefined
+        ? undefined
+        : (await stepsOf(row)).find((step) => step.name === name);
     },
     async put(record: StepRecord, fence: Fence) {
       await context.mirror.syncOwn();
       const now = context.clock.now();
-      const gen = randomUUID().slice(0, 12);
-      const key = subjects.step(record.runId, record.name, gen);
-      const bytes = encodeJson(record);
-      const value =
-        bytes.length <= context.partBytes
-          ? bytes
-          : encodeJson({
-              $parts: await writeBlob(context, fence.jobId, fieldOf(record.name), bytes),
-            } satisfies SpilledStep);
-      await aux.put(key, value);
-      let replaced: string | undefined;
+      const change = await stepChange(context, fence.jobId, record);
+      // The entry names the head it follows: written again only when the head moved under it.
+      const written = new Map<string | undefined, StepLog>();
       const landed = await fenced(
         context,
         fence,
-        (job) => {
+        async (job) => {
           if (job.runId !== record.runId) {
             throw stepInvalid(
               `step ${JSON.stringify(record.name)} names run ${record.runId}, not run ${job.runId} of job ${job.id}`,
               { jobId: fence.jobId, runId: record.runId, step: record.name },
             );
           }
-          replaced = stepGen(job, record.name);
-          return withStep(job, record.name, gen);
+          const head = job.steps?.head;
+          const log =
+            written.get(head) ?? (await appendEntry(context, job.runId, job.steps, change));
+          written.set(head, log);
+          return { ...job, steps: log };
         },
         now,
       ).catch(async (error: unknown) => {
         // Only a refusal is known to have written no record. Any other failure may have lost
-        // the answer of a write that landed: the record may name this payload, so it stays
+        // the answer of a write that landed: the record may name an entry, so they stay
         // (garbage at worst, removed with the job).
-        if (isBerthError(error, 'STEP_INVALID')) await dropAux(context, key);
+        if (isBerthError(error, 'STEP_INVALID'))
+          await dropEntries(record.runId, written, undefined);
         throw error;
       });
-      if (landed === undefined) {
-        await dropAux(context, key);
-        throw leaseLost(fence);
-      }
-      if (replaced !== undefined) {
-        await dropAux(context, subjects.step(record.runId, record.name, replaced));
-      }
+      await dropEntries(record.runId, written, landed?.steps);
+      if (landed === undefined) throw leaseLost(fence);
     },
     async list(runId) {
       const row = await runRow(runId);
-      if (row === undefined) return [];
-      const steps = await Promise.all((row.job.steps ?? []).map(([name]) => readStep(row, name)));
-      return steps.filter((step): step is StepRecord => step !== undefined);
+      return row === undefined ? [] : stepsOf(row);
     },
   };
-}
 
-/** Removes the payloads of steps `before` named and `after` no longer does (best effort: garbage). */
-export async function dropStepPayloads(
-  context: NatsContext,
-  before: StoredJob,
-  after: StoredJob,
-): Promise<void> {
-  const dropped = (before.steps ?? []).filter(([name, gen]) => stepGen(after, name) !== gen);
-  await Promise.all(
-    dropped.map(([name, gen]) => dropAux(context, context.subjects.step(before.runId, name, gen))),
-  );
+  /** Removes the entries a put wrote that the record does not name (best effort: garbage). */
+  async function dropEntries(
+    runId: string,
+    written: ReadonlyMap<string | undefined, StepLog>,
+    kept: StepLog | undefined,
+  ): Promise<void> {
+    await Promise.all(
+      [...written.values()]
+        .filter((log) => log.head !== kept?.head)
+        .map((log) => dropAux(context, context.subjects.stepEntry(runId, log.head))),
+    );
+  }
 }
