@@ -135,7 +135,8 @@ export async function requeue(
   await check(context, id, options);
   await context.hooks.afterRequeueCheck?.();
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
-    const current = await readJob(context, id);
+    // A writer: a batch still in flight on this record (another requeue's) is aborted first.
+    const current = await readJob(context, id, 'abort');
     const job = current?.job;
     // A purge that removed the row after the checks leaves no such job: JOB_NOT_FOUND.
     if (
