@@ -38,6 +38,15 @@ const STEP_FIELD = 'step';
 /** Room an entry leaves beside its step under the part size. */
 const ENTRY_HEADROOM = 256;
 
+/**
+ * The record's log, or undefined for none. A record of an earlier version kept its steps in a
+ * list instead: those are not read (see the changeset), and the run's log starts afresh.
+ */
+const current = (log: StepLog | undefined): StepLog | undefined =>
+  log !== undefined && typeof log.head === 'string' && Number.isSafeInteger(log.n)
+    ? log
+    : undefined;
+
 /** The step as an entry holds it: inline, or in parts (written now) when it is too large. */
 export async function stepChange(
   context: NatsContext,
@@ -60,9 +69,10 @@ export async function appendEntry(
   change: Change,
 ): Promise<StepLog> {
   const gen = randomUUID().slice(0, 16);
-  const entry: LogEntry = { ...(log === undefined ? {} : { prev: log.head }), ...change };
+  const before = current(log);
+  const entry: LogEntry = { ...(before === undefined ? {} : { prev: before.head }), ...change };
   await context.aux.put(context.subjects.stepEntry(runId, gen), encodeJson(entry));
-  return { head: gen, n: (log?.n ?? 0) + 1 };
+  return { head: gen, n: (before?.n ?? 0) + 1 };
 }
 
 /** The run's entries that `log` reaches, oldest first (one bulk read of the run's keys). */
@@ -96,9 +106,10 @@ export async function readSteps(
   runId: string,
   log: StepLog | undefined,
 ): Promise<StepRecord[]> {
-  if (log === undefined) return [];
+  const read = current(log);
+  if (read === undefined) return [];
   const steps = new Map<string, StepRecord | SpilledStep>();
-  for (const entry of await entriesOf(context, runId, log)) {
+  for (const entry of await entriesOf(context, runId, read)) {
     if (entry.put !== undefined) steps.set(entry.put.name, entry.put);
     if (entry.cut === undefined) continue;
     let dropping = false;
