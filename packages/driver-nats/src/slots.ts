@@ -20,10 +20,10 @@ import { purgeKey, writeKey } from './writes.js';
  * Cost per call: a renew reads the pointer and the shard and writes the shard (3 messages); an
  * acquire reads the pointer and its first shard together, then writes the pointer and the shard
  * (4); a release also removes the pointer and voids the key's full marker (5). Only an acquire
- * whose first shard is full reads further: the full marker, which answers a refusal (4 reads), or
- * when it is void (a release or an expiry since it was written) the other shards in growing
- * parallel rounds (those this process saw full last); a refusal then has read every shard of the
- * limit once, ceil(limit / SHARD) reads, and writes the marker, which answers the next ones.
+ * whose first shard is full reads further: the key's full marker, which answers a refusal (3
+ * reads in all), or when it is void (a release or an expiry since it was written) every shard
+ * again, in growing parallel rounds (those this process saw full last): a refusal then costs
+ * ceil(limit / SHARD) more reads and writes the marker, which answers the next ones.
  */
 export const SHARD = 64;
 
@@ -193,7 +193,7 @@ export function createSlotStore(
     aux.put(subjects.slotFull(key), encodeJson({ key, limit: 0, until: 0 } satisfies FullDoc));
 
   /**
-   * A shard of the limit with room, looking at `first`, then at the others in order (those this
+   * A shard of the limit with room, looking at shard `start`, then at the others in order (those this
    * process saw full last), in growing parallel rounds; or, when every one is full, the earliest
    * expiry among their holders (until when the key stays full).
    */
@@ -201,17 +201,17 @@ export function createSlotStore(
     key: string,
     count: number,
     placesOf: (index: number) => number,
-    first: Shard,
+    start: number,
     now: number,
   ): Promise<{ readonly room: Shard } | { readonly until: number }> {
-    const rest = Array.from({ length: count - 1 }, (_, at) => (first.index + 1 + at) % count);
+    const rest = Array.from({ length: count - 1 }, (_, at) => (start + 1 + at) % count);
     const known = (index: number) => {
       const seen = seenFull.get(fullKey(key, index));
       return seen !== undefined && seen.until > now && seen.live >= placesOf(index);
     };
     const order = [...rest.filter((index) => !known(index)), ...rest.filter(known)];
     let until = Number.POSITIVE_INFINITY;
-    let round: readonly Shard[] = [first];
+    let round: readonly Shard[] = [await readShard(key, start, now)];
     for (let next = 0, size = 4; ; size *= 2) {
       for (const shard of round) {
         if (Object.keys(shard.live).length < placesOf(shard.index)) return { room: shard };
@@ -251,7 +251,9 @@ export function createSlotStore(
       const marker = await readMarker(key);
       const { full } = marker;
       if (full !== undefined && full.limit >= limit && full.until > now) return false;
-      const looked = await lookFor(key, count, placesOf, first, now);
+      // Every shard is read after the marker, the first one again: a release that landed
+      // before the marker read is seen, and one after it voids the marker this would write.
+      const looked = await lookFor(key, count, placesOf, start, now);
       if ('until' in looked) {
         // Full: noted for the next acquire, unless a release voided the marker since it was read.
         const doc: FullDoc = { key, limit, until: looked.until };
