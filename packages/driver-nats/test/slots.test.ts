@@ -10,13 +10,13 @@ import { dropPrefix, freshPrefix } from './nats-factory.js';
 const T0 = Date.UTC(2026, 0, 1);
 const LIMIT = 4_000;
 const SMALL = 20;
-const LARGE = 2_000;
+const LARGE = 1_000;
 const TTL = 600_000;
 
 /**
  * A slot key's holders live in shards of SHARD places each, one aux key per shard: no stored
  * value grows with the limit or the holders, and a call sends as many messages to a key with
- * 2,000 holders as to one with 20.
+ * 1,000 holders as to one with 20.
  */
 let url: string;
 let nc: NatsConnection;
@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 describe('nats slots', () => {
-  it('acquire, renew and release send as many messages with 2,000 holders on the key as with 20, and no value holds more than a shard', async () => {
+  it('acquire, renew and release send as many messages with 1,000 holders on the key as with 20, and no value holds more than a shard', async () => {
     await fill('small', SMALL, LIMIT);
     await fill('large', LARGE, LIMIT);
     const small = await costs('small');
@@ -92,7 +92,7 @@ describe('nats slots', () => {
 
   it('a key at its limit answers a refusal from its full marker, and a release voids the marker', async () => {
     const { leases } = driver;
-    const limit = 3 * SHARD;
+    const limit = 2 * SHARD;
     await fill('full', limit, limit);
     // The first refusal reads every shard once and writes the marker; the next ones read it.
     const first = await sent(() => leases.acquireSlot('full', limit, 'late-1', TTL));
