@@ -59,21 +59,39 @@ export async function stepChange(
 }
 
 /**
- * Writes `change` as the entry after `log`'s head; answers the log that names it. Nothing names
- * it until a record write carries that log.
+ * Writes `changes` as the entries after `log`'s head, in order, all at once (each names the one
+ * before it); answers the log whose head is the last of them. Nothing names them until a record
+ * write carries that log.
  */
-export async function appendEntry(
+export async function appendEntries(
+  context: NatsContext,
+  runId: string,
+  log: StepLog | undefined,
+  changes: readonly Change[],
+): Promise<{ readonly log: StepLog; readonly gens: readonly string[] }> {
+  const before = current(log);
+  const gens = changes.map(() => randomUUID().slice(0, 16));
+  await Promise.all(
+    changes.map((change, at) => {
+      const prev = at === 0 ? before?.head : gens[at - 1];
+      const entry: LogEntry = { ...(prev === undefined ? {} : { prev }), ...change };
+      return context.aux.put(
+        context.subjects.stepEntry(runId, gens[at] as string),
+        encodeJson(entry),
+      );
+    }),
+  );
+  const head = gens.at(-1) ?? before?.head ?? '';
+  return { log: { head, n: (before?.n ?? 0) + changes.length }, gens };
+}
+
+/** {@link appendEntries} of one change. */
+export const appendEntry = async (
   context: NatsContext,
   runId: string,
   log: StepLog | undefined,
   change: Change,
-): Promise<StepLog> {
-  const gen = randomUUID().slice(0, 16);
-  const before = current(log);
-  const entry: LogEntry = { ...(before === undefined ? {} : { prev: before.head }), ...change };
-  await context.aux.put(context.subjects.stepEntry(runId, gen), encodeJson(entry));
-  return { head: gen, n: (before?.n ?? 0) + 1 };
-}
+): Promise<StepLog> => (await appendEntries(context, runId, log, [change])).log;
 
 /** The run's entries that `log` reaches, oldest first (one bulk read of the run's keys). */
 async function entriesOf(context: NatsContext, runId: string, log: StepLog): Promise<LogEntry[]> {

@@ -10,7 +10,25 @@ import { dropAux, type NatsContext } from './context.js';
 import type { Row } from './index/row.js';
 import type { StepLog } from './record.js';
 import { fenced } from './settle.js';
-import { appendEntry, readSteps, stepChange } from './step-log.js';
+import { appendEntries, type Change, readSteps, stepChange } from './step-log.js';
+
+/** A put waiting for its job's record write. */
+interface Waiting {
+  readonly record: StepRecord;
+  readonly fence: Fence;
+  readonly change: Change;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Puts one record write may land together: the same fence and the same run. */
+const sameBatch = (a: Waiting, b: Waiting): boolean =>
+  a.fence.workerId === b.fence.workerId &&
+  a.fence.claim === b.fence.claim &&
+  a.record.runId === b.record.runId;
+
+const settleWith = (waiting: Waiting, error: Error | undefined): void =>
+  error === undefined ? waiting.resolve() : waiting.reject(error);
 
 /**
  * Steps. A put appends an entry to the run's step log (see `step-log.ts`), then ONE conditional
@@ -31,19 +49,38 @@ export function createStepStore(context: NatsContext): StepStore {
   const stepsOf = (row: Row) => readSteps(context, row.id, row.job.runId, row.job.steps);
 
   /**
-   * Puts of one job from this process, one after another: each moves the head the next one
-   * follows, so puts in flight together (a run's parallel steps) queue here instead of racing
-   * for the record and spending its retries.
+   * Puts of one job from this process wait in one queue: each record write lands every put
+   * waiting behind the same fence at once (a run's parallel steps), in the order they were
+   * called, instead of racing for the record and spending its retries.
    */
-  const queues = new Map<string, Promise<void>>();
-  function queued(jobId: string, put: () => Promise<void>): Promise<void> {
-    const ran = (queues.get(jobId) ?? Promise.resolve()).then(put);
-    const tail = ran.catch(() => {});
-    queues.set(jobId, tail);
-    void tail.then(() => {
-      if (queues.get(jobId) === tail) queues.delete(jobId);
-    });
-    return ran;
+  const queues = new Map<string, Waiting[]>();
+
+  function enqueuePut(waiting: Waiting): void {
+    const queue = queues.get(waiting.fence.jobId);
+    if (queue !== undefined) {
+      queue.push(waiting);
+      return;
+    }
+    const fresh = [waiting];
+    queues.set(waiting.fence.jobId, fresh);
+    void drain(waiting.fence.jobId, fresh);
+  }
+
+  async function drain(jobId: string, queue: Waiting[]): Promise<void> {
+    while (queue.length > 0) {
+      const [first] = queue;
+      if (first === undefined) break;
+      let count = 1;
+      while (count < queue.length && sameBatch(first, queue[count] as Waiting)) count += 1;
+      const batch = queue.splice(0, count);
+      try {
+        const errors = await land(batch);
+        for (const [at, waiting] of batch.entries()) settleWith(waiting, errors[at]);
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    queues.delete(jobId);
   }
 
   return {
@@ -53,56 +90,75 @@ export function createStepStore(context: NatsContext): StepStore {
         ? undefined
         : (await stepsOf(row)).find((step) => step.name === name);
     },
-    put: (record, fence) => queued(fence.jobId, () => put(record, fence)),
+    async put(record, fence) {
+      const change = await stepChange(context, fence.jobId, record);
+      await new Promise<void>((resolve, reject) => {
+        enqueuePut({ record, fence, change, resolve, reject });
+      });
+    },
     async list(runId) {
       const row = await runRow(runId);
       return row === undefined ? [] : stepsOf(row);
     },
   };
 
-  async function put(record: StepRecord, fence: Fence): Promise<void> {
+  /** Lands one batch; answers each put's refusal (or undefined), in order. */
+  async function land(batch: readonly Waiting[]): Promise<(Error | undefined)[]> {
+    const [first] = batch;
+    if (first === undefined) return [];
+    const { fence } = first;
     await context.mirror.syncOwn();
     const now = context.clock.now();
-    const change = await stepChange(context, fence.jobId, record);
-    // The entry names the head it follows: written again only when the head moved under it.
-    const written = new Map<string | undefined, StepLog>();
+    const runId = first.record.runId;
+    // The entries name the head they follow: written again only when the head moved under them.
+    const written = new Map<string | undefined, { log: StepLog; gens: readonly string[] }>();
+    let wrongRun = '';
     const landed = await fenced(
       context,
       fence,
       async (job) => {
-        if (job.runId !== record.runId) {
-          throw stepInvalid(
-            `step ${JSON.stringify(record.name)} names run ${record.runId}, not run ${job.runId} of job ${job.id}`,
-            { jobId: fence.jobId, runId: record.runId, step: record.name },
-          );
+        if (job.runId !== runId) {
+          wrongRun = job.runId;
+          throw stepInvalid(`step names run ${runId}, not run ${job.runId}`, {});
         }
         const head = job.steps?.head;
-        const log = written.get(head) ?? (await appendEntry(context, job.runId, job.steps, change));
-        written.set(head, log);
-        return { ...job, steps: log };
+        const changes = batch.map((waiting) => waiting.change);
+        const made = written.get(head) ?? (await appendEntries(context, runId, job.steps, changes));
+        written.set(head, made);
+        return { ...job, steps: made.log };
       },
       now,
     ).catch(async (error: unknown) => {
       // Only a refusal is known to have written no record. Any other failure may have lost
-      // the answer of a write that landed: the record may name an entry, so they stay
+      // the answer of a write that landed: the record may name the entries, so they stay
       // (garbage at worst, removed with the job).
-      if (isBerthError(error, 'STEP_INVALID')) await dropEntries(record.runId, written, undefined);
-      throw error;
+      if (!isBerthError(error, 'STEP_INVALID')) throw error;
+      await dropEntries(runId, written, undefined);
+      return 'wrong run' as const;
     });
-    await dropEntries(record.runId, written, landed?.steps);
-    if (landed === undefined) throw leaseLost(fence);
+    if (landed === 'wrong run') {
+      return batch.map(({ record }) =>
+        stepInvalid(
+          `step ${JSON.stringify(record.name)} names run ${record.runId}, not run ${wrongRun} of job ${fence.jobId}`,
+          { jobId: fence.jobId, runId: record.runId, step: record.name },
+        ),
+      );
+    }
+    await dropEntries(runId, written, landed?.steps);
+    return batch.map(() => (landed === undefined ? leaseLost(fence) : undefined));
   }
 
   /** Removes the entries a put wrote that the record does not name (best effort: garbage). */
   async function dropEntries(
     runId: string,
-    written: ReadonlyMap<string | undefined, StepLog>,
+    written: ReadonlyMap<string | undefined, { log: StepLog; gens: readonly string[] }>,
     kept: StepLog | undefined,
   ): Promise<void> {
     await Promise.all(
       [...written.values()]
-        .filter((log) => log.head !== kept?.head)
-        .map((log) => dropAux(context, context.subjects.stepEntry(runId, log.head))),
+        .filter(({ log }) => log.head !== kept?.head)
+        .flatMap(({ gens }) => gens)
+        .map((gen) => dropAux(context, context.subjects.stepEntry(runId, gen))),
     );
   }
 }
