@@ -34,12 +34,31 @@ export function readHolder(store: Store, name: string): LeaseHolder | undefined 
   return { holder: lease.holder, expiresAt: lease.expiresAt };
 }
 
+/**
+ * The earliest expiry among a slot key's holders (a lower bound: a renewal only raises one), so a
+ * call sweeps the key only once some holder may have expired, not on every call.
+ */
+const earliest = new WeakMap<Map<string, number>, number>();
+
 /** The unexpired slots of `key`, with expired ones dropped. */
 function liveSlots(store: Store, key: string, now: number): Map<string, number> {
   const slots = store.slots.get(key) ?? new Map<string, number>();
-  for (const [holder, expiresAt] of slots) if (expiresAt <= now) slots.delete(holder);
+  if ((earliest.get(slots) ?? Number.NEGATIVE_INFINITY) <= now) {
+    let next = Number.POSITIVE_INFINITY;
+    for (const [holder, expiresAt] of slots) {
+      if (expiresAt <= now) slots.delete(holder);
+      else next = Math.min(next, expiresAt);
+    }
+    earliest.set(slots, next);
+  }
   if (slots.size === 0) store.slots.delete(key);
   return slots;
+}
+
+/** Gives `holder` a slot of `slots` until `expiresAt`. */
+function hold(slots: Map<string, number>, holder: string, expiresAt: number): void {
+  slots.set(holder, expiresAt);
+  earliest.set(slots, Math.min(earliest.get(slots) ?? expiresAt, expiresAt));
 }
 
 export function acquireSlot(
@@ -52,7 +71,7 @@ export function acquireSlot(
   const now = store.clock.now();
   const slots = liveSlots(store, key, now);
   if (!slots.has(holder) && slots.size >= limit) return false;
-  slots.set(holder, now + ttlMs);
+  hold(slots, holder, now + ttlMs);
   store.slots.set(key, slots);
   return true;
 }
@@ -61,7 +80,7 @@ export function renewSlot(store: Store, key: string, holder: string, ttlMs: numb
   const now = store.clock.now();
   const slots = liveSlots(store, key, now);
   if (!slots.has(holder)) return false;
-  slots.set(holder, now + ttlMs);
+  hold(slots, holder, now + ttlMs);
   return true;
 }
 

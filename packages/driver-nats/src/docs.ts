@@ -53,24 +53,30 @@ export async function decideBatch(
 }
 
 /**
- * The visible record of a doc read now. A pending change whose batch is still in flight is
- * decided here: committed when `mayCommit` (the caller reached a solo row through its own
- * idempotency holder, so the row is ready to commit), otherwise aborted, so a writer that stopped
- * half way never leaves a row hidden or a key blocked.
+ * What a caller may do with a pending change whose batch is still in flight: a plain reader
+ * (`read`) sees the record as it was before that change and decides nothing, so a read never
+ * aborts a writer's batch; a writer about to write over the key `abort`s it first, so a writer
+ * that stopped half way never leaves a row hidden or a key blocked; one that reached a solo row
+ * through its own idempotency holder (the row is ready to commit) may `commit` it.
  */
+export type Meeting = 'read' | 'abort' | 'commit';
+
+/** The visible record of a doc read now, given what the caller may decide (see {@link Meeting}). */
 export async function resolveDoc(
   context: NatsContext,
   entry: DocEntry,
-  mayCommit: boolean,
+  meeting: Meeting,
 ): Promise<StoredJob | undefined> {
   const { pending } = entry.doc;
   if (pending === undefined) return entry.doc.job;
+  const known = await readBatch(context, pending.batch);
+  if (known === undefined && meeting === 'read') return visibleJob(entry.doc, undefined);
   const state =
-    (await readBatch(context, pending.batch)) ??
+    known ??
     (await decideBatch(
       context,
       pending.batch,
-      mayCommit && pending.solo ? 'committed' : 'aborted',
+      meeting === 'commit' && pending.solo ? 'committed' : 'aborted',
     ));
   return visibleJob(entry.doc, state);
 }
@@ -84,9 +90,9 @@ export interface CurrentJob {
 export async function readJob(
   context: NatsContext,
   id: string,
-  mayCommit = false,
+  meeting: Meeting = 'read',
 ): Promise<CurrentJob | undefined> {
-  return (await readSlot(context, id, mayCommit)).current;
+  return (await readSlot(context, id, meeting)).current;
 }
 
 /** A job key read now: the visible job if any, and the revision a write over the key must name. */
@@ -96,10 +102,14 @@ export interface Slot {
   readonly revision: number;
 }
 
-export async function readSlot(context: NatsContext, id: string, mayCommit = false): Promise<Slot> {
+export async function readSlot(
+  context: NatsContext,
+  id: string,
+  meeting: Meeting = 'read',
+): Promise<Slot> {
   const entry = await readDoc(context, id);
   if (entry === undefined) return { current: undefined, revision: 0 };
-  const job = await resolveDoc(context, entry, mayCommit);
+  const job = await resolveDoc(context, entry, meeting);
   if (job === undefined) return { current: undefined, revision: entry.revision };
   const seq = job.seq ?? entry.revision;
   const settled = settledFields(job, seq, context.index.wokenFor(job));

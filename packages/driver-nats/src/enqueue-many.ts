@@ -33,7 +33,7 @@ async function look(context: NatsContext, requests: readonly ScreenedEnqueue[]):
     requests.map(async (request) => {
       if (request.id !== undefined && !slots.has(request.id)) {
         slots.set(request.id, { current: undefined, revision: 0 });
-        slots.set(request.id, await readSlot(context, request.id));
+        slots.set(request.id, await readSlot(context, request.id, 'abort'));
       }
       const space = namespace(request);
       const { idempotencyKey } = request;

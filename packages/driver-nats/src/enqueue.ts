@@ -77,7 +77,7 @@ async function insertPlain(context: NatsContext, request: ScreenedEnqueue): Prom
       context.wake.publish([job.queue]);
       return made(job);
     }
-    const slot = await readSlot(context, id);
+    const slot = await readSlot(context, id, 'abort');
     if (slot.current !== undefined) return sameId(request, slot.current.job);
     revision = slot.revision;
   }
@@ -101,7 +101,7 @@ async function insertKeyed(
 ): Promise<KeyedOutcome> {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     const id = request.id ?? randomUUID();
-    const slot = request.id === undefined ? undefined : await readSlot(context, id);
+    const slot = request.id === undefined ? undefined : await readSlot(context, id, 'abort');
     if (slot?.current !== undefined) {
       return { kind: 'done', result: sameId(request, slot.current.job) };
     }

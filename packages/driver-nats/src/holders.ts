@@ -73,7 +73,7 @@ export async function liveHolder(
   of: KeyOf,
   id: string,
 ): Promise<StoredJob | undefined> {
-  const current = await readJob(context, id, true);
+  const current = await readJob(context, id, 'commit');
   const job = current?.job;
   if (job === undefined || !LIVE_STATES.has(job.state)) return undefined;
   const same =

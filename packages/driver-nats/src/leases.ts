@@ -1,6 +1,7 @@
 import type { LeaseStore } from '@berth/core';
 import type { NatsContext } from './context.js';
 import { decodeJson, encodeJson } from './record.js';
+import { createSlotStore } from './slots.js';
 import { purgeKey, writeKey } from './writes.js';
 
 /** Times a lease call re-reads and decides again when another holder's write got there first. */
@@ -12,19 +13,13 @@ interface LeaseDoc {
   readonly expiresAt: number;
 }
 
-interface SlotDoc {
-  readonly key: string;
-  /** Holder → expiry. */
-  readonly holders: Readonly<Record<string, number>>;
-}
-
 /** What a decision writes: a new doc, the key removed, or nothing (with the answer). */
 type Decision<T> =
   | { readonly write: T | null; readonly answer: boolean }
   | { readonly answer: boolean };
 
 /**
- * Leases and slots: each name (or slot key) is ONE key of the aux bucket, and every change to it
+ * Leases: each name is ONE key of the aux bucket (slots: see `slots.ts`), and every change to it
  * is one write conditioned on the revision read, so two holders racing for it see one winner.
  * Expiry is `expiresAt <= now` on the driver's clock, checked by whoever reads the key next: a
  * holder that stopped renewing holds nothing once its time is up, and nothing needs to run.
@@ -32,7 +27,7 @@ type Decision<T> =
 export function createLeaseStore(context: NatsContext): LeaseStore {
   const { aux, jsm, subjects } = context;
 
-  async function change<T extends { readonly name?: string; readonly key?: string }>(
+  async function change<T extends { readonly name: string }>(
     key: string,
     decide: (current: T | undefined, now: number) => Decision<T>,
   ): Promise<boolean> {
@@ -56,23 +51,6 @@ export function createLeaseStore(context: NatsContext): LeaseStore {
     }
     throw new Error(`lease key ${key} kept changing under ${TRIES} writes`);
   }
-
-  /** The unexpired holders of a slot key as of `now`. */
-  const liveHolders = (current: SlotDoc | undefined, key: string, now: number) =>
-    Object.fromEntries(
-      Object.entries(current?.key === key ? current.holders : {}).filter(([, at]) => at > now),
-    );
-
-  const slot = (
-    key: string,
-    decide: (holders: Record<string, number>, now: number) => Decision<SlotDoc>,
-  ) =>
-    change<SlotDoc>(subjects.slot(key), (current, now) =>
-      decide(liveHolders(current, key, now), now),
-    );
-
-  const slotDoc = (key: string, holders: Record<string, number>): SlotDoc | null =>
-    Object.keys(holders).length === 0 ? null : { key, holders };
 
   return {
     async holder(name) {
@@ -100,23 +78,6 @@ export function createLeaseStore(context: NatsContext): LeaseStore {
         const own = current?.name === name && current.holder === holder && current.expiresAt > now;
         return own ? { write: null, answer: true } : { answer: false };
       }),
-    acquireSlot: (key, limit, holder, ttlMs) =>
-      slot(key, (holders, now) => {
-        if (!Object.hasOwn(holders, holder) && Object.keys(holders).length >= limit)
-          return { answer: false };
-        return { write: slotDoc(key, { ...holders, [holder]: now + ttlMs }), answer: true };
-      }),
-    renewSlot: (key, holder, ttlMs) =>
-      slot(key, (holders, now) =>
-        Object.hasOwn(holders, holder)
-          ? { write: slotDoc(key, { ...holders, [holder]: now + ttlMs }), answer: true }
-          : { answer: false },
-      ),
-    releaseSlot: (key, holder) =>
-      slot(key, (holders) => {
-        if (!Object.hasOwn(holders, holder)) return { answer: false };
-        const { [holder]: _gone, ...rest } = holders;
-        return { write: slotDoc(key, rest), answer: true };
-      }),
+    ...createSlotStore(context),
   };
 }

@@ -42,8 +42,8 @@ export interface StoredJob {
   readonly seq?: number;
   /** A waiter is woken by `waitFor` events whose revision is above this one. */
   readonly waitSeq?: number;
-  /** The run's steps in write order: name and the generation its payload key carries. */
-  readonly steps?: readonly (readonly [string, string])[];
+  /** The run's step log (see `step-log.ts`): absent until its first step. */
+  readonly steps?: StepLog;
   /** Content too large to sit in the record, kept in parts in the aux bucket. */
   readonly spill?: Spill;
   /**
@@ -51,6 +51,12 @@ export interface StoredJob {
    * it removes the row, so the row never goes while its mark is behind it.
    */
   readonly mark?: { readonly name: string; readonly value: number };
+}
+
+/** Where a run's steps are: the newest entry of its step log, and how many entries it has. */
+export interface StepLog {
+  readonly head: string;
+  readonly n: number;
 }
 
 /** Where a spilled value's parts are: its generation and how many parts it has. */
@@ -75,7 +81,8 @@ export interface Pending {
   readonly batch: string;
   readonly solo: boolean;
   readonly create?: StoredJob;
-  readonly requeue?: { readonly at: number; readonly fromStep?: string };
+  /** `cut`: the step log after a fromStep's cut entry (written before this doc). */
+  readonly requeue?: { readonly at: number; readonly cut?: StepLog };
 }
 
 /** What a job key holds: the visible record (absent while a create is pending), and a pending change. */
@@ -103,7 +110,7 @@ export function visibleJob(doc: StoredDoc, batch: BatchState | undefined): Store
   if (pending === undefined || batch !== 'committed') return doc.job;
   if (pending.create !== undefined) return pending.create;
   if (doc.job === undefined || pending.requeue === undefined) return doc.job;
-  return requeued(doc.job, pending.requeue.fromStep, pending.requeue.at);
+  return requeued(doc.job, pending.requeue.cut, pending.requeue.at);
 }
 
 /** The insertion sequence: a record's own, or the revision of the write that first held it. */

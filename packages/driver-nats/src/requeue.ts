@@ -9,13 +9,13 @@ import {
   type RequeueOptions,
   stepInvalid,
 } from '@berth/core';
-import { type NatsContext, writeJob } from './context.js';
+import { dropAux, type NatsContext, writeJob } from './context.js';
 import { type CurrentJob, decideBatch, readJob } from './docs.js';
 import { type Holder, liveHolder, readHolder, takeHolder } from './holders.js';
 import { answerOf } from './operator.js';
-import type { StoredJob } from './record.js';
-import { dropStepPayloads } from './steps.js';
-import { requeued, stepGen } from './transitions.js';
+import type { StepLog, StoredJob } from './record.js';
+import { appendEntry, readSteps } from './step-log.js';
+import { requeued } from './transitions.js';
 
 /** Times the change re-reads and tries again when the record moved under it. */
 const TRIES = 8;
@@ -48,7 +48,8 @@ async function check(context: NatsContext, id: string, options: RequeueOptions):
     if (holderId !== undefined) throw jobDuplicate(job, holderId);
   }
   const { fromStep } = options;
-  if (fromStep !== undefined && stepGen(job, fromStep) === undefined) {
+  const steps = fromStep === undefined ? [] : await readSteps(context, id, job.runId, job.steps);
+  if (fromStep !== undefined && !steps.some((step) => step.name === fromStep)) {
     throw stepInvalid(
       `requeue fromStep ${JSON.stringify(fromStep)} names no step of run ${job.runId}`,
       { jobId: id, runId: job.runId, step: fromStep },
@@ -58,6 +59,21 @@ async function check(context: NatsContext, id: string, options: RequeueOptions):
 
 type Landed = { readonly job: StoredJob; readonly now: number } | 'retry';
 
+/**
+ * With `fromStep`, the cut entry appended to the run's step log (nothing names it yet): the log
+ * the requeue's one write gives the record, dropping that step and every later one.
+ */
+const cutLog = (context: NatsContext, job: StoredJob, fromStep: string | undefined) =>
+  fromStep === undefined
+    ? Promise.resolve(undefined)
+    : appendEntry(context, job.runId, job.steps, { cut: fromStep });
+
+/** A cut entry whose requeue did not land: garbage, removed now (best effort). */
+const dropCut = (context: NatsContext, job: StoredJob, cut: StepLog | undefined) =>
+  cut === undefined
+    ? Promise.resolve()
+    : dropAux(context, context.subjects.stepEntry(job.runId, cut.head));
+
 /** Without a key: ONE conditional write of the record, from requeueable to ready. */
 async function requeuePlain(
   context: NatsContext,
@@ -65,9 +81,13 @@ async function requeuePlain(
   fromStep: string | undefined,
 ): Promise<Landed> {
   const now = context.clock.now();
-  const job = requeued(current.job, fromStep, now);
-  const written = await writeJob(context, current.job.id, { job }, current.revision);
-  return written === undefined ? 'retry' : { job, now };
+  const cut = await cutLog(context, current.job, fromStep);
+  const job = requeued(current.job, cut, now);
+  if ((await writeJob(context, current.job.id, { job }, current.revision)) !== undefined) {
+    return { job, now };
+  }
+  await dropCut(context, current.job, cut);
+  return 'retry';
 }
 
 /**
@@ -87,9 +107,13 @@ async function requeueKeyed(
   if (holderId !== undefined) throw jobDuplicate(job, holderId);
   const now = context.clock.now();
   const batch = randomUUID();
-  const requeue = { at: now, ...(fromStep === undefined ? {} : { fromStep }) };
+  const cut = await cutLog(context, job, fromStep);
+  const requeue = { at: now, ...(cut === undefined ? {} : { cut }) };
   const doc = { job, pending: { batch, solo: true, requeue } };
-  if ((await writeJob(context, job.id, doc, current.revision)) === undefined) return 'retry';
+  if ((await writeJob(context, job.id, doc, current.revision)) === undefined) {
+    await dropCut(context, job, cut);
+    return 'retry';
+  }
   // Rewritten even when it names this row already: the write fails if anyone moved it since.
   if (!(await takeHolder(context, job, job.id, holder.revision))) {
     if ((await decideBatch(context, batch, 'aborted')) === 'aborted') return 'retry';
@@ -99,7 +123,7 @@ async function requeueKeyed(
     if ((await readJob(context, job.id))?.job === undefined) throw jobNotFound(job.id);
     throw jobNotRequeueable(job.id, 'live');
   }
-  return { job: requeued(job, fromStep, now), now };
+  return { job: requeued(job, cut, now), now };
 }
 
 export async function requeue(
@@ -111,7 +135,8 @@ export async function requeue(
   await check(context, id, options);
   await context.hooks.afterRequeueCheck?.();
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
-    const current = await readJob(context, id);
+    // A writer: a batch still in flight on this record (another requeue's) is aborted first.
+    const current = await readJob(context, id, 'abort');
     const job = current?.job;
     // A purge that removed the row after the checks leaves no such job: JOB_NOT_FOUND.
     if (
@@ -127,7 +152,6 @@ export async function requeue(
       : await requeuePlain(context, current, options.fromStep);
     if (landed === 'retry') continue;
     context.wake.publish([landed.job.queue]);
-    await dropStepPayloads(context, job, landed.job);
     return answerOf(context, landed.job, landed.now);
   }
   throw new Error(`job ${id} kept changing under ${TRIES} requeue writes`);

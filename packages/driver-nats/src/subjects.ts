@@ -9,8 +9,9 @@ import { configInvalid } from '@berth/core';
  *   through its watch: job records (`j.<id>`), batch decisions (`b.<batch>`) and events
  *   (`e.<id>`). Its stream sequence is the one clock of insertion order.
  * - The AUX bucket (`<prefix>_aux`) holds what is read by key and never watched: live idempotency
- *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slots (`s.<hash>`), marks (`m.<hash>`), step payloads
- *   (`t.<runId>.<hash>.<generation>`) and the parts of content too large for its record
+ *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slot shards, holder pointers and full markers
+ *   (`s.<hash>.<shard>`, `s.<hash>.h.<hash>`, `s.<hash>.f`), marks (`m.<hash>`), step log entries
+ *   (`t.<runId>.<gen>`) and the parts of content too large for its record
  *   (`x.<owner>.<field>.<generation>.<part>`).
  * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`.
  *
@@ -40,10 +41,15 @@ export interface Subjects {
   lease(name: string): string;
   /** A named monotonic mark. */
   mark(name: string): string;
-  slot(key: string): string;
-  /** One generation of one step's payload. */
-  step(runId: string, name: string, generation: string): string;
-  /** The subject filter of every step payload of a run (for purging them all at once). */
+  /** Shard `shard` of a slot key's holders. */
+  slotShard(key: string, shard: number): string;
+  /** A slot key's marker: full until an instant, at a limit. */
+  slotFull(key: string): string;
+  /** Which shard of a slot key `holder` is in. */
+  slotHolder(key: string, holder: string): string;
+  /** One entry of a run's step log. */
+  stepEntry(runId: string, gen: string): string;
+  /** The subject filter of every step log entry of a run (for purging them all at once). */
   stepsOfRun(runId: string): string;
   /** One part of a spilled content field (a payload or result too large to sit in its record). */
   blob(owner: string, field: string, generation: string, part: number): string;
@@ -97,8 +103,10 @@ export function subjectsFor(prefix: string): Subjects {
       `k.${token(name, tenantId ?? '', tenantId === undefined ? 'n' : 't', key)}`,
     lease: (name) => `l.${token(name)}`,
     mark: (name) => `m.${token(name)}`,
-    slot: (key) => `s.${token(key)}`,
-    step: (runId, name, generation) => `t.${runId}.${token(name)}.${generation}`,
+    slotShard: (key, shard) => `s.${token(key)}.${shard}`,
+    slotFull: (key) => `s.${token(key)}.f`,
+    slotHolder: (key, holder) => `s.${token(key)}.h.${token(holder)}`,
+    stepEntry: (runId, gen) => `t.${runId}.${gen}`,
     stepsOfRun: (runId) => `$KV.${auxBucket}.t.${runId}.>`,
     blob: (owner, field, generation, part) => `x.${owner}.${field}.${generation}.${part}`,
     blobsOf: (owner) => `$KV.${auxBucket}.x.${owner}.>`,

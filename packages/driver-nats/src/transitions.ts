@@ -1,5 +1,5 @@
 import type { AckOptions, JobError, NackOptions, ScreenedClaim } from '@berth/core';
-import type { StoredJob } from './record.js';
+import type { StepLog, StoredJob } from './record.js';
 
 /**
  * Every change a job record goes through, as pure functions from the record a write read to the
@@ -125,12 +125,13 @@ export const promoted = (job: StoredJob, now: number): StoredJob => ({
   updatedAt: now,
 });
 
-/** A requeue: ready now with attempts 0; `fromStep` and every step written after it dropped. */
-export function requeued(job: StoredJob, fromStep: string | undefined, now: number): StoredJob {
+/**
+ * A requeue: ready now with attempts 0. `cut` is the step log after a fromStep's cut entry (that
+ * step and every later one dropped); without it the steps stay as they are.
+ */
+export function requeued(job: StoredJob, cut: StepLog | undefined, now: number): StoredJob {
   const base = without(job, 'finishedAt', 'result', 'waitFor', 'waitSeq', 'claimedBy', 'visibleAt');
-  const steps = job.steps ?? [];
-  const cut = fromStep === undefined ? -1 : steps.findIndex(([name]) => name === fromStep);
-  const kept = cut === -1 ? steps : steps.slice(0, cut);
+  const steps = cut ?? job.steps;
   const payload = job.spill?.payload;
   return {
     ...without(base, 'steps', 'spill'),
@@ -138,22 +139,7 @@ export function requeued(job: StoredJob, fromStep: string | undefined, now: numb
     runAt: now,
     attempts: 0,
     updatedAt: now,
-    ...(kept.length === 0 ? {} : { steps: kept }),
+    ...(steps === undefined ? {} : { steps }),
     ...(payload === undefined ? {} : { spill: { payload } }),
   };
 }
-
-/** A step write: a name's first write takes its place at the end, a later one keeps it. */
-export function withStep(job: StoredJob, name: string, gen: string): StoredJob {
-  const steps = job.steps ?? [];
-  const at = steps.findIndex(([stepName]) => stepName === name);
-  const next =
-    at === -1
-      ? [...steps, [name, gen] as const]
-      : steps.map((entry, index) => (index === at ? ([name, gen] as const) : entry));
-  return { ...job, steps: next };
-}
-
-/** The generation the run's record holds for step `name`, if any. */
-export const stepGen = (job: StoredJob, name: string): string | undefined =>
-  job.steps?.find(([stepName]) => stepName === name)?.[1];

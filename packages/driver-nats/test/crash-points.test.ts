@@ -185,7 +185,7 @@ describe('a multi-write change stopped half way', () => {
         startedAt: T0,
         updatedAt: T0,
       };
-      await crash.aux.put(crash.subjects.step(runId, 'orphan', 'lost'), encodeJson(step));
+      await crash.aux.put(crash.subjects.stepEntry(runId, 'lost'), encodeJson({ put: step }));
       expect(await crash.driver.steps.get(runId, 'orphan')).toBeUndefined();
       expect(await crash.driver.steps.list(runId)).toEqual([]);
     } finally {

@@ -94,19 +94,23 @@ it('a released slot leaves no row behind, and slots whose holders all expired ar
     expect(await driver.leases.acquireSlot('one', 2, 'a', 1_000)).toBe(true);
     expect(await driver.leases.acquireSlot('one', 2, 'b', 1_000)).toBe(true);
     expect(await driver.leases.releaseSlot('one', 'a')).toBe(true);
-    expect(await count(schema, 'slots')).toBe(1);
+    expect(await count(schema, 'slot_keys')).toBe(1);
+    expect(await count(schema, 'slot_holders')).toBe(1);
     expect(await driver.leases.releaseSlot('one', 'b')).toBe(true);
-    expect(await count(schema, 'slots')).toBe(0);
+    expect(await count(schema, 'slot_keys')).toBe(0);
+    expect(await count(schema, 'slot_holders')).toBe(0);
 
     // Fifty keys whose holders stop without releasing.
     for (let n = 0; n < 50; n += 1) {
       expect(await driver.leases.acquireSlot(`crashed-${n}`, 1, 'gone', 1_000)).toBe(true);
     }
-    expect(await count(schema, 'slots')).toBe(50);
+    expect(await count(schema, 'slot_keys')).toBe(50);
+    expect(await count(schema, 'slot_holders')).toBe(50);
     await clock.advance(1_000);
     expect(await driver.leases.acquireSlot('fresh', 1, 'c', 1_000)).toBe(true);
     expect(await driver.leases.releaseSlot('fresh', 'c')).toBe(true);
-    expect(await count(schema, 'slots')).toBe(0);
+    expect(await count(schema, 'slot_keys')).toBe(0);
+    expect(await count(schema, 'slot_holders')).toBe(0);
   } finally {
     await dispose();
   }

@@ -18,6 +18,7 @@ it('every released migration text is exactly as released: a change to the schema
       3: 'c9a8f48f2fde9915',
       4: 'bd299af24b410819',
       5: '76fe97787f221af0',
+      7: '763216947bd92332',
     },
   );
 });

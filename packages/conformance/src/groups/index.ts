@@ -9,6 +9,7 @@ import { enqueueGroup } from './enqueue.js';
 import { eventsGroup } from './events.js';
 import { fuzzGroup } from './fuzz.js';
 import { goldenGroup } from './golden.js';
+import { largeValuesGroup } from './large-values.js';
 import { leasesGroup } from './leases.js';
 import { listGroup } from './list.js';
 import { marksGroup } from './marks.js';
@@ -55,6 +56,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     concurrencyGroup,
     scaleGroup,
     restartGroup(options),
+    largeValuesGroup,
     ...(options.inAppTransaction === true ? [appTransactionGroup] : []),
   ];
 }

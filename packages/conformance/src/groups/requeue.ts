@@ -16,6 +16,7 @@ import {
   VT,
   WORKER,
 } from './fixtures-b.js';
+import { requeueOverlapCases } from './requeue-overlap.js';
 import { requeueRaceCases, requeueStepCases } from './requeue-steps.js';
 
 const REQUEUEABLE: readonly JobState[] = ['failed', 'dead', 'cancelled'];
@@ -207,5 +208,12 @@ const answers: readonly KitCase[] = [
 
 export const requeueGroup: KitGroup = {
   name: 'requeue',
-  cases: [...answers, ...refusedStates, ...requeued, ...requeueStepCases, ...requeueRaceCases],
+  cases: [
+    ...answers,
+    ...refusedStates,
+    ...requeued,
+    ...requeueStepCases,
+    ...requeueRaceCases,
+    ...requeueOverlapCases,
+  ],
 };

@@ -162,16 +162,13 @@ export function leaseStore({ db, sql, clock }: OpsContext): LeaseStore {
       const now = clock.now();
       return granted('renew a slot', sql.leases.renewSlot, [key, holder, now, now + ttlMs]);
     },
-    async releaseSlot(key, holder) {
-      const [row] = await db.rows<{ emptied: boolean }>('release a slot', sql.leases.releaseSlot, [
+    releaseSlot(key, holder) {
+      return granted('release a slot', sql.leases.releaseSlot, [
         key,
         holder,
         clock.now(),
         SLOT_SWEEP,
       ]);
-      if (row === undefined) return false;
-      if (row.emptied) await db.rows('release a slot', sql.leases.deleteEmptySlot, [key]);
-      return true;
     },
   };
 }
