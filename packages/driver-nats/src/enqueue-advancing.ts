@@ -36,6 +36,7 @@ export async function enqueueAdvancing(
 ): Promise<EnqueueResult | MarkPassed> {
   const current = await marks.get(mark.name);
   if (current !== undefined && current >= mark.value) return { markPassed: true };
+  await context.hooks.beforeMarkedEnqueue?.();
   // A refusal (JOB_DUPLICATE, an id of another tenant) throws here and raises no mark.
   const result = await enqueueOne(context, request);
   // False when a racing writer of the slot raised it first, or a higher value stands.

@@ -320,4 +320,10 @@ export interface DriverHooks {
   afterEnqueueConflict?(): Promise<void>;
   /** Between requeue's checks and its atomic change. */
   afterRequeueCheck?(): Promise<void>;
+  /**
+   * Once per enqueue with `advanceMark`, after what it decides from was read and before its
+   * change is written: before the one atomic change (memory, pg, redis), after the mark and the
+   * job's key were read (NATS).
+   */
+  beforeMarkedEnqueue?(): Promise<void>;
 }
