@@ -1,5 +1,6 @@
 import type { NatsContext } from './context.js';
 import type { DocEntry } from './index/job-index.js';
+import { decideMarked } from './mark-commit.js';
 import {
   type BatchDoc,
   type BatchState,
@@ -56,7 +57,8 @@ export async function decideBatch(
  * The visible record of a doc read now. A pending change whose batch is still in flight is
  * decided here: committed when `mayCommit` (the caller reached a solo row through its own
  * idempotency holder, so the row is ready to commit), otherwise aborted, so a writer that stopped
- * half way never leaves a row hidden or a key blocked.
+ * half way never leaves a row hidden or a key blocked. An `advanceMark` row is decided through
+ * its mark (mark-commit.ts), never by its batch key alone.
  */
 export async function resolveDoc(
   context: NatsContext,
@@ -65,6 +67,13 @@ export async function resolveDoc(
 ): Promise<StoredJob | undefined> {
   const { pending } = entry.doc;
   if (pending === undefined) return entry.doc.job;
+  if (pending.mark !== undefined && pending.create !== undefined) {
+    const marked = { batch: pending.batch, mark: pending.mark, id: pending.create.id };
+    return visibleJob(
+      entry.doc,
+      await decideMarked(context, marked, mayCommit ? 'commit' : 'kill'),
+    );
+  }
   const state =
     (await readBatch(context, pending.batch)) ??
     (await decideBatch(
