@@ -16,10 +16,12 @@ export const MAIN_QUEUE = 'chaos';
 export const KEYED_QUEUE = 'keyed';
 export const CRON_SCHEDULE = 'chaos-every-second';
 /**
- * Slots a scheduler enqueues on taking the lead: enough to cover a failover, so a slot missed
- * while nobody led still runs once. A first start enqueues as many past slots.
+ * Slots a scheduler enqueues on taking the lead, at most: far more than a run can owe, so no
+ * lead ever skips an owed slot (a lead owing more enqueues only the latest, by design). The run
+ * sets the schedule's mark to the slot before it starts, so a lead enqueues only what is owed
+ * since, however slowly the schedulers start or however often the lead changes.
  */
-export const CATCH_UP_SLOTS = 60;
+export const CATCH_UP_SLOTS = 600;
 /** Kills and stalls must never exhaust a job: a dead letter would hide a loss. */
 export const MAX_ATTEMPTS = 1_000;
 

@@ -49,6 +49,7 @@ export type DriverFactory = (context: FactoryContext) => Promise<DriverUnderTest
 export interface KitHooks {
   afterEnqueueConflict?: (() => Promise<void>) | undefined;
   afterRequeueCheck?: (() => Promise<void>) | undefined;
+  beforeMarkedEnqueue?: (() => Promise<void>) | undefined;
 }
 
 /** What a case gets: its own fresh driver, the clock that driver reads, and the seams. */

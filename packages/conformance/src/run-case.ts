@@ -20,6 +20,9 @@ export async function runCase(
     afterRequeueCheck: async () => {
       await seams.afterRequeueCheck?.();
     },
+    beforeMarkedEnqueue: async () => {
+      await seams.beforeMarkedEnqueue?.();
+    },
   };
   const made = await factory({ clock, hooks });
   const siblings: Driver[] = [];

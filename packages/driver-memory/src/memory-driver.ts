@@ -111,11 +111,11 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER_NAME, DRIVER_NAME),
     enqueue: (request) =>
-      run('enqueue', async () =>
-        request.advanceMark === undefined
-          ? enqueue(store, request)
-          : enqueueAdvancing(store, request, request.advanceMark),
-      ),
+      run('enqueue', async () => {
+        if (request.advanceMark === undefined) return enqueue(store, request);
+        await store.hooks.beforeMarkedEnqueue?.();
+        return enqueueAdvancing(store, request, request.advanceMark);
+      }),
     enqueueMany: (requests) => run('enqueue a batch', () => enqueueMany(store, requests)),
     claim: (request) => run('claim', () => claim(store, request)),
     ack: (fence, ackOptions) => run('ack', () => ack(store, fence, ackOptions)),

@@ -1,5 +1,6 @@
 import type { NatsContext } from './context.js';
 import type { DocEntry } from './index/job-index.js';
+import { decideMarked } from './mark-commit.js';
 import {
   type BatchDoc,
   type BatchState,
@@ -57,7 +58,8 @@ export async function decideBatch(
  * (`read`) sees the record as it was before that change and decides nothing, so a read never
  * aborts a writer's batch; a writer about to write over the key `abort`s it first, so a writer
  * that stopped half way never leaves a row hidden or a key blocked; one that reached a solo row
- * through its own idempotency holder (the row is ready to commit) may `commit` it.
+ * through its own idempotency holder (the row is ready to commit) may `commit` it. An
+ * `advanceMark` row is decided through its mark (mark-commit.ts), never by its batch key alone.
  */
 export type Meeting = 'read' | 'abort' | 'commit';
 
@@ -69,6 +71,11 @@ export async function resolveDoc(
 ): Promise<StoredJob | undefined> {
   const { pending } = entry.doc;
   if (pending === undefined) return entry.doc.job;
+  if (pending.mark !== undefined && pending.create !== undefined) {
+    const marked = { batch: pending.batch, mark: pending.mark, id: pending.create.id };
+    const intent = meeting === 'abort' ? 'kill' : meeting;
+    return visibleJob(entry.doc, await decideMarked(context, marked, intent));
+  }
   const known = await readBatch(context, pending.batch);
   if (known === undefined && meeting === 'read') return visibleJob(entry.doc, undefined);
   const state =

@@ -39,7 +39,6 @@ export function newJob(request: ScreenedEnqueue, id: string, now: number): Store
     ...(request.tenantId === undefined ? {} : { tenantId: request.tenantId }),
     ...(request.traceparent === undefined ? {} : { traceparent: request.traceparent }),
     ...(request.enqueuedBy === undefined ? {} : { enqueuedBy: request.enqueuedBy }),
-    ...(request.advanceMark === undefined ? {} : { mark: request.advanceMark }),
   };
 }
 

@@ -187,7 +187,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     enqueue: on('enqueue', (context, request: ScreenedEnqueue) =>
       request.advanceMark === undefined
         ? enqueueOne(context, request)
-        : enqueueAdvancing(context, storesOf(context).marks, request, request.advanceMark),
+        : enqueueAdvancing(context, request, request.advanceMark),
     ),
     enqueueMany: on('enqueue a batch', enqueueMany),
     claim: on('claim', claim),

@@ -3,6 +3,7 @@ import { deleteJob, dropAuxUnder, type NatsContext, writeJob } from './context.j
 import { decideBatch } from './docs.js';
 import { readHolder } from './holders.js';
 import { finishedOrder, type Row } from './index/row.js';
+import { decideMarked } from './mark-commit.js';
 import { collectMarkers } from './markers.js';
 import { createMarkStore } from './marks.js';
 import { purgeKey } from './writes.js';
@@ -29,7 +30,8 @@ async function remove(context: NatsContext, row: Row): Promise<boolean> {
     if ((await decideBatch(context, pending.batch, 'aborted')) === 'committed') return false;
   }
   const { job } = row;
-  // A row an `advanceMark` enqueue wrote goes only once its mark stands (see enqueue-advancing.ts).
+  // Only rows an earlier driver version wrote carry a mark (job first, mark after): such a row
+  // goes only once its mark stands. Rows written now show only once their mark stands.
   if (job.mark !== undefined) await createMarkStore(context).advance(job.mark.name, job.mark.value);
   if (!(await deleteJob(context, row.id, row.revision))) return false;
   await Promise.all([
@@ -52,6 +54,21 @@ async function remove(context: NatsContext, row: Row): Promise<boolean> {
 }
 
 /**
+ * Aborts a batch whose writer vanished. An `advanceMark` row commits only through its mark, so
+ * its batch is decided there: it may have committed, or is made never to (mark-commit.ts).
+ */
+async function abandon(context: NatsContext, batch: string): Promise<void> {
+  for (const id of context.index.pendingIn(batch)) {
+    const pending = context.index.entry(id)?.doc.pending;
+    if (pending?.batch === batch && pending.mark !== undefined) {
+      await decideMarked(context, { batch, mark: pending.mark, id }, 'kill');
+      return;
+    }
+  }
+  await decideBatch(context, batch, 'aborted');
+}
+
+/**
  * Batch decisions no row needs any more are deleted; rows of aborted batches (never visible) are
  * dropped first, and batches whose writer vanished before deciding are aborted.
  */
@@ -59,7 +76,7 @@ async function tidyBatches(context: NatsContext): Promise<void> {
   const { index } = context;
   const now = context.clock.now();
   for (const batch of index.undecidedBatches(now - BATCH_GRACE_MS, TIDY_BATCH)) {
-    await decideBatch(context, batch, 'aborted');
+    await abandon(context, batch);
   }
   await context.mirror.syncFull();
   for (const batch of index.abortedBatches(TIDY_BATCH)) {

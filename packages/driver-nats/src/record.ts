@@ -47,8 +47,9 @@ export interface StoredJob {
   /** Content too large to sit in the record, kept in parts in the aux bucket. */
   readonly spill?: Spill;
   /**
-   * The mark an `advanceMark` enqueue raises after writing this row: a purge raises it before
-   * it removes the row, so the row never goes while its mark is behind it.
+   * Only on rows an earlier driver version wrote for an `advanceMark` enqueue (job first, mark
+   * after): a purge raises it before it removes the row, so such a row never goes while its mark
+   * is behind it. Rows written now commit through the mark itself (`Pending.mark`).
    */
   readonly mark?: { readonly name: string; readonly value: number };
 }
@@ -83,6 +84,20 @@ export interface Pending {
   readonly create?: StoredJob;
   /** `cut`: the step log after a fromStep's cut entry (written before this doc). */
   readonly requeue?: { readonly at: number; readonly cut?: StepLog };
+  /**
+   * An `advanceMark` create: the batch commits only through the write of this mark naming it,
+   * conditioned on the mark's revision the enqueue read; `b.<batch>` then records the decision
+   * (see enqueue-advancing.ts and mark-commit.ts).
+   */
+  readonly mark?: MarkCommit;
+}
+
+/** The mark write that commits a pending `advanceMark` create. */
+export interface MarkCommit {
+  readonly name: string;
+  readonly value: number;
+  /** The mark key's revision the enqueue read (0: never written). */
+  readonly revision: number;
 }
 
 /** What a job key holds: the visible record (absent while a create is pending), and a pending change. */

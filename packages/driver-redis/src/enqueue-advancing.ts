@@ -22,6 +22,7 @@ export async function enqueueAdvancing(
 ): Promise<EnqueueResult | MarkPassed> {
   const fields = argsOf(request);
   const args = ['many', 1, ...fields, mark.name, mark.value];
+  await context.hooks.beforeMarkedEnqueue?.();
   const reply = await context.run(ENQUEUE_ADVANCING, context.clock.now(), args);
   if (asArray(reply, 'enqueue')[0] === 'passed') return { markPassed: true };
   const outcome = outcomeOf(reply, [fields]);

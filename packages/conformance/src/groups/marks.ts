@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { marksEnqueueCases } from './marks-enqueue.js';
+import { marksHeldBackCases } from './marks-held-back.js';
 
 const marksCases: readonly KitCase[] = [
   {
@@ -79,4 +80,7 @@ const marksCases: readonly KitCase[] = [
   },
 ];
 
-export const marksGroup: KitGroup = { name: 'marks', cases: [...marksCases, ...marksEnqueueCases] };
+export const marksGroup: KitGroup = {
+  name: 'marks',
+  cases: [...marksCases, ...marksEnqueueCases, ...marksHeldBackCases],
+};

@@ -176,13 +176,13 @@ export interface DriverBackend {
    * - With `advanceMark` (`id` always set): ONE atomic change reads the mark; at or above the
    *   value it answers `{ markPassed: true }` and writes nothing. Below (or unset), the insert
    *   runs as above and, when it answers a job (made or deduped), raises the mark to the value
-   *   in that same change; a refusal raises nothing. No seam here: the key's holder is looked
-   *   up inside the change. A crash at any point leaves the job and the raised mark, or neither.
-   *   A backend whose atomic unit is one key (NATS KV) writes the job first, create-only under
-   *   its id, then raises the mark; it answers a job found under the id with the mark behind as
-   *   landed (deduped), raising the mark, and raises a job's mark before a purge removes it;
-   *   there, an enqueue to a lower value racing one to a higher value may still land its own
-   *   job: see its `enqueue-advancing.ts`. Group `marks`.
+   *   in that same change; a refusal raises nothing. The key's holder is looked up inside the
+   *   change. Call `hooks.beforeMarkedEnqueue()` once, before the change is written: a call held
+   *   there while another enqueues the slot (and runs and purges its job) answers `markPassed`.
+   *   A crash at any point leaves the job and the raised mark, or neither. A backend whose
+   *   atomic unit is one key (NATS KV) writes the row pending first, naming the mark write that
+   *   commits it, and makes that conditional write of the mark the one decision: see its
+   *   `enqueue-advancing.ts`. Group `marks`.
    */
   enqueue(request: ScreenedEnqueue): Promise<EnqueueResult | MarkPassed>;
   /**
@@ -320,4 +320,10 @@ export interface DriverHooks {
   afterEnqueueConflict?(): Promise<void>;
   /** Between requeue's checks and its atomic change. */
   afterRequeueCheck?(): Promise<void>;
+  /**
+   * Once per enqueue with `advanceMark`, after what it decides from was read and before its
+   * change is written: before the one atomic change (memory, pg, redis), after the mark and the
+   * job's key were read (NATS).
+   */
+  beforeMarkedEnqueue?(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import {
   visibleJob,
   type Woken,
 } from '../record.js';
+import { BatchIndex } from './batch-index.js';
 import { EventIndex } from './event-index.js';
 import { storedFor, walkList } from './list-walk.js';
 import { QueueIndex } from './queue-index.js';
@@ -53,8 +54,7 @@ export class JobIndex {
   private readonly finished = new Map<JobState, SortedList<Row>>();
   private readonly waiters = new Map<string, Set<Row>>();
   private readonly runs = new Map<string, string>();
-  private readonly batches = new Map<string, BatchState>();
-  private readonly pendingOf = new Map<string, Set<string>>();
+  private readonly decisions = new BatchIndex();
   readonly events = new EventIndex();
   /** Delete markers seen, oldest first: removed from the bucket once past their grace. */
   readonly markers: Marker[] = [];
@@ -75,13 +75,13 @@ export class JobIndex {
   }
 
   batch(id: string): BatchState | undefined {
-    return this.batches.get(id);
+    return this.decisions.state(id);
   }
 
   /** A job key changed (or, `doc` undefined, was deleted). */
   applyJob(id: string, doc: StoredDoc | undefined, revision: number): void {
     const before = this.entry(id)?.doc.pending?.batch;
-    if (before !== undefined) this.pendingOf.get(before)?.delete(id);
+    if (before !== undefined) this.decisions.unname(before, id);
     const old = this.rows.get(id);
     if (old !== undefined) {
       this.unplace(old);
@@ -90,15 +90,8 @@ export class JobIndex {
     this.hidden.delete(id);
     if (doc === undefined) return;
     const batch = doc.pending?.batch;
-    if (batch !== undefined) {
-      let ids = this.pendingOf.get(batch);
-      if (ids === undefined) {
-        ids = new Set();
-        this.pendingOf.set(batch, ids);
-      }
-      ids.add(id);
-    }
-    const job = visibleJob(doc, batch === undefined ? undefined : this.batches.get(batch));
+    if (batch !== undefined) this.decisions.name(batch, id);
+    const job = visibleJob(doc, batch === undefined ? undefined : this.decisions.state(batch));
     if (job === undefined) {
       this.hidden.set(id, { doc, revision });
       return;
@@ -110,54 +103,40 @@ export class JobIndex {
 
   /** A batch decision landed (or was deleted): its pending rows become visible, or stay hidden. */
   applyBatch(id: string, state: BatchState | undefined): void {
-    if (state === undefined) this.batches.delete(id);
-    else this.batches.set(id, state);
-    for (const jobId of [...(this.pendingOf.get(id) ?? [])]) {
+    this.decisions.decide(id, state);
+    for (const jobId of this.decisions.rows(id)) {
       const entry = this.entry(jobId);
       if (entry !== undefined) this.applyJob(jobId, entry.doc, entry.revision);
     }
-    if (this.pendingOf.get(id)?.size === 0) this.pendingOf.delete(id);
   }
 
   /** Pending rows that name batch `id`. */
   pendingIn(id: string): readonly string[] {
-    return [...(this.pendingOf.get(id) ?? [])];
+    return this.decisions.rows(id);
   }
 
   /** Batch decisions no stored doc names any more: safe to delete. */
   idleBatches(limit: number): string[] {
-    const out: string[] = [];
-    for (const id of this.batches.keys()) {
-      if (out.length >= limit) break;
-      if ((this.pendingOf.get(id)?.size ?? 0) === 0) out.push(id);
-    }
-    return out;
+    return this.decisions.idleBatches(limit);
   }
 
-  /** Batches with no decision yet whose rows were all written before `before`, at most `limit`. */
+  /**
+   * Batches with no decision yet whose rows were all written before `before`, at most `limit`,
+   * oldest first (one written since stops the walk).
+   */
   undecidedBatches(before: number, limit: number): string[] {
-    const out: string[] = [];
-    for (const [id, jobs] of this.pendingOf) {
-      if (out.length >= limit) break;
-      if (this.batches.has(id) || jobs.size === 0) continue;
-      const stale = [...jobs].every((jobId) => {
+    return this.decisions.undecidedBatches(limit, (batch) =>
+      this.decisions.rows(batch).every((jobId) => {
         const pending = this.entry(jobId)?.doc.pending;
         const at = pending?.create?.createdAt ?? pending?.requeue?.at;
         return at !== undefined && at < before;
-      });
-      if (stale) out.push(id);
-    }
-    return out;
+      }),
+    );
   }
 
   /** Aborted batches some doc still names, at most `limit`. */
   abortedBatches(limit: number): string[] {
-    const out: string[] = [];
-    for (const [id, state] of this.batches) {
-      if (out.length >= limit) break;
-      if (state === 'aborted' && (this.pendingOf.get(id)?.size ?? 0) > 0) out.push(id);
-    }
-    return out;
+    return this.decisions.abortedBatches(limit);
   }
 
   /** An event was stored or removed: the waiters of its name are re-placed by their new wake. */

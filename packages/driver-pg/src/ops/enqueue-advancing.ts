@@ -39,6 +39,7 @@ export function enqueueAdvancingOps(context: OpsContext) {
     const allocatedAt = clock.now();
     const id = request.id ?? timeOrderedUuid(allocatedAt);
     const runId = timeOrderedUuid(allocatedAt);
+    await context.hooks.beforeMarkedEnqueue?.();
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       const now = clock.now();
       const rows = await db.rows<AdvancingRow>('enqueue', sql.enqueueAdvancing.insert, [
