@@ -73,16 +73,15 @@ async function abandon(context: NatsContext, batch: string): Promise<void> {
  * dropped first, and batches whose writer vanished before deciding are aborted.
  */
 async function tidyBatches(context: NatsContext): Promise<void> {
-  const { index } = context;
   const now = context.clock.now();
-  for (const batch of index.undecidedBatches(now - BATCH_GRACE_MS, TIDY_BATCH)) {
+  for (const batch of context.index.undecidedBatches(now - BATCH_GRACE_MS, TIDY_BATCH)) {
     await abandon(context, batch);
   }
   await context.mirror.syncFull();
-  for (const batch of index.abortedBatches(TIDY_BATCH)) {
+  for (const batch of context.index.abortedBatches(TIDY_BATCH)) {
     await Promise.all(
-      index.pendingIn(batch).map(async (id) => {
-        const entry = index.entry(id);
+      context.index.pendingIn(batch).map(async (id) => {
+        const entry = context.index.entry(id);
         if (entry?.doc.pending?.batch !== batch) return;
         const { job } = entry.doc;
         if (job === undefined) await deleteJob(context, id, entry.revision);
@@ -92,7 +91,7 @@ async function tidyBatches(context: NatsContext): Promise<void> {
   }
   await context.mirror.syncFull();
   await Promise.all(
-    index
+    context.index
       .idleBatches(TIDY_BATCH)
       .map((batch) => context.jobs.delete(context.subjects.batch(batch)).catch(() => {})),
   );
