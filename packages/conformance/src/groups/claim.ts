@@ -4,6 +4,7 @@ import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { claimLapseCases } from './claim-lapse.js';
 import { claimNamesCases } from './claim-names.js';
+import { claimOrderDueCases } from './claim-order-due.js';
 import { claimResumeCases } from './claim-resume.js';
 import {
   claimExactly,
@@ -197,5 +198,11 @@ const basics: readonly KitCase[] = [
 
 export const claimGroup: KitGroup = {
   name: 'claim',
-  cases: [...basics, ...claimResumeCases, ...claimLapseCases, ...claimNamesCases],
+  cases: [
+    ...basics,
+    ...claimResumeCases,
+    ...claimLapseCases,
+    ...claimNamesCases,
+    ...claimOrderDueCases,
+  ],
 };
