@@ -199,7 +199,7 @@ async function drainInOrder(driver: Driver, world: World): Promise<void> {
     const limit = LIMITS[call % LIMITS.length] ?? 1;
     const names = call % 3 === 2 ? NAMED : undefined;
     const buried: JobRecord[] = [];
-    const claimed: ClaimedJob[] = await driver.claim({
+    const claimed: readonly ClaimedJob[] = await driver.claim({
       queues: world.queues,
       workerId: WORKER,
       visibilityTimeoutMs: LEASE,
