@@ -1,11 +1,14 @@
-import { JOB_COLUMN_NAMES, jobColumns } from './columns.js';
+/**
+ * Migration 4's claim_jobs body, frozen as released (the claim of today is `../claim-body.ts`).
+ */
+import { JOB_COLUMN_NAMES, jobColumns } from '../columns.js';
 
 const ORDER = 'ORDER BY priority DESC, run_at, seq';
 /**
  * Due delayed or suspended rows a claim considers (and promotes) at most, oldest due first; and
  * leases found lapsed per queue, oldest expiry first.
  */
-export const DUE_BATCH = 200;
+const DUE_BATCH = 200;
 /**
  * An index walk's limit as a subquery: the planner cannot read its value, so it costs the walk
  * as stopping early, never against a Seq Scan and sort of jobs (which its cost model prefers
@@ -86,8 +89,8 @@ const sources = (s: string, named: boolean) => {
  * other names are neither claimed nor buried.
  *
  * Migration 4 installs these texts as the body of the claim_jobs function (the parameters are
- * the function's): a released migration never changes, so a change here is a new migration that
- * replaces the function, and `migration-texts.test.ts` pins the installed text.
+ * the function's), exactly as released: `migration-texts.test.ts` pins them. The claim of today
+ * is `../claim-body.ts`, which a later migration installs in their place.
  */
 export function claimBodySql(s: string) {
   return { every: claimText(s, false), named: claimText(s, true) };

@@ -3,6 +3,7 @@ import { MIGRATION_000002 } from './000002.js';
 import { MIGRATION_000003 } from './000003.js';
 import { MIGRATION_000004 } from './000004.js';
 import { MIGRATION_000005 } from './000005.js';
+import { MIGRATION_000006 } from './000006.js';
 
 export interface Migration {
   readonly version: number;
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, text: MIGRATION_000003 },
   { version: 4, text: MIGRATION_000004 },
   { version: 5, text: MIGRATION_000005 },
+  { version: 6, text: MIGRATION_000006 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
