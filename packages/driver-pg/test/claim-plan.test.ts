@@ -12,7 +12,7 @@ const args = (names: readonly string[] | null, limit = 10): ClaimArgs => ({
   names,
 });
 
-it('a claim walks jobs_ready_idx in claim order, reads due rows from jobs_due_idx and reads newly lapsed leases from jobs_lease_expiry_idx and those found earlier from jobs_lapsed_idx, sorting no backlog', async () => {
+it('a claim walks jobs_ready_idx in claim order, reads due rows from jobs_due_order_idx and reads newly lapsed leases from jobs_lease_expiry_idx and those found earlier from jobs_lapsed_idx, sorting no backlog', async () => {
   const { driver, schema, dispose } = await openPgDriver();
   const planner = await openClaimPlanner(schema);
   try {
@@ -28,7 +28,7 @@ it('a claim walks jobs_ready_idx in claim order, reads due rows from jobs_due_id
     await (await adminPool()).query(`ANALYZE "${schema}".jobs`);
     const shown = JSON.stringify(await planner.explain(args(null)));
     expect(shown).toContain('jobs_ready_idx');
-    expect(shown).toContain('jobs_due_idx');
+    expect(shown).toContain('jobs_due_order_idx');
     expect(shown).toContain('jobs_lease_expiry_idx');
     expect(shown).toContain('jobs_lapsed_idx');
     expect(shown).toContain('jobs_lapsed_final_idx');

@@ -21,10 +21,15 @@ const INPUT_SCANS = new Set(['Function Scan', 'CTE Scan', 'WorkTable Scan', 'Mat
 /** The claim's queue and name lists (aliases q and n, numbered when repeated): not the batch. */
 const KEY_LIST = /^[qn](_\d+)?$/;
 
-/** Input scans a node would repeat each time it runs (a hashed subplan is built once). */
+/**
+ * Input scans a node would repeat each time it runs: a hashed subplan is built once, and an
+ * initplan (which reads nothing of the row it runs for) runs once per statement.
+ */
 const repeatedInputs = (node: PlanNode): PlanNode[] => [
   ...(INPUT_SCANS.has(node['Node Type']) && !KEY_LIST.test(node.Alias ?? '') ? [node] : []),
-  ...(node.Plans ?? []).filter((sub) => !hashed(node, sub)).flatMap(repeatedInputs),
+  ...(node.Plans ?? [])
+    .filter((sub) => !hashed(node, sub) && sub['Parent Relationship'] !== 'InitPlan')
+    .flatMap(repeatedInputs),
 ];
 
 /** EXPLAIN names a hashed subplan only in the expression of the node that uses it. */
@@ -42,7 +47,11 @@ function offences(root: PlanNode): string[] {
     // The walk over items sharing an id or key with another item is ordered by nature (see
     // enqueue-many.ts); the batches below share none, so it walks nothing.
     if (node['Node Type'] === 'Recursive Union') continue;
-    const inner = node['Node Type'] === 'Nested Loop' ? node.Plans?.[1] : undefined;
+    // EXPLAIN lists a node's initplans among its children, before its outer and inner sides.
+    const inner =
+      node['Node Type'] === 'Nested Loop'
+        ? node.Plans?.find((sub) => sub['Parent Relationship'] === 'Inner')
+        : undefined;
     if (inner !== undefined) {
       for (const input of repeatedInputs(inner)) {
         found.push(`Nested Loop re-scanning ${input['Node Type']} per outer row`);

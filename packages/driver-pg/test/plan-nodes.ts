@@ -6,6 +6,9 @@ export interface PlanNode {
   readonly 'Parent Relationship'?: string;
   readonly 'Subplan Name'?: string;
   readonly Alias?: string;
+  /** With ANALYZE: rows per loop, and the loops. */
+  readonly 'Actual Rows'?: number;
+  readonly 'Actual Loops'?: number;
   /** With ANALYZE, BUFFERS: counted over this node and every node under it. */
   readonly 'Shared Hit Blocks'?: number;
   readonly 'Shared Read Blocks'?: number;

@@ -25,12 +25,13 @@ const SHAPES = {
    * The claim lanes, one set of each per (queue, name): a claim reads the lanes of its names
    * (of every name of the queue without names). The part is `qn(queue, name)`: the queue's
    * length first, so no two pairs make one name (`laneOf` below). Lex zset: claimable rows by
-   * (priority desc, runAt, seq). Zset: delayed/suspended rows not yet due, by runAt. Zset:
-   * running rows whose lease has not been seen lapsing, by visibleAt. Lex zset: lapsed rows on
-   * their final attempt, waiting to be buried.
+   * (priority desc, runAt, seq). Lex zset: delayed/suspended rows not yet found due, in the same
+   * order (a claim walks it one priority at a time). Zset: running rows whose lease has not been
+   * seen lapsing, by visibleAt. Lex zset: lapsed rows on their final attempt, waiting to be
+   * buried.
    */
   dueName: 'due-name:$',
-  timersName: 'timers-name:$',
+  waitingName: 'waiting-name:$',
   leasesName: 'leases-name:$',
   spentName: 'spent-name:$',
   /** Zset per terminal state: rows by finishedAt, member (seq, id): purge takes the oldest. */

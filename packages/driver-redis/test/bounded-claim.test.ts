@@ -53,7 +53,7 @@ async function claimCounting(prefix: string, now: number, request: Partial<Scree
 }
 
 describe('redis claim does bounded work whatever the backlog', () => {
-  it('claim(1) behind 100,000 due delayed rows moves at most limit + slack of them and takes the earliest', async () => {
+  it('claim(1) behind 100,000 due delayed rows moves only the one it takes, and takes the earliest', async () => {
     const clock = createManualClock(T0);
     const { driver, prefix, dispose } = await redisDriver({ clock });
     try {
@@ -63,11 +63,10 @@ describe('redis claim does bounded work whatever the backlog', () => {
 
       const { claimed, read } = await claimCounting(prefix, clock.now(), { limit: 1 });
       expect(claimed).toBe(1);
-      expect(read).toBeLessThanOrEqual(1 + PROMOTE_SLACK + 1);
-      // Only the earliest limit + slack timers left the timer set; the rest wait for later claims.
-      expect(await admin().zcard(keys.timersName(laneOf('q', 'later')))).toBe(
-        100_000 - (1 + PROMOTE_SLACK),
-      );
+      // The priority's first row, moved, then claimed.
+      expect(read).toBe(2);
+      // Only the row taken left the waiting set; the rest wait for later claims.
+      expect(await admin().zcard(keys.waitingName(laneOf('q', 'later')))).toBe(100_000 - 1);
       const running = await driver.list({ state: 'running', limit: 5 });
       expect(running.jobs.map((job) => job.runAt)).toEqual([T0 + 1_000]);
 
@@ -89,6 +88,34 @@ describe('redis claim does bounded work whatever the backlog', () => {
         }
       }
       expect(seen.size).toBe(3_000);
+    } finally {
+      await dispose();
+    }
+  }, 120_000);
+
+  it('claim(1) behind 10,000 due rows and 10,000 rows due later over ten higher priorities takes the priority-5 row that fell due last, reading one row per priority above it', async () => {
+    const clock = createManualClock(T0);
+    const { driver, prefix, dispose } = await redisDriver({ clock });
+    try {
+      await fill(driver, 10_000, (index) => ({ name: 'job', runAt: T0 + 1_000 + index }));
+      await fill(driver, 10_000, (index) => ({
+        name: 'job',
+        runAt: T0 + HOUR,
+        priority: 6 + (index % 10),
+      }));
+      const { id } = await driver.enqueue({
+        name: 'job',
+        queue: 'q',
+        runAt: T0 + 50_000,
+        priority: 5,
+      });
+      clock.set(T0 + 100_000);
+
+      const { claimed, read } = await claimCounting(prefix, clock.now(), { limit: 1 });
+      expect(claimed).toBe(1);
+      // The first row of ten priorities not due yet, then priority 5's row, moved and claimed.
+      expect(read).toBe(10 + 2);
+      expect((await driver.get(id))?.state).toBe('running');
     } finally {
       await dispose();
     }
@@ -139,8 +166,8 @@ describe('redis claim does bounded work whatever the backlog', () => {
       expect(claimed).toBe(1);
       expect(read).toBeLessThanOrEqual(2);
       expect((await driver.get(wanted.id))?.state).toBe('running');
-      // The other name's due timers were not touched by a claim that does not want them.
-      expect(await admin().zcard(keysFor(prefix).timersName(laneOf('q', 'other-later')))).toBe(
+      // The other name's due rows were not touched by a claim that does not want them.
+      expect(await admin().zcard(keysFor(prefix).waitingName(laneOf('q', 'other-later')))).toBe(
         5_000,
       );
     } finally {

@@ -22,7 +22,7 @@ describe('redis rows wait in one claim lane per (queue, name)', () => {
       expect((await admin().smembers(keys.names('q'))).sort()).toEqual(['a', 'b']);
       expect(await admin().smembers(keys.names('other'))).toEqual(['c']);
       expect(await admin().zcard(keys.dueName(laneOf('q', 'a')))).toBe(1);
-      expect(await admin().zcard(keys.timersName(laneOf('q', 'a')))).toBe(1);
+      expect(await admin().zcard(keys.waitingName(laneOf('q', 'a')))).toBe(1);
 
       clock.advance(1_000);
       const claimed = await driver.claim({

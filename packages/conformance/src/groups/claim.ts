@@ -4,6 +4,7 @@ import { expectRefusal } from '../assert.js';
 import type { KitCase, KitGroup } from '../kit.js';
 import { claimLapseCases } from './claim-lapse.js';
 import { claimNamesCases } from './claim-names.js';
+import { claimOrderDueCases } from './claim-order-due.js';
 import { claimResumeCases } from './claim-resume.js';
 import { claimSiblingsCases } from './claim-siblings.js';
 import {
@@ -204,5 +205,6 @@ export const claimGroup: KitGroup = {
     ...claimLapseCases,
     ...claimNamesCases,
     ...claimSiblingsCases,
+    ...claimOrderDueCases,
   ],
 };

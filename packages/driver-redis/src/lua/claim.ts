@@ -34,7 +34,7 @@ export const CLAIM_REPLY_OPTIONAL = [
   'enqueuedBy',
 ] as const;
 
-/** Due timers, and lapsed leases, a claim moves per lane (queue and name) beyond its limit. */
+/** Lapsed leases a claim moves per lane (queue and name) beyond its limit. */
 export const PROMOTE_SLACK = 16;
 
 /**
@@ -43,11 +43,12 @@ export const PROMOTE_SLACK = 16;
  * drop count, dropExhausted names..., names count (0: every name), names...
  * Rows wait in lanes, one per (queue, name): a claim reads the lanes of its names, or without
  * names those of every name the queue holds (its `names` set), so its work is bounded by its
- * limit times the lanes it reads, whatever the backlog. First, per lane, the earliest
- * limit + PROMOTE_SLACK due timers (delayed/suspended rows whose runAt came) move into the
- * lane's due set, and as many lapsed leases (visibleAt <= now) move there too, or, on their
- * final attempt, into its spent set.
- * The rest wait for the next claim: each claim moves more than it can take, so nothing starves.
+ * limit times the lanes it reads, whatever the backlog. First, per lane, the first `limit` due
+ * waiting rows (delayed/suspended rows whose runAt came) in claim order move into the lane's due
+ * set, found one priority at a time (promoteWaiting), so no due row that belongs among the
+ * first `limit` is left behind; and the earliest limit + PROMOTE_SLACK lapsed leases
+ * (visibleAt <= now) move there too, or, on their final attempt, into its spent set. The rest
+ * wait for the next claim: each claim moves more leases than it can take, so nothing starves.
  * Then the first `limit` due rows (priority desc, runAt, seq) are claimed and the first `limit`
  * spent rows are buried, read from the heads of the lanes read (merged). Each claimed
  * row carries a claim note (token, prior state, whether the attempt counted), kept in its
@@ -102,7 +103,9 @@ local function lanes(q, byName)
   return out
 end
 
-local function promote(q, key, lapsed)
+-- Lapsed leases of one lane into its due set (or, on their final attempt, its spent set),
+-- earliest expiry first, at most reach of them.
+local function promoteLapsed(q, key)
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', key, '-inf', ARGV[1], 'LIMIT', 0, reach)) do
     read = read + 1
     local f = redis.call('HMGET', k_job(id), 'priority', 'runAt', 'seq', 'name', 'attempts', 'maxAttempts')
@@ -110,20 +113,51 @@ local function promote(q, key, lapsed)
     if f[1] then
       local lane = qn(q, f[4])
       local member = claimMember({ id = id, priority = f[1], runAt = f[2], seq = f[3] })
-      if lapsed then
-        -- Marked, so the change that next moves the row knows to take it out of due or spent.
-        redis.call('HSET', k_job(id), 'lapsed', '1')
-        zdel(k_leasesName(lane), id)
-        if n(f[5]) >= n(f[6]) then
-          zput(k_spentName(lane), 0, member)
-        else
-          zput(k_dueName(lane), 0, member)
-        end
+      -- Marked, so the change that next moves the row knows to take it out of due or spent.
+      redis.call('HSET', k_job(id), 'lapsed', '1')
+      if n(f[5]) >= n(f[6]) then
+        zput(k_spentName(lane), 0, member)
       else
-        zdel(k_timersName(lane), id)
         zput(k_dueName(lane), 0, member)
       end
     end
+  end
+end
+
+-- Due waiting rows of one lane into its due set, in claim order, at most limit of them. The
+-- waiting set is in claim order too, so the first member of a priority is its oldest: a priority
+-- whose oldest is not due holds no due row and costs that one read. A priority below the lane's
+-- limit-th claimable row is never walked (none of its rows can be among the first limit).
+local function promoteWaiting(dueKey, key)
+  local room = limit
+  local floor = nil
+  local from = '-'
+  while room > 0 do
+    local first = redis.call('ZRANGE', key, from, '+', 'BYLEX', 'LIMIT', 0, 1)[1]
+    if not first then return end
+    read = read + 1
+    local rank = string.sub(first, 1, 10)
+    if floor == nil then
+      local last = redis.call('ZRANGE', dueKey, limit - 1, limit - 1)[1]
+      floor = last and string.sub(last, 1, 10) or false
+    end
+    if floor and rank > floor then return end
+    if string.sub(first, 11, 26) <= NOW_PADDED then
+      local due = { first }
+      if room > 1 then
+        local rest = redis.call('ZRANGE', key, '(' .. first, '[' .. rank .. NOW_PADDED .. '~',
+          'BYLEX', 'LIMIT', 0, room - 1)
+        for _, member in ipairs(rest) do due[#due + 1] = member end
+        read = read + #rest
+      end
+      for _, member in ipairs(due) do
+        zdel(key, member)
+        zput(dueKey, 0, member)
+      end
+      room = room - #due
+    end
+    -- Past every member of this priority: '~' sorts after every digit and id character.
+    from = '(' .. rank .. '~'
   end
 end
 
@@ -134,8 +168,9 @@ wake(seen)
 flush()
 
 for _, q in ipairs(queues) do
-  for _, key in ipairs(lanes(q, k_timersName)) do promote(q, key, false) end
-  for _, key in ipairs(lanes(q, k_leasesName)) do promote(q, key, true) end
+  local dueKeys = lanes(q, k_dueName)
+  for i, key in ipairs(lanes(q, k_waitingName)) do promoteWaiting(dueKeys[i], key) end
+  for _, key in ipairs(lanes(q, k_leasesName)) do promoteLapsed(q, key) end
 end
 flush()
 

@@ -235,7 +235,8 @@ local function keyField(name, tenantId, key)
 end
 
 -- Stages the removal of every index entry the row's CURRENT fields put it in. A waiting row is
--- in its timer set or (once due) its due set: it leaves both, with no read to find which. A
+-- in its waiting set or (once due) its due set, under one member: it leaves both, with no read
+-- to find which. A
 -- running row is in its lease set, or, once a claim found its lease lapsed (the row is marked
 -- \`lapsed\`), in its due or spent set: an unlapsed one, the hot path, touches no other.
 local function unindex(job)
@@ -262,7 +263,7 @@ local function unindex(job)
   zdel(k_dueName(lane), member)
   if state ~= 'ready' then
     if state == 'suspended' and d.waitFor then sdel(k_waiters(d.waitFor), id) end
-    zdel(k_timersName(lane), id)
+    zdel(k_waitingName(lane), member)
   end
 end
 
@@ -282,7 +283,7 @@ local function index(d, now)
     if n(d.runAt) <= now then
       addDue(d)
     else
-      zput(k_timersName(qn(q, d.name)), d.runAt, id)
+      zput(k_waitingName(qn(q, d.name)), 0, claimMember(d))
     end
     if state == 'suspended' and d.waitFor then sput(k_waiters(d.waitFor), id) end
   elseif state == 'running' then

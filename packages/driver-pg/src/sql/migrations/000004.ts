@@ -1,4 +1,4 @@
-import { claimBodySql } from '../claim-body.js';
+import { claimBodySql } from './000004-claim-body.js';
 
 /**
  * Migration 4: lapsed leases in claim order, and the claim as a function, claim_jobs, whose
@@ -11,7 +11,7 @@ import { claimBodySql } from '../claim-body.js';
  * compiling it cost ~70 ms a call.
  * Records its own version last, so it runs as one implicit transaction. `s` is the quoted schema.
  */
-const CLAIMED_COLUMNS = `seq bigint, id uuid, run_id uuid, name text, queue text, payload text,
+export const CLAIMED_COLUMNS = `seq bigint, id uuid, run_id uuid, name text, queue text, payload text,
   state text, priority integer, attempts integer, max_attempts integer, run_at bigint,
   created_at bigint, updated_at bigint, finished_at bigint, claimed_by text, claim bigint,
   visible_at bigint, last_error text, result text, progress text, idempotency_key text,

@@ -3,6 +3,7 @@ import { MIGRATION_000002 } from './000002.js';
 import { MIGRATION_000003 } from './000003.js';
 import { MIGRATION_000004 } from './000004.js';
 import { MIGRATION_000005 } from './000005.js';
+import { MIGRATION_000006 } from './000006.js';
 import { MIGRATION_000007 } from './000007.js';
 
 export interface Migration {
@@ -18,7 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, text: MIGRATION_000003 },
   { version: 4, text: MIGRATION_000004 },
   { version: 5, text: MIGRATION_000005 },
-  // Version 6 is the claim order's (issue 21, another branch); 7 comes after it.
+  { version: 6, text: MIGRATION_000006 },
   { version: 7, text: MIGRATION_000007 },
 ];
 
