@@ -3,12 +3,12 @@ import { expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';
 import { adminPool, dropSchema, freshSchema, schemaAtVersion } from './pg-factory.js';
 
-it('migration 7 upgrades a schema at version 5: a slot key’s live holders keep their slots, one row each', async () => {
+it('migration 7 upgrades a schema at version 6: a slot key’s live holders keep their slots, one row each', async () => {
   const schema = freshSchema();
   const admin = await adminPool();
   const driver = createPgDriver({ connectionString: await serverUrl('pg'), schema });
   try {
-    await schemaAtVersion(schema, 5);
+    await schemaAtVersion(schema, 6);
     const later = Date.now() + 3_600_000;
     await admin.query(
       `INSERT INTO "${schema}".slots (key, holders, expires_at) VALUES ('k', $1, $2)`,
