@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { answers } from './index.js';
+
+/** One server of a private cluster. */
+export interface NatsNode {
+  /** The server name (`n1`...), as stream info's `cluster.leader` names it. */
+  readonly name: string;
+  readonly url: string;
+  /** SIGKILL: no shutdown, no flush. */
+  kill(): Promise<void>;
+  /** Starts it again on the same ports and store; answers once it accepts clients. */
+  start(): Promise<void>;
+}
+
+export interface NatsCluster {
+  readonly urls: readonly string[];
+  readonly nodes: readonly NatsNode[];
+  /** The node whose server leads `stream` now. */
+  leaderOf(stream: string): Promise<NatsNode>;
+  /** Stops every node for good and removes the stores. Idempotent. */
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const running = new Set<ChildProcess>();
+/** A test runner that gives up on a file must not leave servers behind. */
+const killAll = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+
+async function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/** Waits until `ready` answers true; throws after `timeoutMs` naming what did not come up. */
+async function until(what: string, ready: () => Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await ready().catch(() => false)) return;
+    await sleep(50);
+  }
+  throw new Error(`${what} did not come up within ${timeoutMs} ms`);
+}
+
+/** JetStream answers account requests once the cluster has a meta leader. */
+async function jetStreamServes(urls: readonly string[]): Promise<boolean> {
+  const nc = await connect({ servers: [...urls], timeout: 1_000 });
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 1_000 });
+    await jsm.getAccountInfo();
+    return true;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * A private JetStream cluster of `size` nats-server processes of `binary` on free loopback
+ * ports, each with its own store in a temp folder and a log beside it. Answers once JetStream
+ * serves (a meta leader is elected). Nothing shared is touched: stop, kill and start disturb
+ * nobody else.
+ */
+export async function startNatsCluster(input: {
+  readonly binary: string;
+  readonly size?: number;
+  /** Extra config lines (e.g. `jetstream { sync_interval: always }` on 2.10). */
+  readonly config?: string;
+}): Promise<NatsCluster> {
+  const size = input.size ?? 3;
+  const dir = await mkdtemp(join(tmpdir(), 'berth-nats-cluster-'));
+  const ports = await Promise.all(
+    Array.from({ length: size }, async () => ({
+      client: await freePort(),
+      route: await freePort(),
+    })),
+  );
+  const routes = ports.map(({ route }) => `nats://127.0.0.1:${route}`).join(',');
+  const config = join(dir, 'nats.conf');
+  await writeFile(config, input.config ?? 'jetstream: enabled\n');
+  if (running.size === 0) process.once('exit', killAll);
+
+  const nodes = ports.map(({ client, route }, i) => {
+    const name = `n${i + 1}`;
+    const url = `nats://127.0.0.1:${client}`;
+    const args = [
+      ...['-c', config, '-n', name, '-a', '127.0.0.1', '-p', String(client), '-js'],
+      ...['-sd', join(dir, name), '-l', join(dir, `${name}.log`)],
+      ...['--cluster_name', 'berth', '--cluster', `nats://127.0.0.1:${route}`, '--routes', routes],
+    ];
+    let child: ChildProcess | undefined;
+    const node: NatsNode = {
+      name,
+      url,
+      async start() {
+        if (child !== undefined) return;
+        const started = spawn(input.binary, args, { stdio: 'ignore' });
+        child = started;
+        running.add(started);
+        started.once('exit', () => {
+          running.delete(started);
+          if (child === started) child = undefined;
+        });
+        await until(`nats-server ${name} at ${url}`, () => answers(url, 200), 30_000);
+      },
+      async kill() {
+        const current = child;
+        if (current === undefined) return;
+        child = undefined;
+        current.kill('SIGKILL');
+        await exited(current);
+      },
+    };
+    return node;
+  });
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(nodes.map((node) => node.kill()));
+    await rm(dir, { recursive: true, force: true });
+  };
+  const urls = nodes.map((node) => node.url);
+  try {
+    await Promise.all(nodes.map((node) => node.start()));
+    await until(`JetStream of the cluster in ${dir}`, () => jetStreamServes(urls), 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    urls,
+    nodes,
+    async leaderOf(stream) {
+      const nc = await connect({ servers: [...urls] });
+      try {
+        const info = await (await jetstreamManager(nc)).streams.info(stream);
+        const node = nodes.find((candidate) => candidate.name === info.cluster?.leader);
+        if (node === undefined) throw new Error(`stream ${stream} has no leader in this cluster`);
+        return node;
+      } finally {
+        await nc.close();
+      }
+    },
+    stop,
+  };
+}
