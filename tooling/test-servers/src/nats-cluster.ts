@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { answers } from './index.js';
 
@@ -54,19 +54,33 @@ async function exited(child: ChildProcess): Promise<void> {
 /** Waits until `ready` answers true; throws after `timeoutMs` naming what did not come up. */
 async function until(what: string, ready: () => Promise<boolean>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
+  let last: unknown;
   while (Date.now() < deadline) {
-    if (await ready().catch(() => false)) return;
+    if (await ready().catch((error: unknown) => ((last = error), false))) return;
     await sleep(50);
   }
-  throw new Error(`${what} did not come up within ${timeoutMs} ms`);
+  throw new Error(`${what} did not come up within ${timeoutMs} ms (last: ${String(last)})`);
 }
 
-/** JetStream answers account requests once the cluster has a meta leader. */
+let tries = 0;
+
+/**
+ * JetStream can place a stream on every node: a meta leader is elected and knows each peer
+ * (it answers account requests before it knows them all, and then refuses R3 placement).
+ */
 async function jetStreamServes(urls: readonly string[]): Promise<boolean> {
   const nc = await connect({ servers: [...urls], timeout: 1_000 });
   try {
-    const jsm = await jetstreamManager(nc, { timeout: 1_000 });
-    await jsm.getAccountInfo();
+    const jsm = await jetstreamManager(nc, { timeout: 2_000 });
+    // A name of its own per try: a try that timed out may still have made its stream.
+    const name = `berth_cluster_ready_${(tries += 1)}`;
+    await jsm.streams.add({
+      name,
+      subjects: [name],
+      storage: StorageType.Memory,
+      num_replicas: urls.length,
+    });
+    await jsm.streams.delete(name);
     return true;
   } finally {
     await nc.close();
