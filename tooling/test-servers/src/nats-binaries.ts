@@ -29,7 +29,7 @@ const RELEASES: Record<NatsRelease, ReleaseSpec> = {
     envVar: 'BERTH_NATS_2_10_BIN',
     candidates: () => [join(cacheDir(), 'nats-server-2.10.27', 'nats-server')],
     matches: (version) => version.startsWith('2.10.'),
-    install: 'bash tooling/nats-2.10.sh   (fetches Debian trixie’s 2.10.27 into a cache folder)',
+    install: 'bash tooling/nats-2.10.sh   (fetches Debian trixie 2.10.27 into a cache folder)',
   },
 };
 
@@ -60,7 +60,9 @@ export function natsServerBinary(release: NatsRelease): { path: string; version:
       `${path} is nats-server ${version ?? '(does not run)'}, not ${release}: install ${release} with\n  ${spec.install}\n(or set ${spec.envVar} to a nats-server ${release} binary)`,
     );
   }
+  const where =
+    fromEnv === undefined || fromEnv === '' ? paths.join(', ') : `${spec.envVar}=${fromEnv}`;
   throw new Error(
-    `no nats-server ${release} for the cluster tests: none at ${paths.join(', ')}. Install it with\n  ${spec.install}\n(or set ${spec.envVar} to a nats-server ${release} binary)`,
+    `no nats-server ${release} for the cluster tests: none at ${where}. Install it with\n  ${spec.install}\n(or set ${spec.envVar} to a nats-server ${release} binary)`,
   );
 }
