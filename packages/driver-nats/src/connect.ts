@@ -1,14 +1,7 @@
 import type { Clock, DriverHooks } from '@berth/core';
-import {
-  JetStreamApiCodes,
-  JetStreamApiError,
-  type JetStreamManager,
-  jetstream,
-  jetstreamManager,
-  StorageType,
-} from '@nats-io/jetstream';
-import { type KV, Kvm } from '@nats-io/kv';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { openBucket } from './buckets.js';
 import type { NatsContext } from './context.js';
 import { Mirror } from './mirror.js';
 import { screenReplicas } from './servers.js';
@@ -28,44 +21,6 @@ export interface ConnectSettings {
 
 /** Headroom under the server's message cap for a part's headers. */
 const PART_HEADROOM = 4_096;
-
-/** The replicas of `stream` if it exists. */
-async function replicasOf(jsm: JetStreamManager, stream: string): Promise<number | undefined> {
-  try {
-    return (await jsm.streams.info(stream)).config.num_replicas;
-  } catch (error) {
-    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) {
-      return undefined;
-    }
-    throw error;
-  }
-}
-
-/**
- * Opens one bucket, creating it when missing. A replicated bucket (made here or by someone else)
- * is read without direct gets: a direct get is answered by any replica, which may lag or (on
- * 2.9.10, after a restart) lack the value; a plain get is answered by the stream leader alone.
- */
-async function openBucket(
-  kvm: Kvm,
-  jsm: JetStreamManager,
-  names: { readonly bucket: string; readonly stream: string },
-  settings: ConnectSettings,
-  version: string | undefined,
-): Promise<KV> {
-  const existing = await replicasOf(jsm, names.stream);
-  screenReplicas({
-    version,
-    replicas: settings.replicas,
-    existing: existing === undefined ? undefined : { stream: names.stream, replicas: existing },
-  });
-  return kvm.create(names.bucket, {
-    history: 1,
-    storage: StorageType.File,
-    replicas: settings.replicas,
-    allow_direct: (existing ?? settings.replicas) === 1,
-  });
-}
 
 /**
  * Opens what the driver needs, in order: the connection (unless the app gave one), the two
@@ -90,23 +45,17 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
     screenReplicas({ version, replicas: settings.replicas });
     const js = jetstream(nc, { timeout: settings.timeoutMs });
     const jsm = await jetstreamManager(nc, { timeout: settings.timeoutMs });
-    const kvm = new Kvm(js);
-    const { subjects } = settings;
+    const { subjects, replicas, timeoutMs } = settings;
+    const buckets = { replicas, timeoutMs, version };
     const [jobs, aux] = await Promise.all([
       openBucket(
-        kvm,
+        nc,
+        js,
         jsm,
         { bucket: subjects.jobsBucket, stream: subjects.jobsStream },
-        settings,
-        version,
+        buckets,
       ),
-      openBucket(
-        kvm,
-        jsm,
-        { bucket: subjects.auxBucket, stream: subjects.auxStream },
-        settings,
-        version,
-      ),
+      openBucket(nc, js, jsm, { bucket: subjects.auxBucket, stream: subjects.auxStream }, buckets),
     ]);
     const mirror = new Mirror(
       jobs,

@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNatsDriver } from '../src/index.js';
 import { freshPrefix } from './nats-factory.js';
 
-// A private 3-node cluster of nats-server 2.10. A direct get (the KV default) is answered by
-// whichever replica hears it first, which may lag the leader or, after a restart, lack the value
-// altogether (seen on 2.9.10); a plain get (STREAM.MSG.GET) is answered by the stream leader
-// alone (nats-server's jsMsgGetRequest). These cases watch which of the two the driver sends.
+// How the driver makes and reads replicated buckets, on a private 3-node cluster of
+// nats-server 2.10. A direct get (the KV default) is answered by whichever replica hears it
+// first, which may lag the leader or, after a restart, lack the value altogether (seen on
+// 2.9.10); a plain get (STREAM.MSG.GET) is answered by the stream leader alone (nats-server's
+// jsMsgGetRequest). The read cases watch which of the two the driver sends.
 let cluster: NatsCluster;
 let admin: NatsConnection;
 
@@ -83,7 +84,7 @@ async function dropStreams(prefix: string) {
   }
 }
 
-describe('nats driver reads on a 3-node cluster of nats-server 2.10', () => {
+describe('nats driver buckets on a 3-node cluster of nats-server 2.10', () => {
   it('makes both buckets with 3 replicas and direct gets off, and reads every key from the stream leader', async () => {
     const prefix = freshPrefix();
     const driver = createNatsDriver({ servers: [...cluster.urls], prefix, replicas: 3 });
@@ -115,6 +116,25 @@ describe('nats driver reads on a 3-node cluster of nats-server 2.10', () => {
       expect(counts.leader).toBeGreaterThan(0);
     } finally {
       await driver.close();
+      await dropStreams(prefix);
+    }
+  });
+
+  it('processes opening a fresh prefix with replicas: 3 at the same moment all answer their first calls', async () => {
+    const prefix = freshPrefix();
+    const servers = [...cluster.urls];
+    const drivers = Array.from({ length: 5 }, () =>
+      createNatsDriver({ servers, prefix, replicas: 3, timeoutMs: 5_000 }),
+    );
+    try {
+      const answers = await Promise.allSettled(
+        drivers.map((driver) => driver.enqueue({ name: 'first', idempotencyKey: 'one' })),
+      );
+      expect(answers.filter((answer) => answer.status === 'rejected')).toEqual([]);
+      const ids = answers.map((answer) => (answer.status === 'fulfilled' ? answer.value.id : ''));
+      expect(new Set(ids).size).toBe(1);
+    } finally {
+      await Promise.all(drivers.map((driver) => driver.close()));
       await dropStreams(prefix);
     }
   });
