@@ -20,9 +20,4 @@ const memory: DriverFactory = async ({ clock, hooks }) => {
 
 describeDriver('nats (3-node nats-server 2.10 cluster, replicas: 3)', factory, {
   reference: memory,
-  // The scale group counts the messages a call sends behind a backlog: the same driver code on
-  // any server. Seeding 10,000 rows of each kind through R3 consensus alone took 41 s; 2,000
-  // (the kit's floor is 1,000) keeps its ratio test and the file short. test/conformance.test.ts
-  // runs it at the default size.
-  scaleBacklog: 2_000,
 });
