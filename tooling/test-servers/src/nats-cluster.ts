@@ -171,7 +171,7 @@ export async function startNatsCluster(input: {
     for (let attempt = 1; ; attempt += 1) {
       await Promise.all(nodes.map((node) => node.start()));
       try {
-        await until(`JetStream of the cluster in ${dir}`, () => jetStreamServes(urls), 8_000);
+        await until(`JetStream of the cluster in ${dir}`, () => jetStreamServes(urls), 6_000);
         break;
       } catch (error) {
         // nats-server 2.10.27 sometimes bootstraps its meta group without a peer whose vote came
