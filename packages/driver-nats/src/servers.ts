@@ -65,7 +65,7 @@ export function screenReplicas(input: {
       option: 'replicas',
       reason: `is ${input.replicas}, and the server is ${server}: ${WHY}`,
       allowed: `above 1 needs ${NEEDED}; below that keep replicas: 1`,
-      example: 'createNatsDriver({ servers, replicas: 3 }) once every server runs 2.10',
+      example: 'createNatsDriver({ servers, replicas: 1 })',
     });
   }
   const existing = input.existing;

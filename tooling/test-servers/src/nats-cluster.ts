@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,14 +103,12 @@ async function jetStreamServes(urls: readonly string[]): Promise<boolean> {
 /**
  * A private JetStream cluster of `size` nats-server processes of `binary` on free loopback
  * ports, each with its own store in a temp folder and a log beside it. Answers once JetStream
- * serves (a meta leader is elected). Nothing shared is touched: stop, kill and start disturb
+ * can place a stream on every node. Nothing shared is touched: stop, kill and start disturb
  * nobody else.
  */
 export async function startNatsCluster(input: {
   readonly binary: string;
   readonly size?: number;
-  /** Extra config lines (e.g. `jetstream { sync_interval: always }` on 2.10). */
-  readonly config?: string;
 }): Promise<NatsCluster> {
   const size = input.size ?? 3;
   const dir = await mkdtemp(join(tmpdir(), 'berth-nats-cluster-'));
@@ -120,8 +118,6 @@ export async function startNatsCluster(input: {
     route: free[2 * i + 1] ?? 0,
   }));
   const routes = ports.map(({ route }) => `nats://127.0.0.1:${route}`).join(',');
-  const config = join(dir, 'nats.conf');
-  await writeFile(config, input.config ?? 'jetstream: enabled\n');
   if (!exitHooked) process.once('exit', killAll);
   exitHooked = true;
 
@@ -129,7 +125,7 @@ export async function startNatsCluster(input: {
     const name = `n${i + 1}`;
     const url = `nats://127.0.0.1:${client}`;
     const args = [
-      ...['-c', config, '-n', name, '-a', '127.0.0.1', '-p', String(client), '-js'],
+      ...['-n', name, '-a', '127.0.0.1', '-p', String(client), '-js'],
       ...['-sd', join(dir, name), '-l', join(dir, `${name}.log`)],
       ...['--cluster_name', 'berth', '--cluster', `nats://127.0.0.1:${route}`, '--routes', routes],
     ];
