@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts each local server the tests need that does not answer yet (lines from shared/services.md).
+# Starts each local server the tests need that does not answer yet (lines from shared/services.md),
+# and puts nats-server 2.10 in its cache folder for the cluster tests (tooling/nats-2.10.sh).
 # A server that still does not answer after its start line is a loud failure.
 set -u
 
@@ -33,4 +34,6 @@ if ! answers 4222; then
     -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
   wait_for 4222 NATS || status=1
 fi
+# The cluster tests start private nats-server 2.10 processes; the system's 2.9 stays as it is.
+bash "$(dirname "$0")/nats-2.10.sh" >/dev/null || status=1
 exit $status

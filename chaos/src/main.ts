@@ -1,11 +1,11 @@
-// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats]...`: runs the suite, prints the table,
+// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats|nats-cluster]...`: runs the suite, prints the table,
 // exits 1 on any violation.
 
 import { parseArgs } from 'node:util';
 import { formatTable, violations } from './check/report.ts';
 import { PROFILES } from './profiles.ts';
 import { runBackend } from './run-backend.ts';
-import { BACKENDS, type Backend } from './servers/index.ts';
+import { ALL_BACKENDS, BACKENDS, type Backend } from './servers/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -17,7 +17,9 @@ const profile = PROFILES[values.profile as keyof typeof PROFILES];
 if (profile === undefined) throw new Error(`--profile is ci or long, not ${values.profile}`);
 const backends = (values.backend ?? BACKENDS) as Backend[];
 for (const backend of backends) {
-  if (!BACKENDS.includes(backend)) throw new Error(`--backend is one of ${BACKENDS.join(', ')}`);
+  if (!ALL_BACKENDS.includes(backend)) {
+    throw new Error(`--backend is one of ${ALL_BACKENDS.join(', ')}`);
+  }
 }
 
 const reports = [];

@@ -33,7 +33,10 @@ export function openDriver(backend: Backend, url: string): Driver {
 export const openPgDriver = (url: string) =>
   createPgDriver({ connectionString: url, schema: NAMESPACE });
 
-function openKeyValueDriver(backend: 'redis' | 'nats', url: string): Driver {
+function openKeyValueDriver(backend: Exclude<Backend, 'pg'>, url: string): Driver {
   if (backend === 'redis') return createRedisDriver({ url, prefix: NAMESPACE });
+  if (backend === 'nats-cluster') {
+    return createNatsDriver({ servers: url.split(','), prefix: NAMESPACE, replicas: 3 });
+  }
   return createNatsDriver({ servers: url, prefix: NAMESPACE });
 }

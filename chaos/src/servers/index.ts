@@ -1,14 +1,19 @@
 import { startNats } from './nats.ts';
+import { startNatsCluster2_10 } from './nats-cluster.ts';
 import { startPg } from './pg.ts';
 import { startRedis } from './redis.ts';
 import type { Backend, ChaosServer } from './server.ts';
 
 export type { Backend, ChaosServer } from './server.ts';
 
+/** What `pnpm chaos` runs by default, and the ci profile test. */
 export const BACKENDS: readonly Backend[] = ['pg', 'redis', 'nats'];
+/** Every backend `--backend` takes: the cluster has a test of its own (test/nats-cluster.test.ts). */
+export const ALL_BACKENDS: readonly Backend[] = [...BACKENDS, 'nats-cluster'];
 
 export function startServer(backend: Backend): Promise<ChaosServer> {
   if (backend === 'pg') return startPg();
   if (backend === 'redis') return startRedis();
+  if (backend === 'nats-cluster') return startNatsCluster2_10();
   return startNats();
 }

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
-export type Backend = 'pg' | 'redis' | 'nats';
+/** `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. */
+export type Backend = 'pg' | 'redis' | 'nats' | 'nats-cluster';
 
 /** A server the suite owns: killing it disturbs nobody else. */
 export interface ChaosServer {

@@ -1,9 +1,10 @@
 import type { Clock, DriverHooks } from '@berth/core';
-import { jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { openBucket } from './buckets.js';
 import type { NatsContext } from './context.js';
 import { Mirror } from './mirror.js';
+import { screenReplicas } from './servers.js';
 import type { Subjects } from './subjects.js';
 import { Wake } from './wake.js';
 
@@ -24,7 +25,8 @@ const PART_HEADROOM = 4_096;
 /**
  * Opens what the driver needs, in order: the connection (unless the app gave one), the two
  * buckets (created on first use with file storage and the configured replicas; a bucket that
- * exists is used as it is), the watch, and the wake subject. After a reconnect the watch resumes
+ * exists is used as it is; replicas above 1 only on a server that replicates conditional writes
+ * safely, see `screenReplicas`), the watch, and the wake subject. After a reconnect the watch resumes
  * where it stopped and wake listeners look again.
  */
 export async function openContext(settings: ConnectSettings): Promise<NatsContext> {
@@ -39,13 +41,21 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       timeout: settings.timeoutMs,
     }));
   try {
+    const version = nc.info?.version;
+    screenReplicas({ version, replicas: settings.replicas });
     const js = jetstream(nc, { timeout: settings.timeoutMs });
     const jsm = await jetstreamManager(nc, { timeout: settings.timeoutMs });
-    const kvm = new Kvm(js);
-    const options = { history: 1, storage: StorageType.File, replicas: settings.replicas };
+    const { subjects, replicas, timeoutMs } = settings;
+    const buckets = { replicas, timeoutMs, version };
     const [jobs, aux] = await Promise.all([
-      kvm.create(settings.subjects.jobsBucket, options),
-      kvm.create(settings.subjects.auxBucket, options),
+      openBucket(
+        nc,
+        js,
+        jsm,
+        { bucket: subjects.jobsBucket, stream: subjects.jobsStream },
+        buckets,
+      ),
+      openBucket(nc, js, jsm, { bucket: subjects.auxBucket, stream: subjects.auxStream }, buckets),
     ]);
     const mirror = new Mirror(
       jobs,

@@ -46,7 +46,12 @@ export interface NatsDriverOptions {
   readonly clock?: Clock;
   /** The conformance kit's race seams; production code leaves them unset. */
   readonly hooks?: DriverHooks;
-  /** Replicas of each bucket the driver creates (1, or 3 on a cluster). Default 1. */
+  /**
+   * Replicas of each bucket the driver creates (1, or 3 on a cluster). Default 1. Above 1 needs
+   * nats-server 2.9.21 or later (earlier ones decide a replicated stream's conditional writes
+   * outside its consensus, so one job can be claimed twice): on an older server every call
+   * answers CONFIG_INVALID, as it does for a prefix whose buckets exist with more than one replica.
+   */
   readonly replicas?: number;
   /** Payload (and result, step output) limit in bytes of JSON. Default 1 MiB. */
   readonly maxPayloadBytes?: number;
@@ -144,8 +149,9 @@ const guard =
   };
 
 /**
- * The Berth driver over NATS JetStream (2.9 and later): every change the contract calls atomic
- * lands through ONE conditional write of one key. Connects on first use.
+ * The Berth driver over NATS JetStream (2.9 and later; 2.9.21 and later for replicated buckets):
+ * every change the contract calls atomic lands through ONE conditional write of one key.
+ * Connects on first use.
  */
 export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
   const { limit, timeoutMs, replicas, markerGraceMs, subjects } = screenOptions(options);

@@ -114,6 +114,8 @@ export const startCommand = (kind: ServerKind): string => SPECS[kind].start;
 
 export { dropNatsPrefix, dropPgSchema, dropRedisPrefix } from './cleanup.js';
 export { configFixProblem } from './config-fix.js';
+export { type NatsRelease, natsServerBinary, natsServerVersion } from './nats-binaries.js';
+export { type NatsCluster, type NatsNode, startNatsCluster } from './nats-cluster.js';
 export type { ProxiedInstances, RestartControl } from './private/instances.js';
 export { privateServerOnce, proxiedInstances } from './private/instances.js';
 export type { CutProxy } from './private/proxy.js';
