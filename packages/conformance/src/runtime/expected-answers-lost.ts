@@ -64,4 +64,12 @@ export const answersLostExpected: Readonly<Record<string, Transcript>> = {
     { op: 'lease-lost events', answer: ['JOB_ABORTED'] },
     { op: 'most handlers of the key at once, in the end', answer: 1 },
   ],
+  'hanging-slot-renewal-aborts': [
+    { op: 'what the first handler saw', answer: 'JOB_ABORTED' },
+    { op: 'most handlers of the key at once', answer: 1 },
+    { op: 'first settled', answer: { name: 'sync', state: 'completed', attempts: 1, result: 1 } },
+    { op: 'second settled', answer: { name: 'sync', state: 'completed', attempts: 1, result: 2 } },
+    { op: 'lease-lost events', answer: ['JOB_ABORTED'] },
+    { op: 'most handlers of the key at once, in the end', answer: 1 },
+  ],
 };

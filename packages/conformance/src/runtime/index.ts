@@ -16,7 +16,7 @@ import {
   schedulerStalledLeader,
   schedulerStopLeavesLead,
 } from './schedule-crash.js';
-import { failingSlotRenewalAborts } from './slot-renewal.js';
+import { failingSlotRenewalAborts, hangingSlotRenewalAborts } from './slot-renewal.js';
 import {
   lostSlotAbortsAttempt,
   resumeTakesNoRateSlot,
@@ -66,4 +66,5 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   nackAnswerLost,
   suspendAnswerLost,
   failingSlotRenewalAborts,
+  hangingSlotRenewalAborts,
 ];

@@ -4,16 +4,25 @@ import { driveToState, driveUntil, outcomeOf } from './drive.js';
 import { startWorker, withWorker } from './harness.js';
 import { withSlots } from './slots.js';
 
-export const failingSlotRenewalAborts: GoldenScenario = {
-  name: 'failing-slot-renewal-aborts',
-  asserts:
-    'concurrency slot renewals that keep failing while the lease renews abort the attempt before the slot’s ttl runs out: a limit of 1 per key holds',
+/** How the first worker's slot renewals go wrong: each throws, or each hangs unanswered. */
+type Failure = 'throws' | 'hangs';
+
+/**
+ * The first worker's slot renewals fail while its lease renews; another worker waits for the
+ * key. The attempt must end before its slot's ttl runs out, whatever way the renewals fail.
+ */
+const slotRenewalScenario = (name: string, asserts: string, failure: Failure): GoldenScenario => ({
+  name,
+  asserts,
   async play(context) {
     const { driver, clock, note } = context;
     let failing = true;
+    // Renewals left hanging answer (as a request's own timeout would) once the scenario is done.
+    const hanging: ((error: Error) => void)[] = [];
     const flaky = withSlots(driver, {
       renewSlot: async (key, holder, ttl) => {
-        if (failing) throw new Error('connection reset');
+        if (failing && failure === 'throws') throw new Error('connection reset');
+        if (failing) return new Promise<boolean>((_, reject) => hanging.push(reject));
         return driver.leases.renewSlot(key, holder, ttl);
       },
     });
@@ -71,6 +80,7 @@ export const failingSlotRenewalAborts: GoldenScenario = {
           note('what the first handler saw', aborted);
           note('most handlers of the key at once', most);
           failing = false;
+          for (const reject of hanging.splice(0)) reject(new Error('request timed out'));
           letGo();
           note(
             'first settled',
@@ -93,4 +103,16 @@ export const failingSlotRenewalAborts: GoldenScenario = {
       },
     );
   },
-};
+});
+
+export const failingSlotRenewalAborts = slotRenewalScenario(
+  'failing-slot-renewal-aborts',
+  'concurrency slot renewals that keep failing while the lease renews abort the attempt before the slot’s ttl runs out: a limit of 1 per key holds',
+  'throws',
+);
+
+export const hangingSlotRenewalAborts = slotRenewalScenario(
+  'hanging-slot-renewal-aborts',
+  'a concurrency slot renewal that never answers while the lease renews aborts the attempt before the slot’s ttl runs out: a limit of 1 per key holds',
+  'hangs',
+);

@@ -101,7 +101,18 @@ export class LeaseKeeper {
     }
     // Every lease due in this tick goes out in ONE `extendMany`, on one timer.
     if (batch.length > 0) void this.renew(batch, now);
+    // A renewal still out when its slot nears its end is looked at again then: one that never
+    // answers must not keep the attempt running past the slot.
+    for (const job of this.renewing) next = Math.min(next, this.slotGivenUpAt(job));
     if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  }
+
+  /**
+   * When an attempt whose slot renewal is still out gives its slot up: once the slot would run
+   * out before the next renewal could go out, as when its renewals fail (`slotRunsOut`).
+   */
+  private slotGivenUpAt(job: Leased): number {
+    return job.slotUntil() - this.everyMs;
   }
 
   private async renew(batch: readonly Leased[], at: number): Promise<void> {
@@ -144,16 +155,19 @@ export class LeaseKeeper {
   /**
    * A tick that finds a slot already past its end woke late (a stopped process, a long pause):
    * another worker may hold the key now, so the attempt ends at once instead of running on
-   * until a renewal answers.
+   * until a renewal answers. So does one whose slot renewal has gone unanswered until the slot
+   * nears its end.
    */
   private dropLapsedSlots(now: number): void {
-    for (const held of [this.due.keys(), this.renewing.values()]) {
-      for (const job of held) {
-        if (job.slotUntil() > now) continue;
-        this.due.delete(job);
-        this.renewing.delete(job);
-        job.leaseLost('slot');
-      }
+    for (const job of this.due.keys()) {
+      if (job.slotUntil() > now) continue;
+      this.due.delete(job);
+      job.leaseLost('slot');
+    }
+    for (const job of this.renewing) {
+      if (this.slotGivenUpAt(job) > now) continue;
+      this.renewing.delete(job);
+      job.leaseLost('slot');
     }
     if (this.size === 0) this.disarm();
   }
