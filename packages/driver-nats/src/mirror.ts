@@ -253,7 +253,10 @@ export class Mirror {
       const { index } = this;
       const started = Date.now();
       const info = await this.jsm.streams.info(this.stream);
-      await this.reach(Math.max(info.state.last_seq, this.ownSeq));
+      // A purged stream keeps its last sequence but holds no message there for the watch to
+      // deliver (an operator's `nats stream purge`): nothing is left to wait for.
+      const last = info.state.messages === 0 ? 0 : info.state.last_seq;
+      await this.reach(Math.max(last, this.ownSeq));
       // A replay began meanwhile: what counts is the fresh index.
       if (index !== this.index) continue;
       if (index !== this.replayed && this.markerGraceMs > 0 && this.mayHaveMissed(Date.now())) {

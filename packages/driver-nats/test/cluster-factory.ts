@@ -1,6 +1,6 @@
 import type { DriverFactory } from '@berth/conformance';
 import { type NatsCluster, natsServerBinary, startNatsCluster } from '@berth/test-servers';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createNatsDriver } from '../src/index.js';
 import { freshPrefix } from './nats-factory.js';
@@ -12,8 +12,7 @@ import { freshPrefix } from './nats-factory.js';
  * Each case gets a driver over empty buckets of a prefix no other live driver uses. Making two
  * R3 streams costs about 0.7 s of cluster consensus (the whole kit would spend minutes on it), so
  * a prefix's buckets, made by the first driver on it, are emptied and reused by a later case.
- * Emptying purges both streams and then writes one key the driver does not read (`_reset`):
- * a process starting on a stream whose newest message was purged would wait for that sequence.
+ * Emptying purges both streams.
  */
 export function clusterFactory(): { factory: DriverFactory; stop: () => Promise<void> } {
   let started: Promise<{ cluster: NatsCluster; admin: NatsConnection }> | undefined;
@@ -29,7 +28,6 @@ export function clusterFactory(): { factory: DriverFactory; stop: () => Promise<
   const empty = async (admin: NatsConnection, prefix: string) => {
     const jsm = await jetstreamManager(admin);
     await Promise.all(['jobs', 'aux'].map((bucket) => jsm.streams.purge(`KV_${prefix}_${bucket}`)));
-    await jetstream(admin).publish(`$KV.${prefix}_jobs._reset`, '');
   };
 
   const factory: DriverFactory = async ({ clock, hooks }) => {
