@@ -112,7 +112,8 @@ export interface KitOptions {
   readonly only?: readonly string[];
   /**
    * Rows of each kind (ready, future, expired) the `scale` group seeds behind its calls.
-   * Default {@link DEFAULT_SCALE_BACKLOG}; never below 1,000 (the ratio needs a big backlog).
+   * Default {@link DEFAULT_SCALE_BACKLOG}; never below 7,000 (the small backlog, a hundredth of
+   * it, must hold the rows every sample of every measured call takes).
    */
   readonly scaleBacklog?: number;
   /**

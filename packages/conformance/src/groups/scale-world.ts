@@ -107,16 +107,16 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 /** Samples per measurement: the fastest is kept, as noise only ever adds time. */
-const SAMPLES = 7;
+export const COST_SAMPLES = 7;
 /**
  * A sample faster than this is read as this: below it the box's scheduling noise is as large as
  * the work, and a ratio of two noises decides nothing. A scan of a big backlog costs far more.
  */
 const NOISE_FLOOR_MS = 2;
 
-/** The fastest of SAMPLES runs of `work`, floored at the noise floor. */
+/** The fastest of COST_SAMPLES runs of `work`, floored at the noise floor. */
 export async function cost(work: () => Promise<unknown>): Promise<number> {
   let best = Number.POSITIVE_INFINITY;
-  for (let sample = 0; sample < SAMPLES; sample += 1) best = Math.min(best, await timed(work));
+  for (let sample = 0; sample < COST_SAMPLES; sample += 1) best = Math.min(best, await timed(work));
   return Math.max(best, NOISE_FLOOR_MS);
 }

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { type CaseContext, DEFAULT_SCALE_BACKLOG, type KitCase, type KitGroup } from '../kit.js';
-import { cost, HOT, seed } from './scale-world.js';
+import { COST_SAMPLES, cost, HOT, seed } from './scale-world.js';
 
 /** A call may cost this many times more behind the big backlog than behind the small one. */
 const MAX_RATIO = 5;
@@ -8,6 +8,11 @@ const MAX_RATIO = 5;
 const SMALL_SHARE = 100;
 /** Rows or events each measured call handles. */
 const LIMIT = 10;
+/**
+ * The smallest big backlog: its small share must still hold the rows and events every sample of
+ * every measured call takes (a claim, a purge and an expiry pass each take LIMIT of them).
+ */
+export const MIN_SCALE_BACKLOG = SMALL_SHARE * LIMIT * COST_SAMPLES;
 
 /** The cost of each bounded call on the store as it is now. */
 async function measure(context: CaseContext): Promise<Record<string, number>> {
@@ -49,7 +54,10 @@ const scaleCases: readonly KitCase[] = [
       'claim, publish, purge and purgeExpired cost about the same behind a large backlog of ready, future, lapsed, finished, suspended and expired rows as behind a small one; a bounded purge removes exactly its limit',
     timeoutMs: 300_000,
     run: async (context) => {
-      const backlog = Math.max(1_000, context.options.scaleBacklog ?? DEFAULT_SCALE_BACKLOG);
+      const backlog = Math.max(
+        MIN_SCALE_BACKLOG,
+        context.options.scaleBacklog ?? DEFAULT_SCALE_BACKLOG,
+      );
       const small = Math.floor(backlog / SMALL_SHARE);
       await seed(context, small);
       const before = await measure(context);
