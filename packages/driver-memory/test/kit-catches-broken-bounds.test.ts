@@ -96,6 +96,7 @@ describe('the conformance kit sees races and unbounded calls', () => {
     const report = await runKit(claimDoubleHands, only(['claim', 'concurrency']));
     expect(failed(report)).toEqual([
       'claim / concurrent claims hand each row to exactly one worker, once',
+      'claim / claims racing from several drivers hand out exactly the first rows in claim order (priority desc, runAt asc, insertion order), none twice, each answer in claim order',
       'concurrency / several drivers claiming 2000 rows at once hand out every row exactly once',
     ]);
   }, 300_000);

@@ -5,7 +5,7 @@ import { clusterFactory } from './cluster-factory.js';
 
 // The whole kit on a private 3-node cluster of nats-server 2.10 with replicas: 3, started once
 // for this file: what the README recommends for a queue that must not lose an acked job.
-const { factory, stop } = clusterFactory();
+const { factory, serverFactory, stop } = clusterFactory();
 
 afterAll(stop, 30_000);
 
@@ -20,4 +20,5 @@ const memory: DriverFactory = async ({ clock, hooks }) => {
 
 describeDriver('nats (3-node nats-server 2.10 cluster, replicas: 3)', factory, {
   reference: memory,
+  serverFactory,
 });

@@ -1,5 +1,12 @@
-import type { DriverFactory } from '@berth/conformance';
-import { type NatsCluster, natsServerBinary, startNatsCluster } from '@berth/test-servers';
+import type { DriverFactory, ServerControl, SiblingContext } from '@berth/conformance';
+import type { Driver } from '@berth/core';
+import {
+  type CutProxy,
+  cutProxy,
+  type NatsCluster,
+  natsServerBinary,
+  startNatsCluster,
+} from '@berth/test-servers';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createNatsDriver } from '../src/index.js';
@@ -14,7 +21,14 @@ import { freshPrefix } from './nats-factory.js';
  * a prefix's buckets, made by the first driver on it, are emptied and reused by a later case.
  * Emptying purges both streams.
  */
-export function clusterFactory(): { factory: DriverFactory; stop: () => Promise<void> } {
+/** The replay grace group restart runs with on the cluster (as on one server: small). */
+const GRACE_MS = 1_500;
+
+export function clusterFactory(): {
+  factory: DriverFactory;
+  serverFactory: DriverFactory;
+  stop: () => Promise<void>;
+} {
   let started: Promise<{ cluster: NatsCluster; admin: NatsConnection }> | undefined;
   const free: string[] = [];
   const open = () => {
@@ -52,11 +66,60 @@ export function clusterFactory(): { factory: DriverFactory; stop: () => Promise<
     };
   };
 
+  /**
+   * Group restart's factory: drivers on a fresh prefix of the same cluster, each instance
+   * through a proxy of its own to every node, so the control may restart the whole cluster,
+   * take it away, or cut one instance off from all three nodes at once.
+   */
+  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
+    const { cluster } = await open();
+    const prefix = freshPrefix();
+    const proxies = new Map<Driver, readonly CutProxy[]>();
+    const proxiesOf = (instance: Driver) => {
+      const own = proxies.get(instance);
+      if (own === undefined) throw new Error('this instance was not opened by the factory');
+      return own;
+    };
+    const openInstance = async (context: SiblingContext) => {
+      const own = await Promise.all(cluster.urls.map((url) => cutProxy(Number(new URL(url).port))));
+      const driver = createNatsDriver({
+        ...context,
+        servers: own.map((proxy) => `nats://127.0.0.1:${proxy.port}`),
+        prefix,
+        replicas: 3,
+        deleteMarkerGraceMs: GRACE_MS,
+      });
+      proxies.set(driver, own);
+      return driver;
+    };
+    const server: ServerControl = {
+      replayGraceMs: GRACE_MS,
+      restart: () => cluster.restart(),
+      outage: (ms) => cluster.restart(ms),
+      freeze: async (instance) => {
+        for (const proxy of proxiesOf(instance)) proxy.freeze();
+      },
+      thaw: async (instance) => {
+        await Promise.all(proxiesOf(instance).map((proxy) => proxy.thaw()));
+      },
+    };
+    const driver = await openInstance({ clock, hooks });
+    return {
+      driver,
+      sibling: openInstance,
+      server,
+      dispose: async () => {
+        await driver.close();
+        await Promise.all([...proxies.values()].flat().map((proxy) => proxy.close()));
+      },
+    };
+  };
+
   const stop = async () => {
     if (started === undefined) return;
     const { cluster, admin } = await started;
     await admin.close();
     await cluster.stop();
   };
-  return { factory, stop };
+  return { factory, serverFactory, stop };
 }

@@ -24,6 +24,12 @@ export interface NatsCluster {
   readonly nodes: readonly NatsNode[];
   /** The node whose server leads `stream` now. */
   leaderOf(stream: string): Promise<NatsNode>;
+  /**
+   * Takes every node down (SIGKILL: what a server acknowledged is in the kernel's page cache and
+   * kept) for `downMs`, then starts them all again on their stores; answers once JetStream can
+   * place a replicated stream again.
+   */
+  restart(downMs?: number): Promise<void>;
   /** Stops every node for good and removes the stores. Idempotent. */
   stop(): Promise<void>;
 }
@@ -187,6 +193,16 @@ export async function startNatsCluster(input: {
   return {
     urls,
     nodes,
+    async restart(downMs = 0) {
+      await Promise.all(nodes.map((node) => node.kill()));
+      await sleep(downMs);
+      await Promise.all(nodes.map((node) => node.start()));
+      await until(
+        `JetStream of the restarted cluster in ${dir}`,
+        () => jetStreamServes(urls),
+        30_000,
+      );
+    },
     async leaderOf(stream) {
       const nc = await connect({ servers: [...urls] });
       try {
