@@ -1,10 +1,17 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { vitestPreset } from '../../tooling/vitest.preset.ts';
 
-// Files run one at a time: the suites share the one local server and the fault file starts its own.
+// Two files at a time: each case has streams of its own on the shared server, and the files that
+// restart or cluster a server start private ones.
 export default mergeConfig(
   vitestPreset,
   defineConfig({
-    test: { name: 'driver-nats', fileParallelism: false, sequence: { groupOrder: 2 } },
+    test: {
+      name: 'driver-nats',
+      fileParallelism: true,
+      maxWorkers: 2,
+      // Its own group in a root run, shared with the other driver of the same worker count.
+      sequence: { groupOrder: 2 },
+    },
   }),
 );

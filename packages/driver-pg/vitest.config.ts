@@ -1,14 +1,15 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { vitestPreset } from '../../tooling/vitest.preset.ts';
 
-// Two cores: two test files at a time, each talking to the one local Postgres.
+// Three test files at a time: they wait on the server far more than they use a core (the kit
+// alone runs in three files).
 export default mergeConfig(
   vitestPreset,
   defineConfig({
     test: {
       name: 'driver-pg',
       fileParallelism: true,
-      maxWorkers: 2,
+      maxWorkers: 3,
       testTimeout: 30_000,
       // Its own group in a root run: projects with different worker counts cannot share one.
       sequence: { groupOrder: 1 },

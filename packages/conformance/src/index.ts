@@ -30,3 +30,5 @@ export type { KitFailure, KitReport } from './run-kit.js';
 export { runKit } from './run-kit.js';
 export type { ServerControl } from './server-control.js';
 export { inProcessStore } from './server-control.js';
+export type { KitShard } from './shard.js';
+export { shardCases } from './shard.js';

@@ -1,5 +1,6 @@
 import type { Clock, Driver, DriverHooks, ManualClock } from '@berth/core';
 import type { ServerControl } from './server-control.js';
+import type { KitShard } from './shard.js';
 
 /** What a driver package hands the kit: a fresh, isolated driver on the kit's clock and hooks. */
 export interface DriverUnderTest {
@@ -110,6 +111,12 @@ export interface KitOptions {
   readonly inAppTransaction?: boolean;
   /** Groups to run, by name; default all. Narrowing is for local work only, never CI. */
   readonly only?: readonly string[];
+  /**
+   * This test file's share of the kit (`describeDriver` only): files that call it with every
+   * `index` from 0 to `count - 1` and the same other options run every case exactly once
+   * between them, so a slow driver's kit can run in several files at once. Default: all.
+   */
+  readonly shard?: KitShard;
   /**
    * Rows of each kind (ready, future, expired) the `scale` group seeds behind its calls.
    * Default {@link DEFAULT_SCALE_BACKLOG}; never below 7,000 (the small backlog, a hundredth of

@@ -1,35 +1,9 @@
-import { execSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isBerthError } from '@berth/core';
-import { answers, startCommand } from '@berth/test-servers';
-import { Redis } from 'ioredis';
+import { startPrivateServer } from '@berth/test-servers';
 import { describe, expect, it } from 'vitest';
-import { redisDriver } from './redis-factory.js';
-
-/** Stops the server the way an outage would: no save, every connection dropped. */
-async function shutDown(url: string): Promise<void> {
-  const admin = new Redis(url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
-  admin.on('error', () => {});
-  // The server closes the connection instead of answering SHUTDOWN.
-  await admin.call('SHUTDOWN', 'NOSAVE').catch(() => {});
-  admin.disconnect();
-  for (let tries = 0; tries < 100 && (await answers(url, 200)); tries += 1) await sleep(50);
-}
-
-/** Starts the local server with the machine's own start line and waits until it answers. */
-async function restart(url: string): Promise<void> {
-  if (await answers(url, 200)) return;
-  const { hostname } = new URL(url);
-  if (hostname !== '127.0.0.1' && hostname !== 'localhost') {
-    throw new Error(`the fault test restarts only the local server; ${url} is not one`);
-  }
-  execSync(startCommand('redis'), { stdio: 'ignore' });
-  for (let tries = 0; tries < 200; tries += 1) {
-    if (await answers(url, 200)) return;
-    await sleep(50);
-  }
-  throw new Error(`redis did not come back at ${url} after: ${startCommand('redis')}`);
-}
+import { createRedisDriver } from '../src/index.js';
+import { freshPrefix } from './redis-factory.js';
 
 /** Retries `call` until it answers (the driver reconnecting by itself), failing after 15 s. */
 async function eventually<T>(call: () => Promise<T>): Promise<T> {
@@ -46,7 +20,9 @@ async function eventually<T>(call: () => Promise<T>): Promise<T> {
 
 describe('redis driver when the server restarts', () => {
   it('calls in flight during the outage fail DRIVER_UNAVAILABLE, and the driver recovers by itself', async () => {
-    const { driver, url, dispose } = await redisDriver();
+    // A server of this file's own: the outage disturbs no other test.
+    const server = await startPrivateServer('redis');
+    const driver = createRedisDriver({ url: server.url(), prefix: freshPrefix() });
     try {
       await driver.enqueue({ name: 'before', queue: 'faults' });
       const woke: string[] = [];
@@ -61,7 +37,7 @@ describe('redis driver when the server restarts', () => {
         }
       })();
       await sleep(50);
-      await shutDown(url);
+      await server.stop();
       const refused = await driver
         .claim({ queues: ['faults'], workerId: 'w', visibilityTimeoutMs: 1_000 })
         .catch((error: unknown) => error);
@@ -78,12 +54,12 @@ describe('redis driver when the server restarts', () => {
       for (const failure of failures)
         expect(isBerthError(failure, 'DRIVER_UNAVAILABLE')).toBe(true);
 
-      await restart(url);
-      // The server kept nothing (--save ""): the driver reloads its scripts and carries on.
-      const landed = await eventually(() => driver.enqueue({ name: 'after', queue: 'faults' }));
+      await server.start();
+      // A restarted server has no scripts loaded: the driver loads them again and carries on.
+      const landed = await eventually(() => driver.enqueue({ name: 'after', queue: 'later' }));
       expect(landed.deduped).toBe(false);
       const claimed = await driver.claim({
-        queues: ['faults'],
+        queues: ['later'],
         workerId: 'w',
         visibilityTimeoutMs: 1_000,
       });
@@ -96,8 +72,8 @@ describe('redis driver when the server restarts', () => {
         if (woke.length === 0) throw new Error('no wake after the restart');
       });
     } finally {
-      await restart(url);
-      await dispose();
+      await driver.close();
+      await server.dispose();
     }
   }, 60_000);
 });
