@@ -79,6 +79,11 @@ export interface KitCase {
   readonly run: (context: CaseContext) => Promise<void>;
   /** Per-case timeout, ms, when the default is too short (concurrency, differential). */
   readonly timeoutMs?: number;
+  /**
+   * Roughly what the case takes against a local server, ms, for dealing cases to a kit's shares
+   * (see {@link KitShard}); only the long cases say, the rest count as a typical case.
+   */
+  readonly costMs?: number;
 }
 
 /** One group of the kit: one file, one spec section. */

@@ -8,8 +8,11 @@ export interface KitShard {
   readonly count: number;
 }
 
-/** What a case is expected to cost, for balancing: its own timeout, else vitest's default. */
-const weightOf = (kitCase: KitCase): number => kitCase.timeoutMs ?? 20_000;
+/** What a typical case takes against a local server (the pg kit's median is ~120 ms). */
+const TYPICAL_COST_MS = 200;
+
+/** What a case is expected to cost, for balancing: its own estimate, else a typical case's. */
+export const caseCost = (kitCase: KitCase): number => kitCase.costMs ?? TYPICAL_COST_MS;
 
 /**
  * The cases of `groups` that `shard` runs, by group. The heaviest units are dealt first, each to
@@ -32,7 +35,7 @@ export function shardCases(groups: readonly KitGroup[], shard: KitShard): Map<Ki
     .map((cases, position) => ({
       cases,
       position,
-      weight: cases.reduce((sum, kitCase) => sum + weightOf(kitCase), 0),
+      weight: cases.reduce((sum, kitCase) => sum + caseCost(kitCase), 0),
     }))
     .sort((a, b) => b.weight - a.weight || a.position - b.position);
   const loads = Array.from({ length: shard.count }, () => 0);

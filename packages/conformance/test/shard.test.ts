@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kitGroups } from '../src/groups/index.js';
-import type { DriverFactory, KitCase } from '../src/kit.js';
-import { shardCases } from '../src/shard.js';
+import type { DriverFactory } from '../src/kit.js';
+import { caseCost, shardCases } from '../src/shard.js';
 
 // Never called: sharding only reads which groups open their drivers from a factory of their own.
 const privateServer: DriverFactory = async () => {
@@ -21,18 +21,28 @@ describe('kit shards', () => {
   });
 
   it('shares are balanced by expected cost: none exceeds an even share by more than the heaviest case', () => {
-    const weight = (kitCase: KitCase) => kitCase.timeoutMs ?? 20_000;
     const all = groups.flatMap((group) => group.cases);
-    const total = all.reduce((sum, kitCase) => sum + weight(kitCase), 0);
+    const total = all.reduce((sum, kitCase) => sum + caseCost(kitCase), 0);
     const restart = groups.filter((group) => group.factory !== undefined).flatMap((g) => g.cases);
     const heaviest = Math.max(
-      ...all.map(weight),
-      restart.reduce((sum, kitCase) => sum + weight(kitCase), 0),
+      ...all.map(caseCost),
+      restart.reduce((sum, kitCase) => sum + caseCost(kitCase), 0),
     );
     for (const share of shares(3)) {
-      const load = share.flat().reduce((sum, kitCase) => sum + weight(kitCase), 0);
+      const load = share.flat().reduce((sum, kitCase) => sum + caseCost(kitCase), 0);
       expect(load).toBeLessThanOrEqual(total / 3 + heaviest);
     }
+  });
+
+  it('the cases that say they are long land in different shares while there are shares to spare', () => {
+    const long = groups
+      .flatMap((group) => group.cases)
+      .filter((kitCase) => kitCase.costMs !== undefined && kitCase.costMs >= 10_000);
+    expect(long.length).toBeGreaterThanOrEqual(3);
+    const holders = long
+      .slice(0, 3)
+      .map((kitCase) => shares(3).findIndex((share) => share.flat().includes(kitCase)));
+    expect(new Set(holders).size).toBe(3);
   });
 
   it('a group with a factory of its own runs whole in one share', () => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DriverFactory, ServerControl, SiblingContext } from '@berth/conformance';
 import type { Driver } from '@berth/core';
 import {
@@ -68,8 +69,8 @@ export function clusterFactory(): {
 
   /**
    * Group restart's factory: drivers on a fresh prefix of the same cluster, each instance
-   * through a proxy of its own to every node, so the control may restart the whole cluster,
-   * take it away, or cut one instance off from all three nodes at once.
+   * through a proxy of its own to every node, so the control may restart the nodes one by one,
+   * take the whole cluster away from every instance, or cut one instance off from all three.
    */
   const serverFactory: DriverFactory = async ({ clock, hooks }) => {
     const { cluster } = await open();
@@ -92,10 +93,17 @@ export function clusterFactory(): {
       proxies.set(driver, own);
       return driver;
     };
+    const every = () => [...proxies.values()].flat();
     const server: ServerControl = {
       replayGraceMs: GRACE_MS,
-      restart: () => cluster.restart(),
-      outage: (ms) => cluster.restart(ms),
+      // A cluster restarts node by node: each instance's connection to a node sees it go.
+      restart: () => cluster.restartEach(),
+      // Every instance loses every node for `ms` (the nodes run on; clients know only proxies).
+      outage: async (ms) => {
+        for (const proxy of every()) proxy.refuse();
+        await sleep(ms);
+        for (const proxy of every()) proxy.accept();
+      },
       freeze: async (instance) => {
         for (const proxy of proxiesOf(instance)) proxy.freeze();
       },

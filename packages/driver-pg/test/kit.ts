@@ -1,4 +1,6 @@
 import { describeDriver, type KitShard } from '@berth/conformance';
+import { afterAll } from 'vitest';
+import { dropEmptiedSchemas } from './kit-schemas.js';
 import { memoryFactory } from './memory-factory.js';
 import { pgFactory } from './pg-factory.js';
 import { pgServerFactory } from './server-factory.js';
@@ -9,6 +11,7 @@ export const KIT_SHARES = 3;
 /** Registers this file's share of the conformance kit on pg (`conformance-<n>.test.ts`). */
 export function describePgKit(index: number): void {
   const shard: KitShard = { index, count: KIT_SHARES };
+  afterAll(dropEmptiedSchemas);
   describeDriver('pg', pgFactory, {
     reference: memoryFactory,
     inAppTransaction: true,

@@ -5,6 +5,7 @@ import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { createPgDriver, migrate, type PgDriverOptions } from '../src/index.js';
 import { MIGRATIONS } from '../src/sql/migrations/index.js';
+import { giveBackSchema, takeSchema } from './kit-schemas.js';
 
 /** A schema name no other test uses. */
 export const freshSchema = (): string => `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
@@ -67,11 +68,15 @@ interface PgUnderTest extends DriverUnderTest {
 }
 
 export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
-  const { driver, schema, dispose } = await openPgDriver({ clock, hooks });
   const url = await serverUrl('pg');
+  const schema = await takeSchema();
+  const driver = createPgDriver({ connectionString: url, schema, clock, hooks });
   const underTest: PgUnderTest = {
     driver,
-    dispose,
+    dispose: async () => {
+      await driver.close();
+      await giveBackSchema(schema);
+    },
     sibling: async (context) => createPgDriver({ connectionString: url, schema, ...context }),
     // An app's client after BEGIN: every call of the driver given to fn runs in its transaction.
     async inAppTransaction(fn) {

@@ -25,11 +25,12 @@ export interface NatsCluster {
   /** The node whose server leads `stream` now. */
   leaderOf(stream: string): Promise<NatsNode>;
   /**
-   * Takes every node down (SIGKILL: what a server acknowledged is in the kernel's page cache and
-   * kept) for `downMs`, then starts them all again on their stores; answers once JetStream can
-   * place a replicated stream again.
+   * Restarts the nodes one after another (SIGKILL: what a server acknowledged is in the kernel's
+   * page cache and kept), each once the one before is back in the cluster: a rolling restart,
+   * through which the cluster keeps its majority. Answers once JetStream can place a replicated
+   * stream again.
    */
-  restart(downMs?: number): Promise<void>;
+  restartEach(): Promise<void>;
   /** Stops every node for good and removes the stores. Idempotent. */
   stop(): Promise<void>;
 }
@@ -134,6 +135,8 @@ export async function startNatsCluster(input: {
       ...['-n', name, '-a', '127.0.0.1', '-p', String(client), '-js'],
       ...['-sd', join(dir, name), '-l', join(dir, `${name}.log`)],
       ...['--cluster_name', 'berth', '--cluster', `nats://127.0.0.1:${route}`, '--routes', routes],
+      // Clients know only the URLs they were given (a test's proxies), never the nodes' own.
+      '--no_advertise',
     ];
     let child: ChildProcess | undefined;
     const node: NatsNode = {
@@ -193,15 +196,16 @@ export async function startNatsCluster(input: {
   return {
     urls,
     nodes,
-    async restart(downMs = 0) {
-      await Promise.all(nodes.map((node) => node.kill()));
-      await sleep(downMs);
-      await Promise.all(nodes.map((node) => node.start()));
-      await until(
-        `JetStream of the restarted cluster in ${dir}`,
-        () => jetStreamServes(urls),
-        30_000,
-      );
+    async restartEach() {
+      for (const node of nodes) {
+        await node.kill();
+        await node.start();
+        await until(
+          `JetStream after ${node.name} restarted in ${dir}`,
+          () => jetStreamServes(urls),
+          30_000,
+        );
+      }
     },
     async leaderOf(stream) {
       const nc = await connect({ servers: [...urls] });

@@ -16,6 +16,7 @@ export function differentialGroup(options: KitOptions): KitGroup {
         title:
           'random operation sequences answer exactly as the reference driver does, answer for answer',
         timeoutMs: 600_000,
+        costMs: 30_000,
         run: ({ factory }) =>
           runDifferential(factory, options.reference ?? factory, {
             runs: options.differentialRuns ?? DEFAULT_RUNS,

@@ -17,6 +17,7 @@ export function fuzzGroup(options: KitOptions): KitGroup {
         title:
           'hostile arguments at every entry point answer only registered codes that serialise, change nothing when refused, and match the reference driver call for call',
         timeoutMs: 300_000,
+        costMs: 3_000,
         run: ({ factory }) =>
           runFuzz(factory, options.reference ?? factory, {
             runs: options.fuzzRuns ?? DEFAULT_RUNS,
@@ -27,6 +28,7 @@ export function fuzzGroup(options: KitOptions): KitGroup {
         title:
           'null, undefined, a number, an empty or null-prototype object, a Proxy or a throwing getter in any argument of the client’s calls, defineJob, declareJob, implementJob, defineEvent, createClient, createWorker, createScheduler and createRetention answer a registered code, change nothing, and match the reference driver',
         timeoutMs: 300_000,
+        costMs: 2_000,
         run: ({ factory }) =>
           runCalls(
             factory,

@@ -55,6 +55,7 @@ const largeCases: readonly KitCase[] = [
   {
     title: `a slot key grants ${HOLDERS} holders at limit ${HOLDERS}, refuses one more, and a release frees exactly one`,
     timeoutMs: 300_000,
+    costMs: 30_000,
     run: async ({ driver }) => {
       const { leases } = driver;
       const granted = await chunked(HOLDERS, (index) =>
@@ -77,6 +78,7 @@ const largeCases: readonly KitCase[] = [
   {
     title: `a run holds ${STEPS} steps of ${NAME_LENGTH}-character names: listed in write order, read back, and a requeue fromStep in the middle drops that step and every later one`,
     timeoutMs: 300_000,
+    costMs: 6_000,
     run: async ({ driver, t0 }) => {
       const { id, runId, fence } = await claimedRun(driver, 'large');
       // Puts in flight together have no order among them; each chunk lands after the one before.

@@ -4,6 +4,8 @@ import { build, finish, purgeTwice, readAll, type Step, work } from './restart-s
 
 /** Server start-up, reconnects, the outage and the grace waits, on a busy machine. */
 const TIMEOUT_MS = 120_000;
+/** A server restart or outage with two processes: seconds on one server, more on a cluster. */
+const RESTART_COST_MS = 5_000;
 
 /** After the disturbance both processes read everything back, work on, purge and read again. */
 const afterwards: readonly Step[] = [
@@ -34,18 +36,21 @@ export function restartGroup(options: KitOptions): KitGroup {
         title:
           'two processes answer as the reference after their server restarts: every read, claim order, old fence, event wake-up, lease, slot and mark',
         timeoutMs: TIMEOUT_MS,
+        costMs: RESTART_COST_MS,
         run: play([...build, { control: 'restart' }, ...afterwards]),
       },
       {
         title:
           'two processes answer as the reference after an outage longer than the replay grace, and after purges whose delete markers then go',
         timeoutMs: TIMEOUT_MS,
+        costMs: RESTART_COST_MS,
         run: play([...build, { control: 'outage' }, ...afterwards]),
       },
       {
         title:
           'a process cut off without noticing while the other purges past the grace answers as the reference once it finds out: no purged row or event comes back',
         timeoutMs: TIMEOUT_MS,
+        costMs: RESTART_COST_MS,
         run: play([
           ...build,
           ...readAll('b'),

@@ -53,6 +53,7 @@ const scaleCases: readonly KitCase[] = [
     title:
       'claim, publish, purge and purgeExpired cost about the same behind a large backlog of ready, future, lapsed, finished, suspended and expired rows as behind a small one; a bounded purge removes exactly its limit',
     timeoutMs: 300_000,
+    costMs: 12_000,
     run: async (context) => {
       const backlog = Math.max(
         MIN_SCALE_BACKLOG,

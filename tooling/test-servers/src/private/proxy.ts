@@ -14,6 +14,12 @@ export interface CutProxy {
   freeze(): void;
   /** Closes every held connection (resolves once the client closed its side too) and forwards again. */
   thaw(): Promise<void>;
+  /**
+   * Drops every connection and, until `accept`, every new one at once: to the instance the
+   * server is gone (an outage), whatever the server itself is doing.
+   */
+  refuse(): void;
+  accept(): void;
   close(): Promise<void>;
 }
 
@@ -39,6 +45,7 @@ export async function cutProxy(targetPort: number): Promise<CutProxy> {
   const pairs = new Map<Socket, Socket>();
   const held = new Set<Socket>();
   let frozen = false;
+  let refusing = false;
 
   const hold = (client: Socket) => {
     client.pause();
@@ -48,6 +55,10 @@ export async function cutProxy(targetPort: number): Promise<CutProxy> {
 
   const server = createServer((client) => {
     client.on('error', () => {});
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     if (frozen) {
       hold(client);
       return;
@@ -89,6 +100,17 @@ export async function cutProxy(targetPort: number): Promise<CutProxy> {
     async thaw() {
       frozen = false;
       await Promise.all([...held].map(closedByClient));
+    },
+    refuse() {
+      refusing = true;
+      for (const [client, upstream] of [...pairs]) {
+        pairs.delete(client);
+        client.destroy();
+        upstream.destroy();
+      }
+    },
+    accept() {
+      refusing = false;
     },
     async close() {
       for (const [client, upstream] of pairs) {
