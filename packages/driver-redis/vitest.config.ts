@@ -10,8 +10,8 @@ export default mergeConfig(
       name: 'driver-redis',
       fileParallelism: true,
       maxWorkers: 2,
-      // Its own group in a root run, shared with the other driver of the same worker count.
-      sequence: { groupOrder: 2 },
+      // In the root run's first group with every project of two workers.
+      sequence: { groupOrder: 0 },
     },
   }),
 );

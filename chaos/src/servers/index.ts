@@ -6,7 +6,7 @@ import type { Backend, ChaosServer } from './server.ts';
 
 export type { Backend, ChaosServer } from './server.ts';
 
-/** What `pnpm chaos` runs by default, and the ci profile test. */
+/** What `pnpm chaos` runs by default (the ci profile tests: `test/ci-<backend>.test.ts`). */
 export const BACKENDS: readonly Backend[] = ['pg', 'redis', 'nats'];
 /** Every backend `--backend` takes: the cluster has a test of its own (test/nats-cluster.test.ts). */
 export const ALL_BACKENDS: readonly Backend[] = [...BACKENDS, 'nats-cluster'];

@@ -1,0 +1,3 @@
+import { describeCiProfile } from './ci-profile.ts';
+
+describeCiProfile('nats', 'private nats server', '');

@@ -1,0 +1,3 @@
+import { describeCiProfile } from './ci-profile.ts';
+
+describeCiProfile('pg', 'private pg server', '');

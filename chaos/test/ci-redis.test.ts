@@ -1,0 +1,3 @@
+import { describeCiProfile } from './ci-profile.ts';
+
+describeCiProfile('redis', 'private redis server', '');
