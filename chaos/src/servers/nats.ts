@@ -1,8 +1,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, run } from '@berth/test-servers';
 import { processServer } from './process-server.ts';
-import { type ChaosServer, freePort, run } from './server.ts';
+import type { ChaosServer } from './server.ts';
 
 /** `nats-server --version` → [major, minor]. */
 async function natsVersion(): Promise<readonly [number, number]> {

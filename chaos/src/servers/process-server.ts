@@ -1,20 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { onExit } from './on-exit.ts';
-import { type Backend, type ChaosServer, until } from './server.ts';
-
-/** Whether something accepts TCP connections on the loopback port. */
-export function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+import { accepts, onExit, until } from '@berth/test-servers';
+import type { Backend, ChaosServer } from './server.ts';
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

@@ -1,9 +1,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@berth/test-servers';
 import { Redis } from 'ioredis';
 import { processServer } from './process-server.ts';
-import { type ChaosServer, freePort } from './server.ts';
+import type { ChaosServer } from './server.ts';
 
 /**
  * A private redis-server with the settings under which an acknowledged write survives a crash:

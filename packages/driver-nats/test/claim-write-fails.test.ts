@@ -1,11 +1,9 @@
-import { type Driver, type ScreenedClaim, systemClock } from '@berth/core';
+import type { Driver, ScreenedClaim } from '@berth/core';
 import type { KV } from '@nats-io/kv';
 import { describe, expect, it } from 'vitest';
 import { claim } from '../src/claim.js';
-import { openContext } from '../src/connect.js';
 import type { NatsContext } from '../src/context.js';
-import { subjectsFor } from '../src/subjects.js';
-import { natsDriver } from './nats-factory.js';
+import { natsDriver, openTestContext } from './nats-factory.js';
 
 /**
  * What the Nth `update` of the jobs bucket does: fail before it is sent, land and then lose its
@@ -88,16 +86,7 @@ describe('a nats claim whose writes fail part-way', () => {
   for (const { title, faults, answered = 3 - faults.length } of CASES) {
     it(`spends no attempt it does not answer: ${title}`, async () => {
       const { driver, url, prefix, dispose } = await natsDriver();
-      const context = await openContext({
-        servers: url,
-        connection: undefined,
-        subjects: subjectsFor(prefix),
-        clock: systemClock,
-        hooks: {},
-        replicas: 1,
-        timeoutMs: 10_000,
-        markerGraceMs: 3_600_000,
-      });
+      const context = await openTestContext(url, prefix);
       try {
         const ids: string[] = [];
         for (let row = 0; row < 3; row += 1) {

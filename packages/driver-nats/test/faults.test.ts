@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Driver, isBerthError } from '@berth/core';
+import { type PrivateServer, startPrivateServer } from '@berth/test-servers';
 import { describe, expect, it } from 'vitest';
 import { createNatsDriver } from '../src/index.js';
-import { type PrivateServer, privateServer } from './private-server.js';
 
 /** Retries `call` until it answers (the driver reconnecting by itself), failing after 20 s. */
 async function eventually<T>(call: () => Promise<T>): Promise<T> {
@@ -75,9 +75,9 @@ describe('nats driver when its server restarts', () => {
       let server: PrivateServer | undefined;
       let driver: Driver | undefined;
       try {
-        server = await privateServer();
+        server = await startPrivateServer('nats');
         const live = createNatsDriver({
-          servers: server.url,
+          servers: server.url(),
           prefix: 'faults',
           timeoutMs: 1_500,
           deleteMarkerGraceMs,
@@ -127,7 +127,7 @@ describe('nats driver when its server restarts', () => {
 
         // Nothing the driver acknowledged is lost: every answered enqueue is there, every landed
         // ack reads completed, in the driver that lived through the restart and in a new one.
-        const fresh = createNatsDriver({ servers: server.url, prefix: 'faults' });
+        const fresh = createNatsDriver({ servers: server.url(), prefix: 'faults' });
         try {
           for (const reader of [live, fresh]) {
             const ids = [...before.map((answer) => answer.id), ...seen.enqueued];

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DriverFactory } from '@berth/conformance';
-import type { Driver } from '@berth/core';
+import { type Driver, systemClock } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { openContext } from '../src/connect.js';
+import type { NatsContext } from '../src/context.js';
 import { createNatsDriver, type NatsDriverOptions } from '../src/index.js';
+import { subjectsFor } from '../src/subjects.js';
 
 /** A prefix no other case uses: each case sees only its own streams. */
 export const freshPrefix = (): string => `berth-test-${randomUUID().slice(0, 12)}`;
@@ -58,3 +61,25 @@ export const natsFactory: DriverFactory = async ({ clock, hooks }) => {
     dispose,
   };
 };
+
+/**
+ * The driver's own context on `prefix`, on a connection of its own: for tests that call one
+ * operation module directly, or reach under it to the buckets. Its mirror keeps purge markers for
+ * `markerGraceMs` (default an hour: no replay unless the test wants one).
+ */
+export function openTestContext(
+  url: string,
+  prefix: string,
+  markerGraceMs = 3_600_000,
+): Promise<NatsContext> {
+  return openContext({
+    servers: url,
+    connection: undefined,
+    subjects: subjectsFor(prefix),
+    clock: systemClock,
+    hooks: {},
+    replicas: 1,
+    timeoutMs: 10_000,
+    markerGraceMs,
+  });
+}

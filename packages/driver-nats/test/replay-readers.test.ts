@@ -1,9 +1,6 @@
-import { systemClock } from '@berth/core';
 import { describe, expect, it } from 'vitest';
-import { openContext } from '../src/connect.js';
 import { createEventStore } from '../src/events.js';
-import { subjectsFor } from '../src/subjects.js';
-import { natsDriver } from './nats-factory.js';
+import { natsDriver, openTestContext } from './nats-factory.js';
 
 // A grace of 0: every resume may have missed a marker, so it replays the bucket.
 const GRACE_MS = 0;
@@ -11,16 +8,7 @@ const GRACE_MS = 0;
 describe('after the watch replays the bucket into a fresh index', () => {
   it('the event store reads and wakes from the fresh index, not the one it was made with', async () => {
     const { driver, url, prefix, dispose } = await natsDriver();
-    const context = await openContext({
-      servers: url,
-      connection: undefined,
-      subjects: subjectsFor(prefix),
-      clock: systemClock,
-      hooks: {},
-      replicas: 1,
-      timeoutMs: 10_000,
-      markerGraceMs: GRACE_MS,
-    });
+    const context = await openTestContext(url, prefix, GRACE_MS);
     try {
       const events = createEventStore(context);
       const early = await events.publish('early', { n: 1 });

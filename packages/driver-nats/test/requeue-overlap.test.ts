@@ -1,11 +1,9 @@
-import { type Fence, isBerthError, systemClock } from '@berth/core';
+import { type Fence, isBerthError } from '@berth/core';
 import type { KV } from '@nats-io/kv';
 import { describe, expect, it } from 'vitest';
-import { openContext } from '../src/connect.js';
 import type { NatsContext } from '../src/context.js';
 import { requeue } from '../src/requeue.js';
-import { subjectsFor } from '../src/subjects.js';
-import { natsDriver } from './nats-factory.js';
+import { natsDriver, openTestContext } from './nats-factory.js';
 
 /** The jobs bucket, running `meanwhile` just before a batch decision key is created. */
 function beforeDecision(jobs: KV, meanwhile: () => Promise<void>): KV {
@@ -31,16 +29,7 @@ function beforeDecision(jobs: KV, meanwhile: () => Promise<void>): KV {
 describe('a keyed requeue overlapped by plain reads', () => {
   it('lands although a stale ack and a cancel read the record while its batch was in flight', async () => {
     const { driver, url, prefix, dispose } = await natsDriver();
-    const context = await openContext({
-      servers: url,
-      connection: undefined,
-      subjects: subjectsFor(prefix),
-      clock: systemClock,
-      hooks: {},
-      replicas: 1,
-      timeoutMs: 10_000,
-      markerGraceMs: 3_600_000,
-    });
+    const context = await openTestContext(url, prefix);
     try {
       const { id } = await driver.enqueue({ name: 'mail', queue: 'overlap', idempotencyKey: 'k' });
       const [job] = await driver.claim({

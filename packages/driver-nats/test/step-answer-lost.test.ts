@@ -1,12 +1,10 @@
-import { type Fence, type StepRecord, systemClock } from '@berth/core';
+import type { Fence, StepRecord } from '@berth/core';
 import type { KV } from '@nats-io/kv';
 import { describe, expect, it } from 'vitest';
-import { openContext } from '../src/connect.js';
 import type { NatsContext } from '../src/context.js';
 import { createNatsDriver } from '../src/index.js';
 import { createStepStore } from '../src/steps.js';
-import { subjectsFor } from '../src/subjects.js';
-import { natsDriver } from './nats-factory.js';
+import { natsDriver, openTestContext } from './nats-factory.js';
 
 /** The jobs bucket, whose next `update` lands on the server and then fails as a lost answer does. */
 function losingNextAnswer(jobs: KV): KV {
@@ -31,16 +29,7 @@ function losingNextAnswer(jobs: KV): KV {
 describe('a step write whose answer was lost', () => {
   it('stays stored and readable by the next claim, so the step is memoized, not run again', async () => {
     const { driver, url, prefix, dispose } = await natsDriver();
-    const context = await openContext({
-      servers: url,
-      connection: undefined,
-      subjects: subjectsFor(prefix),
-      clock: systemClock,
-      hooks: {},
-      replicas: 1,
-      timeoutMs: 10_000,
-      markerGraceMs: 3_600_000,
-    });
+    const context = await openTestContext(url, prefix);
     const reader = createNatsDriver({ servers: url, prefix });
     try {
       await driver.enqueue({ name: 'charge', queue: 'answers' });

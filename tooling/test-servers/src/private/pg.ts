@@ -46,22 +46,35 @@ async function serves(url: string): Promise<boolean> {
   }
 }
 
-/**
- * A private PostgreSQL cluster (initdb into a temporary directory, trust auth) on a free loopback
- * port. `stop` is `pg_ctl stop -m fast`: sessions end, committed work is kept.
- */
-export async function startPrivatePg(): Promise<{
-  port: number;
+/** A private PostgreSQL cluster of {@link startPrivatePg}. */
+export interface PrivatePg {
+  readonly port: number;
+  /** `pg_ctl stop -m fast`: sessions end, committed work is kept. */
   stop(): Promise<void>;
+  /** `pg_ctl stop -m immediate`: no checkpoint; the next start replays the WAL. */
+  crash(): Promise<void>;
   start(): Promise<void>;
   dispose(): Promise<void>;
-}> {
+}
+
+/**
+ * A private PostgreSQL cluster (initdb into a temporary directory, trust auth) on a free loopback
+ * port. `durable` keeps PostgreSQL's default fsync (a crash test needs it; a restart test, whose
+ * stops are graceful, runs faster without).
+ */
+export async function startPrivatePg(
+  input: { readonly durable?: boolean; readonly maxConnections?: number } = {},
+): Promise<PrivatePg> {
   const dir = await mkdtemp(join(tmpdir(), 'berth-private-pg-'));
   await ownedByServerUser(dir);
   const data = join(dir, 'data');
   const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const options = [
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+    input.durable === true ? '' : '-c fsync=off',
+    input.maxConnections === undefined ? '' : `-c max_connections=${input.maxConnections}`,
+  ].join(' ');
   let running = false;
   const start = async () => {
     if (running) return;
@@ -76,6 +89,11 @@ export async function startPrivatePg(): Promise<{
     running = false;
     await run(...asServerUser('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']));
   };
+  const crash = async () => {
+    if (!running) return;
+    running = false;
+    await run(...asServerUser('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']));
+  };
   try {
     await run(...asServerUser('initdb', ['-D', data, '-U', OS_USER, '-A', 'trust', '--no-sync']));
     await start();
@@ -83,7 +101,7 @@ export async function startPrivatePg(): Promise<{
     await stop().catch(() => {});
     await rm(dir, { recursive: true, force: true });
     throw new Error(
-      'could not start a private postgres for the restart tests (apt-get install postgresql, or set BERTH_PG_BIN to its bin directory)',
+      'could not start a private postgres (apt-get install postgresql, or set BERTH_PG_BIN to its bin directory)',
       { cause: error },
     );
   }
@@ -94,6 +112,7 @@ export async function startPrivatePg(): Promise<{
     port,
     start,
     stop,
+    crash,
     dispose: async () => {
       unregister();
       await stop().catch(() => {});
