@@ -10,6 +10,7 @@ export default mergeConfig(
   vitestPreset,
   defineConfig({
     resolve: { alias: { '@berth/driver-memory': memoryDriver } },
-    test: { name: 'core' },
+    // No test file changes shared state: one module graph per worker saves re-importing core.
+    test: { name: 'core', isolate: false },
   }),
 );

@@ -1,4 +1,8 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { vitestPreset } from '../../tooling/vitest.preset.ts';
 
-export default mergeConfig(vitestPreset, defineConfig({ test: { name: 'driver-memory' } }));
+// No test file changes shared state: one module graph per worker saves re-importing the driver.
+export default mergeConfig(
+  vitestPreset,
+  defineConfig({ test: { name: 'driver-memory', isolate: false } }),
+);

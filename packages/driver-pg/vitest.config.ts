@@ -9,6 +9,8 @@ export default mergeConfig(
     test: {
       name: 'driver-pg',
       fileParallelism: true,
+      // No test file changes shared state: one module graph per worker saves re-importing the driver.
+      isolate: false,
       maxWorkers: 3,
       testTimeout: 30_000,
       // Its own group in a root run: projects with different worker counts cannot share one.

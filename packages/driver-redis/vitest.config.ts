@@ -9,6 +9,8 @@ export default mergeConfig(
     test: {
       name: 'driver-redis',
       fileParallelism: true,
+      // No test file changes shared state: one module graph per worker saves re-importing the driver.
+      isolate: false,
       maxWorkers: 2,
       // In the root run's first group with every project of two workers.
       sequence: { groupOrder: 0 },

@@ -48,10 +48,16 @@ describe('worker: leases', () => {
 
   it('aborts the handler with JOB_ABORTED when its lease is lost, and its later step writes land nothing', async () => {
     const { driver: inner, clock } = memoryOnManualClock();
-    // Renewals stall until the test lets them go: the lease lapses and another worker takes the job.
+    // The worker's backend stalls (renewals, and claims once its job runs) until the test lets
+    // it go: the lease lapses and another worker takes the job.
     const stall = gate();
+    let started = false;
     const driver: Driver = {
       ...inner,
+      claim: async (input) => {
+        if (started) await stall.promise;
+        return inner.claim(input);
+      },
       extend: async (fence, ms) => {
         await stall.promise;
         return inner.extend(fence, ms);
@@ -62,7 +68,6 @@ describe('worker: leases', () => {
       },
     };
     const seen: { reason?: unknown; late?: unknown } = {};
-    let started = false;
     const stuck = defineJob({
       name: 'stuck',
       run: async ({ signal, step }) => {

@@ -5,7 +5,8 @@ export const NUDGE_MS = 10;
 /** Most nudges one wait takes (20 s of kit time, far below any scenario's own durations). */
 const MAX_NUDGES = 2_000;
 
-const realPause = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+/** A real-time yield: lets I/O and handlers run between moves of the clock. */
+export const realPause = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
 /**
  * Waits until `done()` holds. Each round lets real time pass (a driver's wake may be delivered

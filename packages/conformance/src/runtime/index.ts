@@ -7,6 +7,7 @@ import {
   unmatchedEventDoesNotSpin,
 } from './event-gap.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
+import { failingLeaseRenewalAborts, hangingLeaseRenewalAborts } from './lease-renewal.js';
 import { prefetchHandsBackOnStop } from './prefetch.js';
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
@@ -67,4 +68,6 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   suspendAnswerLost,
   failingSlotRenewalAborts,
   hangingSlotRenewalAborts,
+  failingLeaseRenewalAborts,
+  hangingLeaseRenewalAborts,
 ];

@@ -32,10 +32,12 @@ export interface Leased {
  * Renews the leases of every job a worker holds on ONE timer. Each job is due `everyMs` after
  * its claim (or its last renewal); a tick renews every job due within half a period, so jobs
  * claimed together renew together, and no job is renewed later than `everyMs` after the last
- * time. `extendMany` answering false for a job means the fence no longer holds; a renewal that throws is
- * logged and tried again next tick (the fence, not this timer, keeps a stale worker from writing).
- * A concurrency slot has no fence: an attempt whose slot would run out before its next renewal
- * (its renewals failed) ends now, as one whose slot was taken does, so a key's limit holds.
+ * time. `extendMany` answering false for a job means the fence no longer holds; a renewal that
+ * throws is logged and tried again next tick. Whatever an attempt holds ends by the worker's own
+ * clock: one whose lease or concurrency slot would run out before its next renewal (its renewals
+ * fail, or hang) ends now, as one whose lease was taken does. The fence refuses a stale worker's
+ * writes, but only an attempt that has ended starts no more steps beside the worker that takes
+ * its job over, and only a slot given up in time keeps a key's limit.
  */
 export class LeaseKeeper {
   /** Jobs held and when each is due; a job whose renewal is out is in `renewing` instead. */
@@ -87,7 +89,7 @@ export class LeaseKeeper {
     this.timerAt = Number.POSITIVE_INFINITY;
     this.cancelTimer = () => {};
     const now = this.driver.clock.now();
-    this.dropLapsedSlots(now);
+    this.dropLapsed(now);
     const horizon = now + this.everyMs / 2;
     const batch: Leased[] = [];
     let next = Number.POSITIVE_INFINITY;
@@ -101,18 +103,26 @@ export class LeaseKeeper {
     }
     // Every lease due in this tick goes out in ONE `extendMany`, on one timer.
     if (batch.length > 0) void this.renew(batch, now);
-    // A renewal still out when its slot nears its end is looked at again then: one that never
-    // answers must not keep the attempt running past the slot.
-    for (const job of this.renewing) next = Math.min(next, this.slotGivenUpAt(job));
+    // A renewal still out when what it renews nears its end is looked at again then: one that
+    // never answers must not keep the attempt running past its lease or its slot.
+    for (const job of this.renewing) next = Math.min(next, this.givenUpAt(job));
     if (next !== Number.POSITIVE_INFINITY) this.arm(next);
   }
 
+  /** When the first of what `job` holds runs out by this worker's clock, and which it is. */
+  private heldUntil(job: Leased): { until: number; what: 'lease' | 'slot' } {
+    const slot = job.slotUntil();
+    return job.lease.until <= slot
+      ? { until: job.lease.until, what: 'lease' }
+      : { until: slot, what: 'slot' };
+  }
+
   /**
-   * When an attempt whose slot renewal is still out gives its slot up: once the slot would run
-   * out before the next renewal could go out, as when its renewals fail (`slotRunsOut`).
+   * When an attempt whose renewal is still out gives up: once its lease or slot would run out
+   * before the next renewal could go out, as when its renewals fail (`runsOut`).
    */
-  private slotGivenUpAt(job: Leased): number {
-    return job.slotUntil() - this.everyMs;
+  private givenUpAt(job: Leased): number {
+    return this.heldUntil(job).until - this.everyMs;
   }
 
   private async renew(batch: readonly Leased[], at: number): Promise<void> {
@@ -127,7 +137,7 @@ export class LeaseKeeper {
       if (batch.some((job) => this.renewing.has(job))) {
         this.logger.warn('lease renewal failed; trying again', errorFields(error));
       }
-      for (const job of batch) this.settle(job, this.slotRunsOut(job));
+      for (const job of batch) this.settle(job, this.runsOut(job));
       return;
     }
     await Promise.all(
@@ -142,32 +152,34 @@ export class LeaseKeeper {
             this.logger.warn('slot renewal failed; trying again', errorFields(error));
           }
         }
-        this.settle(job, also === false ? 'slot' : this.slotRunsOut(job));
+        this.settle(job, also === false ? 'slot' : this.runsOut(job));
       }),
     );
   }
 
-  /** `slot` when the job's slot would run out before its next renewal goes out. */
-  private slotRunsOut(job: Leased): 'slot' | undefined {
-    return job.slotUntil() <= this.driver.clock.now() + this.everyMs ? 'slot' : undefined;
+  /** What of the job's would run out before its next renewal goes out, if anything. */
+  private runsOut(job: Leased): 'lease' | 'slot' | undefined {
+    const held = this.heldUntil(job);
+    return held.until <= this.driver.clock.now() + this.everyMs ? held.what : undefined;
   }
 
   /**
-   * A tick that finds a slot already past its end woke late (a stopped process, a long pause):
-   * another worker may hold the key now, so the attempt ends at once instead of running on
-   * until a renewal answers. So does one whose slot renewal has gone unanswered until the slot
-   * nears its end.
+   * A tick that finds a lease or slot already past its end woke late (a stopped process, a long
+   * pause): another worker may hold the job or the key now, so the attempt ends at once instead
+   * of running on until a renewal answers. So does one whose renewal has gone unanswered until
+   * what it renews nears its end.
    */
-  private dropLapsedSlots(now: number): void {
+  private dropLapsed(now: number): void {
     for (const job of this.due.keys()) {
-      if (job.slotUntil() > now) continue;
+      const held = this.heldUntil(job);
+      if (held.until > now) continue;
       this.due.delete(job);
-      job.leaseLost('slot');
+      job.leaseLost(held.what);
     }
     for (const job of this.renewing) {
-      if (this.slotGivenUpAt(job) > now) continue;
+      if (this.givenUpAt(job) > now) continue;
       this.renewing.delete(job);
-      job.leaseLost('slot');
+      job.leaseLost(this.heldUntil(job).what);
     }
     if (this.size === 0) this.disarm();
   }
