@@ -1,5 +1,7 @@
 import { configInvalid, driverNotMigrated, driverUnavailable, isBerthError } from '@berth/core';
 import pg from 'pg';
+import { screenConnectionString } from './connection-string.js';
+import { type PgPoolOptions, poolConfig } from './pool-options.js';
 import type { Prepared, SendNamed } from './prepared.js';
 import { LATEST_VERSION } from './sql/migrations/index.js';
 import { RELEASE_SAVEPOINT, ROLLBACK_TO_SAVEPOINT, SAVEPOINT } from './sql/savepoint.js';
@@ -33,7 +35,21 @@ export interface PgConnectionOptions {
   readonly connectionString?: string | undefined;
   /** An app's client, pool or transaction: used, never closed; no wake subscription. */
   readonly executor?: PgExecutor;
+  /**
+   * Size, keepalive and timeouts of the pool the driver opens itself (from `connectionString` or
+   * the `PG*` variables); every member has a production default. Not with `pool` or `executor`:
+   * configure those where you create them.
+   */
+  readonly poolOptions?: PgPoolOptions;
 }
+
+/** A pg.Pool, or anything shaped like one (another copy of pg's); not an options object. */
+const isPgPool = (value: unknown): value is pg.Pool =>
+  value instanceof pg.Pool ||
+  (typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<pg.Pool>).connect === 'function' &&
+    typeof (value as Partial<pg.Pool>).query === 'function');
 
 /** The connections a driver works through, and what it must close. */
 export interface Connections {
@@ -46,21 +62,6 @@ export interface Connections {
   readonly sendNamed: SendNamed | undefined;
   /** Ends what the driver opened. */
   readonly close: () => Promise<void>;
-}
-
-/** The URL schemes `pg` reads; a string without `://` (a socket path) is left to `pg`. */
-const SCHEMES = new Set(['postgres:', 'postgresql:']);
-
-/** Refuses, at construction, a URL of another scheme (a `mysql://` URL given by mistake). */
-function screenConnectionString(url: string): void {
-  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === undefined || SCHEMES.has(scheme)) return;
-  throw configInvalid({
-    option: 'connectionString',
-    reason: `has the scheme ${scheme}//, which is not PostgreSQL`,
-    allowed: 'must be a postgres:// (or postgresql://) URL',
-    example: "createPgDriver({ connectionString: 'postgres://postgres@127.0.0.1:5432/app' })",
-  });
 }
 
 export function openConnections(options: PgConnectionOptions): Connections {
@@ -76,6 +77,25 @@ export function openConnections(options: PgConnectionOptions): Connections {
         'names where connections come from: pass exactly one of pool (your pg.Pool), connectionString (the driver opens its own pool) or executor (your client or transaction)',
       example:
         'createPgDriver({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) })',
+    });
+  }
+  if (options.poolOptions !== undefined && (options.pool ?? options.executor) !== undefined) {
+    throw configInvalid({
+      option: 'poolOptions',
+      reason: `was given with ${options.pool === undefined ? 'executor' : 'pool'}, which the app configures itself`,
+      allowed:
+        'applies only to the pool the driver opens from connectionString: set max, keepalive and timeouts on your own pg.Pool instead, or pass connectionString with poolOptions',
+      example: 'createPgDriver({ connectionString, poolOptions: { max: 20 } })',
+    });
+  }
+  if (options.pool !== undefined && !isPgPool(options.pool)) {
+    throw configInvalid({
+      option: 'pool',
+      reason: 'is not a pg.Pool (pool settings such as max go in poolOptions)',
+      allowed:
+        'must be your own pg.Pool instance; to size the pool the driver opens, use poolOptions',
+      example:
+        'createPgDriver({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 }) })',
     });
   }
   if (options.executor !== undefined) {
@@ -97,8 +117,12 @@ export function openConnections(options: PgConnectionOptions): Connections {
       close: async () => {},
     };
   }
-  const config: pg.PoolConfig =
-    options.connectionString === undefined ? {} : { connectionString: options.connectionString };
+  const config: pg.PoolConfig = {
+    ...poolConfig(options.poolOptions),
+    ...(options.connectionString === undefined
+      ? {}
+      : { connectionString: options.connectionString }),
+  };
   const pool = new pg.Pool(config);
   // An idle connection the server dropped is reported here; the pool replaces it on next use.
   pool.on('error', () => {});

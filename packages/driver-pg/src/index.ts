@@ -9,5 +9,6 @@ export type {
 export { migrationStatus } from './migration-status.js';
 export type { PgDriver, PgDriverOptions } from './pg-driver.js';
 export { createPgDriver } from './pg-driver.js';
+export type { PgPoolOptions } from './pool-options.js';
 export { LATEST_VERSION } from './sql/migrations/index.js';
 export { DEFAULT_SCHEMA } from './sql/schema.js';

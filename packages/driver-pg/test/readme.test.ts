@@ -1,6 +1,6 @@
 import { readmeBlock, runSnippet, serverUrl } from '@berth/test-servers';
 import { expect, it } from 'vitest';
-import { createPgDriver, type PgDriverOptions } from '../src/index.js';
+import { createPgDriver, LATEST_VERSION, type PgDriverOptions } from '../src/index.js';
 import { dropSchema, freshSchema } from './pg-factory.js';
 
 it('the README quick-start runs as written: connect, migrate, enqueue, claim and ack', async () => {
@@ -25,4 +25,22 @@ it('the README quick-start runs as written: connect, migrate, enqueue, claim and
     ['berth schema at version 7, applied now: 1, 2, 3, 4, 5, 6, 7'],
     ['completed', { sent: true }],
   ]);
+});
+
+it('the README pool-options example runs as written', async () => {
+  const code = readmeBlock(new URL('../README.md', import.meta.url), 'pool-options');
+  const importLine = "import { createPgDriver } from '@berth/driver-pg';\n";
+  expect(code.startsWith(importLine)).toBe(true);
+  const schema = freshSchema();
+  const printed: unknown[][] = [];
+  try {
+    await runSnippet(code.slice(importLine.length), {
+      createPgDriver: (options: PgDriverOptions) => createPgDriver({ ...options, schema }),
+      process: { env: { DATABASE_URL: await serverUrl('pg') } },
+      console: { log: (...args: unknown[]) => printed.push(args) },
+    });
+  } finally {
+    await dropSchema(schema);
+  }
+  expect(printed).toEqual([[`berth schema at version ${LATEST_VERSION}`]]);
 });
