@@ -20,10 +20,12 @@ import { freshPrefix } from './nats-factory.js';
  * Each case gets a driver over empty buckets of a prefix no other live driver uses. Making two
  * R3 streams costs about 0.7 s of cluster consensus (the whole kit would spend minutes on it), so
  * a prefix's buckets, made by the first driver on it, are emptied and reused by a later case.
- * Emptying purges both streams.
+ * Emptying purges both streams and waits for every replica to apply the purge.
  */
 /** The replay grace group restart runs with on the cluster (as on one server: small). */
 const GRACE_MS = 1_500;
+/** How long a purged prefix's replicas may take to apply the purge before it is not reused. */
+const REPLICAS_CURRENT_MS = 5_000;
 
 export function clusterFactory(): {
   factory: DriverFactory;
@@ -40,9 +42,29 @@ export function clusterFactory(): {
     return started;
   };
 
-  const empty = async (admin: NatsConnection, prefix: string) => {
+  /**
+   * Purges a prefix's streams and answers once every replica has applied the purge (each is
+   * `current`, no lag): the leader answers a purge before its followers apply it, and a new
+   * driver's watch may be served by a follower still holding the last case's messages.
+   * Answers false when they have not caught up within REPLICAS_CURRENT_MS (the prefix is
+   * then not reused).
+   */
+  const empty = async (admin: NatsConnection, prefix: string): Promise<boolean> => {
     const jsm = await jetstreamManager(admin);
-    await Promise.all(['jobs', 'aux'].map((bucket) => jsm.streams.purge(`KV_${prefix}_${bucket}`)));
+    const streams = ['jobs', 'aux'].map((bucket) => `KV_${prefix}_${bucket}`);
+    await Promise.all(streams.map((stream) => jsm.streams.purge(stream)));
+    const deadline = Date.now() + REPLICAS_CURRENT_MS;
+    while (Date.now() < deadline) {
+      const infos = await Promise.all(streams.map((stream) => jsm.streams.info(stream)));
+      const caughtUp = infos.every(
+        (info) =>
+          info.state.messages === 0 &&
+          (info.cluster?.replicas ?? []).every((peer) => peer.current && (peer.lag ?? 0) === 0),
+      );
+      if (caughtUp) return true;
+      await sleep(20);
+    }
+    return false;
   };
 
   const factory: DriverFactory = async ({ clock, hooks }) => {
@@ -56,13 +78,7 @@ export function clusterFactory(): {
       dispose: async () => {
         await driver.close();
         // A driver that never opened made no buckets: the prefix is simply not reused.
-        if (
-          await empty(admin, prefix).then(
-            () => true,
-            () => false,
-          )
-        )
-          free.push(prefix);
+        if (await empty(admin, prefix).catch(() => false)) free.push(prefix);
       },
     };
   };
