@@ -26,12 +26,20 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const notFound = (error: unknown) =>
   error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
 
+/** JetStream's "subjects overlap with an existing stream". */
+const SUBJECTS_OVERLAP = 10_065;
+
 /**
- * What a cluster answers, for a moment, to processes creating one stream at the same time: the
- * requests of all but one may go unanswered, and the stream may read as missing, or as having
- * no leader, until its group elects one.
+ * What a server answers, for a moment, to processes creating one stream at the same time: the
+ * requests of all but one may go unanswered or be refused as overlapping the stream being made
+ * (one server, 2.9.10), and on a cluster the stream may read as missing, or as having no leader,
+ * until its group elects one. A stream of someone else's that really overlaps is still refused,
+ * once `timeoutMs` has passed.
  */
-const settling = (error: unknown) => error instanceof TimeoutError || notFound(error);
+const settling = (error: unknown) =>
+  error instanceof TimeoutError ||
+  notFound(error) ||
+  (error instanceof JetStreamApiError && error.code === SUBJECTS_OVERLAP);
 
 /** The replicas of `stream` if it exists. */
 async function replicasOf(jsm: JetStreamManager, stream: string): Promise<number | undefined> {
