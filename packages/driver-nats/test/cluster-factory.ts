@@ -20,7 +20,7 @@ import { freshPrefix } from './nats-factory.js';
  * Each case gets a driver over empty buckets of a prefix no other live driver uses. Making two
  * R3 streams costs about 0.7 s of cluster consensus (the whole kit would spend minutes on it), so
  * a prefix's buckets, made by the first driver on it, are emptied and reused by a later case.
- * Emptying purges both streams and waits for every replica to apply the purge.
+ * Emptying purges both streams; a prefix is handed out again only once its streams are settled.
  */
 /** The replay grace group restart runs with on the cluster (as on one server: small). */
 const GRACE_MS = 1_500;
@@ -43,34 +43,51 @@ export function clusterFactory(): {
   };
 
   /**
-   * Purges a prefix's streams and answers once every replica has applied the purge (each is
-   * `current`, no lag): the leader answers a purge before its followers apply it, and a new
-   * driver's watch may be served by a follower still holding the last case's messages.
-   * Answers false when they have not caught up within REPLICAS_CURRENT_MS (the prefix is
-   * then not reused).
+   * Whether both streams of `prefix` are settled within REPLICAS_CURRENT_MS: a leader, and every
+   * replica `current` with no lag. The leader answers a purge before its followers apply it, and
+   * after a rolling restart a stream may still be electing its leader: a driver handed a prefix
+   * before then finds its first call unanswered.
    */
-  const empty = async (admin: NatsConnection, prefix: string): Promise<boolean> => {
+  const settled = async (admin: NatsConnection, prefix: string): Promise<boolean> => {
     const jsm = await jetstreamManager(admin);
     const streams = ['jobs', 'aux'].map((bucket) => `KV_${prefix}_${bucket}`);
-    await Promise.all(streams.map((stream) => jsm.streams.purge(stream)));
     const deadline = Date.now() + REPLICAS_CURRENT_MS;
     while (Date.now() < deadline) {
-      const infos = await Promise.all(streams.map((stream) => jsm.streams.info(stream)));
-      const caughtUp = infos.every(
+      const infos = await Promise.all(streams.map((stream) => jsm.streams.info(stream))).catch(
+        () => undefined,
+      );
+      const ready = infos?.every(
         (info) =>
           info.state.messages === 0 &&
+          (info.cluster?.leader ?? '') !== '' &&
           (info.cluster?.replicas ?? []).every((peer) => peer.current && (peer.lag ?? 0) === 0),
       );
-      if (caughtUp) return true;
+      if (ready === true) return true;
       await sleep(20);
     }
     return false;
   };
 
+  /** Purges a prefix's streams; answers whether it may be handed out again. */
+  const empty = async (admin: NatsConnection, prefix: string): Promise<boolean> => {
+    const jsm = await jetstreamManager(admin);
+    const streams = ['jobs', 'aux'].map((bucket) => `KV_${prefix}_${bucket}`);
+    await Promise.all(streams.map((stream) => jsm.streams.purge(stream)));
+    return settled(admin, prefix);
+  };
+
+  /** A freed prefix that is settled now (a restart may have come between), else a fresh one. */
+  const takePrefix = async (admin: NatsConnection): Promise<string> => {
+    for (let reused = free.pop(); reused !== undefined; reused = free.pop()) {
+      if (await settled(admin, reused)) return reused;
+    }
+    return freshPrefix();
+  };
+
   const factory: DriverFactory = async ({ clock, hooks }) => {
     const { cluster, admin } = await open();
     const servers = [...cluster.urls];
-    const prefix = free.pop() ?? freshPrefix();
+    const prefix = await takePrefix(admin);
     const driver = createNatsDriver({ servers, prefix, replicas: 3, clock, hooks });
     return {
       driver,
