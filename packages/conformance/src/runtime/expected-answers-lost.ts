@@ -1,5 +1,17 @@
 import type { Transcript } from '../golden/transcript.js';
 
+/** Lease renewals that throw and ones that hang end the same way. */
+const LEASE_RENEWAL_ABORTS: Transcript = [
+  {
+    op: 'settled',
+    answer: { name: 'work', state: 'completed', attempts: 2, result: 'taken over' },
+  },
+  { op: 'what the first handler saw', answer: 'JOB_ABORTED' },
+  { op: 'aborted before its lease ran out', answer: true },
+  { op: 'steps the first attempt began after the takeover', answer: [] },
+  { op: 'lease-lost events', answer: ['JOB_ABORTED'] },
+];
+
 /**
  * The transcripts of the scenarios of issue 21: settles that landed but whose answer was lost,
  * and slot renewals that keep failing; and of issue 22's lease renewals that keep failing.
@@ -72,24 +84,6 @@ export const answersLostExpected: Readonly<Record<string, Transcript>> = {
     { op: 'lease-lost events', answer: ['JOB_ABORTED'] },
     { op: 'most handlers of the key at once, in the end', answer: 1 },
   ],
-  'failing-lease-renewal-aborts': [
-    {
-      op: 'settled',
-      answer: { name: 'work', state: 'completed', attempts: 2, result: 'taken over' },
-    },
-    { op: 'what the first handler saw', answer: 'JOB_ABORTED' },
-    { op: 'aborted before its lease ran out', answer: true },
-    { op: 'steps the first attempt began after the takeover', answer: [] },
-    { op: 'lease-lost events', answer: ['JOB_ABORTED'] },
-  ],
-  'hanging-lease-renewal-aborts': [
-    {
-      op: 'settled',
-      answer: { name: 'work', state: 'completed', attempts: 2, result: 'taken over' },
-    },
-    { op: 'what the first handler saw', answer: 'JOB_ABORTED' },
-    { op: 'aborted before its lease ran out', answer: true },
-    { op: 'steps the first attempt began after the takeover', answer: [] },
-    { op: 'lease-lost events', answer: ['JOB_ABORTED'] },
-  ],
+  'failing-lease-renewal-aborts': LEASE_RENEWAL_ABORTS,
+  'hanging-lease-renewal-aborts': LEASE_RENEWAL_ABORTS,
 };
