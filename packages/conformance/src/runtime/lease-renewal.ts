@@ -2,10 +2,8 @@ import { createClient, defineJob } from '@berth/core';
 import type { GoldenScenario } from '../golden/transcript.js';
 import { driveToState, driveUntil, outcomeOf, realPause } from './drive.js';
 import { startWorker, withWorker } from './harness.js';
-import { type CallPlan, wrapDriver } from './wrap-driver.js';
-
-/** How the first worker's lease renewals go wrong: each throws, or each hangs unanswered. */
-type Failure = 'throws' | 'hangs';
+import { failingRenewals, type RenewalFailure } from './renewal-failure.js';
+import { wrapDriver } from './wrap-driver.js';
 
 /** The lease of the scenario's workers: renewed every second (a third of it). */
 const LEASE_MS = 3_000;
@@ -17,20 +15,17 @@ const STEP_EVERY_MS = 400;
  * starting steps. The attempt must end by the worker's own clock before the lease runs out,
  * so when another worker takes the lapsed job over, the first starts no step beside it.
  */
-const leaseRenewalScenario = (name: string, asserts: string, failure: Failure): GoldenScenario => ({
+const leaseRenewalScenario = (
+  name: string,
+  asserts: string,
+  failure: RenewalFailure,
+): GoldenScenario => ({
   name,
   asserts,
   async play(context) {
     const { driver, clock, note } = context;
-    let failing = true;
-    // Renewals left hanging answer (as a request's own timeout would) once the scenario is done.
-    const hanging: ((error: Error) => void)[] = [];
-    const renewals: CallPlan = (call) => {
-      if (failing && failure === 'throws') return Promise.reject(new Error('connection reset'));
-      if (failing) return new Promise((_, reject) => hanging.push(reject));
-      return call();
-    };
-    const flaky = wrapDriver(driver, { extendMany: renewals }).driver;
+    const renewals = failingRenewals(failure);
+    const flaky = wrapDriver(driver, { extendMany: (call) => renewals.run(call) }).driver;
     const stepsStarted: string[] = [];
     let abortedAt: number | undefined;
     let aborted: unknown;
@@ -80,8 +75,7 @@ const leaseRenewalScenario = (name: string, asserts: string, failure: Failure): 
         note('aborted before its lease ran out', (abortedAt ?? 0) < claimedAt + LEASE_MS);
         const takeover = stepsStarted.indexOf('takeover');
         note('steps the first attempt began after the takeover', stepsStarted.slice(takeover + 1));
-        failing = false;
-        for (const reject of hanging.splice(0)) reject(new Error('request timed out'));
+        renewals.heal();
         note('lease-lost events', lost);
       },
       {

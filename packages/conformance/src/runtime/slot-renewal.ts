@@ -2,29 +2,26 @@ import { createClient, defineJob } from '@berth/core';
 import type { GoldenScenario } from '../golden/transcript.js';
 import { driveToState, driveUntil, outcomeOf } from './drive.js';
 import { startWorker, withWorker } from './harness.js';
+import { failingRenewals, type RenewalFailure } from './renewal-failure.js';
 import { withSlots } from './slots.js';
-
-/** How the first worker's slot renewals go wrong: each throws, or each hangs unanswered. */
-type Failure = 'throws' | 'hangs';
 
 /**
  * The first worker's slot renewals fail while its lease renews; another worker waits for the
  * key. The attempt must end before its slot's ttl runs out, whatever way the renewals fail.
  */
-const slotRenewalScenario = (name: string, asserts: string, failure: Failure): GoldenScenario => ({
+const slotRenewalScenario = (
+  name: string,
+  asserts: string,
+  failure: RenewalFailure,
+): GoldenScenario => ({
   name,
   asserts,
   async play(context) {
     const { driver, clock, note } = context;
-    let failing = true;
-    // Renewals left hanging answer (as a request's own timeout would) once the scenario is done.
-    const hanging: ((error: Error) => void)[] = [];
+    const renewals = failingRenewals(failure);
     const flaky = withSlots(driver, {
-      renewSlot: async (key, holder, ttl) => {
-        if (failing && failure === 'throws') throw new Error('connection reset');
-        if (failing) return new Promise<boolean>((_, reject) => hanging.push(reject));
-        return driver.leases.renewSlot(key, holder, ttl);
-      },
+      renewSlot: (key, holder, ttl) =>
+        renewals.run(() => driver.leases.renewSlot(key, holder, ttl)),
     });
     const running = new Set<number>();
     const runs: number[] = [];
@@ -79,8 +76,7 @@ const slotRenewalScenario = (name: string, asserts: string, failure: Failure): G
           );
           note('what the first handler saw', aborted);
           note('most handlers of the key at once', most);
-          failing = false;
-          for (const reject of hanging.splice(0)) reject(new Error('request timed out'));
+          renewals.heal();
           letGo();
           note(
             'first settled',
