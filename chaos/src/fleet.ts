@@ -10,6 +10,7 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const ENTRY = {
   worker: new URL('./child/worker-main.ts', import.meta.url),
   scheduler: new URL('./child/scheduler-main.ts', import.meta.url),
+  producer: new URL('./child/producer-main.ts', import.meta.url),
 };
 
 /** One child process of a fleet, with what it last told its parent. */
@@ -43,15 +44,21 @@ export class Fleet {
   readonly disruptions: Disruption[] = [];
   private closing = false;
 
-  constructor(private readonly spec: ChildSpec) {}
+  /** `exec`: a command prefix each process starts under (`ip netns exec <ns>`, which execs it). */
+  constructor(
+    private readonly spec: ChildSpec,
+    private readonly exec: readonly string[] = [],
+  ) {}
 
   /** Starts one process (with some settings of its own when given); answers once it started. */
   spawn(own: Partial<Pick<ChildSpec, 'queues' | 'pollIntervalMs'>> = {}): Promise<Member> {
     const spec = { ...this.spec, ...own };
     const log = openSync(join(this.spec.ledgerDir, `${this.spec.role}-${Date.now()}.log`), 'a');
+    const [command = process.execPath, ...prefix] = [...this.exec, process.execPath];
     const child = spawn(
-      process.execPath,
+      command,
       [
+        ...prefix,
         '--import',
         TSX,
         '--conditions=@berth/source',

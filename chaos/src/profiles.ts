@@ -26,6 +26,11 @@ export interface Profile {
   /** Three schedulers run for `cronMs`; the leader is SIGKILLed at each `leaderKillAtMs`. */
   readonly cronMs: number;
   readonly leaderKillAtMs: readonly number[];
+  /**
+   * Backends with a partition (redis-sentinel-partition), instead of the crash: when the primary's
+   * side is cut off, and for how long.
+   */
+  readonly partition: { readonly atMs: readonly number[]; readonly cutMs: number };
   /** How long after the nemeses end every acknowledged job must have completed. */
   readonly settleMs: number;
 }
@@ -47,6 +52,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     slotStallAtMs: [1_000],
     cronMs: 9_000,
     leaderKillAtMs: [4_000],
+    partition: { atMs: [3_000], cutMs: 5_000 },
     settleMs: 30_000,
   },
   long: {
@@ -65,6 +71,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     slotStallAtMs: [15_000, 55_000, 95_000],
     cronMs: 110_000,
     leaderKillAtMs: [20_000, 55_000, 90_000],
+    partition: { atMs: [30_000, 70_000], cutMs: 15_000 },
     settleMs: 90_000,
   },
 };

@@ -8,6 +8,7 @@ import { checkJobs } from './check/jobs.ts';
 import { overLimitUnits } from './check/keyed.ts';
 import { firstCompletions, recoveryTimes } from './check/recovery.ts';
 import type { BackendReport } from './check/report.ts';
+import { faultStalls } from './check/stall.ts';
 import {
   CRON_SCHEDULE,
   chaosJobs,
@@ -20,17 +21,20 @@ import { type ChildSpec, openDriver, openPgDriver } from './child/spec.ts';
 import { purgeCronJobs } from './cron-purge.ts';
 import { type Enqueued, enqueueSpread } from './enqueue.ts';
 import { Fleet } from './fleet.ts';
+import { type IsolatedSide, producerEnqueues, startIsolatedSide } from './isolated-side.ts';
 import { now } from './ledger/events.ts';
 import { readLedger } from './ledger/read.ts';
 import { noLedger } from './ledger/write.ts';
 import { Exclusive } from './nemesis/exclusive.ts';
+import { partitionPrimary } from './nemesis/primary-partition.ts';
 import { type Crash, crashServer } from './nemesis/server-crash.ts';
 import { HOLDER_QUEUE, RIVAL_QUEUE, stallSlotHolder } from './nemesis/slot-stall.ts';
 import { sleepUnless } from './nemesis/timeline.ts';
 import { killLeaders, killWorkers, zombies } from './nemesis/workers.ts';
 import type { Profile } from './profiles.ts';
-import { type Backend, startServer } from './servers/index.ts';
+import { type Backend, type ServerOptions, startServer } from './servers/index.ts';
 import { finalRecords, settled } from './settle.ts';
+import { variantOf } from './variant.ts';
 
 const SCHEDULERS = 3;
 // A keyed unit is long next to a lease renewal's round trip: a worker that wakes from a stall
@@ -48,10 +52,14 @@ const slotIds = (from: number, to: number): string[] => {
 };
 
 /** One backend through one profile: its own server, fleets and nemeses; answers the findings. */
-export async function runBackend(backend: Backend, profile: Profile): Promise<BackendReport> {
+export async function runBackend(
+  backend: Backend,
+  profile: Profile,
+  options: ServerOptions = {},
+): Promise<BackendReport> {
   const started = Date.now();
   const ledgerDir = await mkdtemp(join(tmpdir(), `berth-chaos-ledger-${backend}-`));
-  const server = await startServer(backend);
+  const server = await startServer(backend, options);
   const fleets: Fleet[] = [];
   const stopNemeses = new AbortController();
   const driver = openDriver(backend, server.url);
@@ -81,12 +89,23 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       keyedWorkers.spawn({ queues: [HOLDER_QUEUE], pollIntervalMs: HOLDER_POLL_MS }),
       keyedWorkers.spawn({ queues: [KEYED_QUEUE, RIVAL_QUEUE] }),
     ]);
+    // A partition cuts the primary off together with a worker and a producer of its own.
+    const isolated: IsolatedSide | undefined =
+      server.partition === undefined
+        ? undefined
+        : await startIsolatedSide({
+            partition: server.partition,
+            spec: spec('worker', [MAIN_QUEUE], profile.concurrency),
+            profile,
+          });
+    fleets.push(...(isolated?.fleets ?? []));
 
     const jobs = chaosJobs(noLedger);
     const client = createClient({ driver, jobs: jobs.all });
     const main: Enqueued = { ids: [], acknowledged: new Set() };
     const keyed: Enqueued = { ids: [], acknowledged: new Set() };
     const crashes: Crash[] = [];
+    const cuts: Crash[] = [];
     const start = Date.now();
     const signal = stopNemeses.signal;
     // The schedule's mark starts at the slot before the run: every lead owes only the slots
@@ -157,16 +176,27 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         signal,
         exclusive,
       }),
-      crashServer({
-        server,
-        start,
-        atMs: profile.crashAtMs,
-        downMs: profile.downMs,
-        signal,
-        crashes,
-        exclusive,
-      }),
+      server.partition === undefined
+        ? crashServer({
+            server,
+            start,
+            atMs: profile.crashAtMs,
+            downMs: profile.downMs,
+            signal,
+            crashes,
+            exclusive,
+          })
+        : partitionPrimary({
+            partition: server.partition,
+            start,
+            atMs: profile.partition.atMs,
+            cutMs: profile.partition.cutMs,
+            signal,
+            cuts,
+            exclusive,
+          }),
       cron,
+      isolated?.produced(),
     ]);
     const cronTo = now();
     // The holder never polls: a job of its queue that became due again (handed back while the
@@ -175,6 +205,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     await settled(driver, [MAIN_QUEUE, KEYED_QUEUE, HOLDER_QUEUE, RIVAL_QUEUE], profile.settleMs);
     await workers.close();
     await keyedWorkers.close();
+    for (const fleet of isolated?.fleets ?? []) await fleet.close();
 
     // Beside the ledger, for reading a kept one (BERTH_CHAOS_KEEP_LEDGER=1).
     await writeFile(
@@ -182,6 +213,8 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       JSON.stringify({ crashes, disruptions: fleets.flatMap((fleet) => fleet.disruptions) }),
     );
     const events = await readLedger(ledgerDir);
+    const produced = producerEnqueues(events);
+    for (const id of produced.acknowledged) main.acknowledged.add(id);
     const grouped = byJob(events);
     const records = await finalRecords(driver, [...main.acknowledged, ...keyed.acknowledged]);
     for (const [id, record] of await finalRecords(driver, slotIds(cronFrom, cronTo))) {
@@ -190,11 +223,13 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     const jobFindings = checkJobs({ acknowledged: main.acknowledged, records, events: grouped });
     const keyedFindings = checkJobs({ acknowledged: keyed.acknowledged, records, events: grouped });
     const disruptions = workers.disruptions;
+    const isolatedPids = isolated?.pids() ?? new Set<number>();
     return {
       backend,
+      ...variantOf(backend, options),
       profile: profile.name,
       durationMs: Date.now() - started,
-      enqueued: main.ids.length,
+      enqueued: main.ids.length + produced.tried.length,
       acknowledged: main.acknowledged.size,
       jobs: jobFindings,
       keyed: { ...keyedFindings, overLimitUnits: overLimitUnits(events, profile.leaseMs) },
@@ -208,6 +243,8 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         events,
       ),
       crashes: firstCompletions(crashes, events),
+      cuts: cuts.map((cut) => cut.up - cut.down),
+      faultStallsMs: faultStalls([...crashes, ...cuts], events, isolatedPids),
     };
   } finally {
     stopNemeses.abort();

@@ -77,8 +77,11 @@ export function checkJobs(input: {
       }
     }
   }
+  // One entry per job, however many of its steps or writes a finding holds.
   return {
     ...found,
+    stepReexecuted: [...new Set(found.stepReexecuted)],
+    staleLanded: [...new Set(found.staleLanded)],
     completed,
     inFlightReexecuted: inFlight,
     staleRefused: refused,

@@ -1,9 +1,10 @@
 import type { Backend } from '../servers/server.ts';
+import type { Variant } from '../variant.ts';
 import type { CronFindings } from './cron.ts';
 import { median } from './index-events.ts';
 import type { JobFindings } from './jobs.ts';
 
-export interface BackendReport {
+export interface BackendReport extends Variant {
   readonly backend: Backend;
   readonly profile: string;
   readonly durationMs: number;
@@ -22,10 +23,39 @@ export interface BackendReport {
     readonly downMs: number;
     readonly firstCompletionMs?: number | undefined;
   }[];
+  /** How long each cut of a partition lasted (ms). */
+  readonly cuts?: readonly number[];
+  /** Per fault (crash or cut): the longest stretch the majority side completed nothing (ms). */
+  readonly faultStallsMs?: readonly number[];
+}
+
+/**
+ * The findings a documented loss window explains (when the report has one): what discarded
+ * writes cause — lost, completed twice, completed steps re-run, stale writes, keyed units over
+ * the limit (a slot taken on the discarded side), cron slots. Empty otherwise.
+ */
+export function windowFindings(report: BackendReport): string[] {
+  return report.lossWindow === undefined ? [] : jobFindings(report);
 }
 
 /** Every broken promise in the report, in words; empty when the run kept them all. */
 export function violations(report: BackendReport): string[] {
+  const found = report.lossWindow === undefined ? jobFindings(report) : [];
+  const count = (what: string, ids: readonly unknown[]) => {
+    if (ids.length > 0)
+      found.push(`${report.backend}: ${ids.length} ${what} (e.g. ${ids.slice(0, 3).join(', ')})`);
+  };
+  for (const [kind, jobs] of [
+    ['jobs', report.jobs],
+    ['keyed jobs', report.keyed],
+  ] as const) {
+    count(`${kind} stuck in running`, jobs.stuck);
+  }
+  if (report.cron.slots === 0) found.push(`${report.backend}: no cron slot ran`);
+  return found;
+}
+
+function jobFindings(report: BackendReport): string[] {
   const found: string[] = [];
   const count = (what: string, ids: readonly unknown[]) => {
     if (ids.length > 0)
@@ -39,7 +69,6 @@ export function violations(report: BackendReport): string[] {
     count(`${kind} completed twice`, jobs.completedTwice);
     count(`${kind} with a completed step re-executed`, jobs.stepReexecuted);
     count(`${kind} where a stale (zombie) write landed`, jobs.staleLanded);
-    count(`${kind} stuck in running`, jobs.stuck);
   }
   if (report.keyed.overLimitUnits > 0) {
     found.push(
@@ -57,7 +86,6 @@ export function violations(report: BackendReport): string[] {
     'cron slots missed',
     report.cron.missed.map((slot) => new Date(slot).toISOString()),
   );
-  if (report.cron.slots === 0) found.push(`${report.backend}: no cron slot ran`);
   return found;
 }
 
@@ -100,7 +128,19 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ['cron: slots fired twice', (r) => r.cron.firedTwice.length],
     ['cron: slots missed', (r) => r.cron.missed.length],
   ];
-  const header = ['', ...reports.map((report) => report.backend)];
+  if (reports.some((report) => report.cuts !== undefined && report.cuts.length > 0)) {
+    rows.push(['primary cut off (for)', (r) => (r.cuts ?? []).map(ms).join(', ') || '-']);
+  }
+  if (reports.some((report) => report.faultStallsMs !== undefined)) {
+    rows.push([
+      'longest stall of completions per fault',
+      (r) => (r.faultStallsMs ?? []).map(ms).join(', ') || '-',
+    ]);
+  }
+  const header = [
+    '',
+    ...reports.map((r) => (r.variant === undefined ? r.backend : `${r.backend} (${r.variant})`)),
+  ];
   const body = rows.map(([label, cell]) => [
     label,
     ...reports.map((report) => String(cell(report))),

@@ -1,5 +1,15 @@
-/** `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. */
-export type Backend = 'pg' | 'redis' | 'nats' | 'nats-cluster';
+/**
+ * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `redis-sentinel`: a
+ * primary + replica + 3 sentinels whose crash is a failover; `redis-sentinel-partition`: the same
+ * with the primary cut off from the rest.
+ */
+export type Backend =
+  | 'pg'
+  | 'redis'
+  | 'nats'
+  | 'nats-cluster'
+  | 'redis-sentinel'
+  | 'redis-sentinel-partition';
 
 /** A server the suite owns: killing it disturbs nobody else. */
 export interface ChaosServer {
@@ -11,4 +21,18 @@ export interface ChaosServer {
   restart(): Promise<void>;
   /** Stops it for good and removes its data directory. Idempotent. */
   stop(): Promise<void>;
+  /** A side that can be cut off: the primary, with a worker and a producer beside it. */
+  readonly partition?: Partition;
+}
+
+/** The primary's network namespace, cut off and healed by the partition nemesis. */
+export interface Partition {
+  /** The command prefix that starts a process on the primary's side. */
+  readonly exec: readonly string[];
+  /** The `url` the processes on that side use. */
+  readonly url: string;
+  /** Makes the server on that side the primary (again), its replica in sync. */
+  prepare(): Promise<void>;
+  cut(): Promise<void>;
+  heal(): Promise<void>;
 }
