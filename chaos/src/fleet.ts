@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChildMessage, ChildSpec } from './child/spec.ts';
 import { now } from './ledger/events.ts';
+import type { Island } from './net/netns.ts';
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const ENTRY = {
@@ -43,23 +44,28 @@ export class Fleet {
   readonly disruptions: Disruption[] = [];
   private closing = false;
 
-  constructor(private readonly spec: ChildSpec) {}
+  /** With an island, every process starts inside its network namespace (same pid: `ip netns exec` execs). */
+  constructor(
+    private readonly spec: ChildSpec,
+    private readonly island?: Island,
+  ) {}
 
   /** Starts one process (with some settings of its own when given); answers once it started. */
   spawn(own: Partial<Pick<ChildSpec, 'queues' | 'pollIntervalMs'>> = {}): Promise<Member> {
     const spec = { ...this.spec, ...own };
     const log = openSync(join(this.spec.ledgerDir, `${this.spec.role}-${Date.now()}.log`), 'a');
-    const child = spawn(
+    const args = [
+      '--import',
+      TSX,
+      '--conditions=@berth/source',
+      fileURLToPath(ENTRY[this.spec.role]),
+      JSON.stringify(spec),
+    ];
+    const [command, argv] = this.island?.command(process.execPath, args) ?? [
       process.execPath,
-      [
-        '--import',
-        TSX,
-        '--conditions=@berth/source',
-        fileURLToPath(ENTRY[this.spec.role]),
-        JSON.stringify(spec),
-      ],
-      { stdio: ['ignore', log, log, 'ipc'] },
-    );
+      args,
+    ];
+    const child = spawn(command, argv, { stdio: ['ignore', log, log, 'ipc'] });
     const member: Member = {
       pid: child.pid ?? -1,
       queues: spec.queues,

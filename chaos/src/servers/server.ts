@@ -12,3 +12,12 @@ export interface ChaosServer {
   /** Stops it for good and removes its data directory. Idempotent. */
   stop(): Promise<void>;
 }
+
+/** What a run asks of its server beyond the backend's defaults. */
+export interface ServerOptions {
+  /**
+   * An island's host address (see net/netns.ts) to serve on besides 127.0.0.1, and the island's
+   * network to let clients in from.
+   */
+  readonly island?: { readonly host: string; readonly network: string };
+}
