@@ -20,6 +20,8 @@ export interface Member {
   readonly queues: readonly string[];
   /** Keys whose slot one of its handlers holds right now. */
   readonly holding: Map<string, number>;
+  /** When it last told it took a key up (0: never). */
+  heldAt: number;
   leader: boolean;
   stopped: boolean;
   exited: boolean;
@@ -71,6 +73,7 @@ export class Fleet {
       queues: spec.queues,
       child,
       holding: new Map(),
+      heldAt: 0,
       leader: false,
       stopped: false,
       exited: false,
@@ -81,6 +84,7 @@ export class Fleet {
         if (message.type === 'ready') resolve(member);
         if (message.type === 'leader') member.leader = message.leader;
         if (message.type === 'holding') {
+          member.heldAt = now();
           member.holding.set(message.key, (member.holding.get(message.key) ?? 0) + 1);
         }
         if (message.type === 'released') {

@@ -44,34 +44,45 @@ export async function partitionIsland(input: {
   readonly exclusive: Exclusive;
 }): Promise<void> {
   const { island, signal } = input;
+  // A worker back from a cut may take seconds more to be heard (its TCP retransmissions back
+  // off): the next cut waits until it took a job up since, or it would catch nothing new.
+  let since = 0;
   for (const window of input.windows) {
     await at(input.start, window.atMs, signal, () =>
       input.exclusive.run(async () => {
         const busy = () =>
-          input.fleet.alive().find((member) => member.holding.has(STEPS_JOB) && !member.stopped);
+          input.fleet
+            .alive()
+            .find(
+              (member) => member.holding.has(STEPS_JOB) && member.heldAt > since && !member.stopped,
+            );
         const deadline = Date.now() + 15_000;
         while (!signal.aborted && busy() === undefined && Date.now() < deadline) {
           await sleepUnless(10, signal);
         }
         const member = busy();
         if (member === undefined) return;
-        const cut = now();
+        // The window runs from the moment the link is down to the moment it goes up again.
+        let cut = now();
+        let healed: number;
         let blocked: boolean;
         try {
           await island.cut();
+          cut = now();
           // Probed while the window runs: starting a process in the namespace takes a while.
           const probe = island.reaches(input.port, PROBE_MS);
           await sleepUnless(cut + window.ms - now(), signal);
           blocked = !(await probe);
         } finally {
+          healed = now();
           await island.heal();
         }
-        const healed = now();
         let reachable: number | undefined;
         while (reachable === undefined && now() < healed + REACH_AGAIN_MS) {
           if (await island.reaches(input.port, PROBE_MS)) reachable = now();
         }
         input.partitions.push({ pid: member.pid, cut, healed, blocked, reachable });
+        since = reachable ?? healed;
       }),
     );
   }
