@@ -4,7 +4,7 @@ import type { ChildSpec } from './child/spec.ts';
 import { Fleet } from './fleet.ts';
 import type { LedgerEvent } from './ledger/events.ts';
 import type { Profile } from './profiles.ts';
-import type { Partition } from './servers/server.ts';
+import type { PrimaryPartition } from './servers/server.ts';
 
 /** The processes beside the primary, inside its namespace: one worker and one producer. */
 export interface IsolatedSide {
@@ -19,15 +19,12 @@ export interface IsolatedSide {
 const PRODUCER_SHARE = 0.25;
 
 export async function startIsolatedSide(input: {
-  readonly partition: Partition;
+  readonly partition: PrimaryPartition;
   readonly spec: ChildSpec;
   readonly profile: Profile;
 }): Promise<IsolatedSide> {
   const spec = { ...input.spec, url: input.partition.url };
-  const workers = new Fleet(
-    { ...spec, role: 'worker', queues: [MAIN_QUEUE] },
-    input.partition.exec,
-  );
+  const workers = new Fleet({ ...spec, role: 'worker', queues: [MAIN_QUEUE] }, input.partition);
   const producerSpec: ProducerSpec = {
     ...spec,
     role: 'producer',
@@ -36,7 +33,7 @@ export async function startIsolatedSide(input: {
     spreadMs: input.profile.enqueueMs,
     firstN: input.profile.jobs,
   };
-  const producers = new Fleet(producerSpec, input.partition.exec);
+  const producers = new Fleet(producerSpec, input.partition);
   await workers.spawn();
   const producer = await producers.spawn();
   const done = new Promise<void>((resolve) => {

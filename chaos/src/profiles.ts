@@ -1,3 +1,5 @@
+import type { PartitionWindow } from './nemesis/partition.ts';
+
 /** How big and how rough one run is. Every duration is in ms from the start of the run. */
 export interface Profile {
   readonly name: 'ci' | 'long';
@@ -27,10 +29,16 @@ export interface Profile {
   readonly cronMs: number;
   readonly leaderKillAtMs: readonly number[];
   /**
-   * Backends with a partition (redis-sentinel-partition), instead of the crash: when the primary's
+   * When the island's worker (a worker host of its own, see net/netns.ts) is cut off from the
+   * server, and for how long: the short cut within a lease, the longer ones past it. Never while
+   * the server is down. Backends whose server cannot serve an island run none (nats-cluster).
+   */
+  readonly partitions: readonly PartitionWindow[];
+  /**
+   * Backends with a partitioned primary (redis-sentinel-partition), instead of the crash: when the primary's
    * side is cut off, and for how long.
    */
-  readonly partition: { readonly atMs: readonly number[]; readonly cutMs: number };
+  readonly primaryPartition: { readonly atMs: readonly number[]; readonly cutMs: number };
   /** How long after the nemeses end every acknowledged job must have completed. */
   readonly settleMs: number;
 }
@@ -52,7 +60,11 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     slotStallAtMs: [1_000],
     cronMs: 9_000,
     leaderKillAtMs: [4_000],
-    partition: { atMs: [3_000], cutMs: 5_000 },
+    partitions: [
+      { atMs: 1_500, ms: 1_000 },
+      { atMs: 3_000, ms: 4_000 },
+    ],
+    primaryPartition: { atMs: [3_000], cutMs: 5_000 },
     settleMs: 30_000,
   },
   long: {
@@ -71,7 +83,12 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     slotStallAtMs: [15_000, 55_000, 95_000],
     cronMs: 110_000,
     leaderKillAtMs: [20_000, 55_000, 90_000],
-    partition: { atMs: [30_000, 70_000], cutMs: 15_000 },
+    partitions: [
+      { atMs: 3_000, ms: 1_000 },
+      { atMs: 12_000, ms: 5_000 },
+      { atMs: 35_000, ms: 30_000 },
+    ],
+    primaryPartition: { atMs: [30_000, 70_000], cutMs: 15_000 },
     settleMs: 90_000,
   },
 };

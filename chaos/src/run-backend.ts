@@ -6,6 +6,7 @@ import { checkCron } from './check/cron.ts';
 import { byJob } from './check/index-events.ts';
 import { checkJobs } from './check/jobs.ts';
 import { overLimitUnits } from './check/keyed.ts';
+import { checkPartitions } from './check/partition.ts';
 import { firstCompletions, recoveryTimes } from './check/recovery.ts';
 import type { BackendReport } from './check/report.ts';
 import { faultStalls } from './check/stall.ts';
@@ -26,11 +27,13 @@ import { now } from './ledger/events.ts';
 import { readLedger } from './ledger/read.ts';
 import { noLedger } from './ledger/write.ts';
 import { Exclusive } from './nemesis/exclusive.ts';
+import { type Partition, partitionIsland } from './nemesis/partition.ts';
 import { partitionPrimary } from './nemesis/primary-partition.ts';
 import { type Crash, crashServer } from './nemesis/server-crash.ts';
 import { HOLDER_QUEUE, RIVAL_QUEUE, stallSlotHolder } from './nemesis/slot-stall.ts';
 import { sleepUnless } from './nemesis/timeline.ts';
 import { killLeaders, killWorkers, zombies } from './nemesis/workers.ts';
+import { createIsland, type Island } from './net/netns.ts';
 import type { Profile } from './profiles.ts';
 import { type Backend, type ServerOptions, startServer } from './servers/index.ts';
 import { finalRecords, settled } from './settle.ts';
@@ -41,6 +44,8 @@ const SCHEDULERS = 3;
 // runs the unit already due (forgiven by the checker) and must be aborted before the next.
 const UNIT_MS = 250;
 const HOLDER_POLL_MS = 3_600_000;
+/** Backends whose private server can serve an island too (the cluster's servers cannot). */
+export const PARTITIONED: readonly Backend[] = ['pg', 'redis', 'nats'];
 
 /** The job ids of every-second slots in `[from, to]`. */
 const slotIds = (from: number, to: number): string[] => {
@@ -51,6 +56,10 @@ const slotIds = (from: number, to: number): string[] => {
   return ids;
 };
 
+/** The server's URL as the island reaches it: over its end of the veth pair. */
+const viaIsland = (url: string, island: Island | undefined): string =>
+  island === undefined ? url : url.replace('127.0.0.1', island.host);
+
 /** One backend through one profile: its own server, fleets and nemeses; answers the findings. */
 export async function runBackend(
   backend: Backend,
@@ -59,7 +68,15 @@ export async function runBackend(
 ): Promise<BackendReport> {
   const started = Date.now();
   const ledgerDir = await mkdtemp(join(tmpdir(), `berth-chaos-ledger-${backend}-`));
-  const server = await startServer(backend, options);
+  const windows = PARTITIONED.includes(backend) ? profile.partitions : [];
+  const island: Island | undefined = windows.length > 0 ? await createIsland() : undefined;
+  const server = await startServer(backend, {
+    ...options,
+    ...(island === undefined ? {} : { island }),
+  }).catch(async (error: unknown) => {
+    await island?.remove();
+    throw error;
+  });
   const fleets: Fleet[] = [];
   const stopNemeses = new AbortController();
   const driver = openDriver(backend, server.url);
@@ -81,9 +98,15 @@ export async function runBackend(
     const workers = new Fleet(spec('worker', [MAIN_QUEUE], profile.concurrency));
     const keyedWorkers = new Fleet(spec('worker', [KEYED_QUEUE], 4));
     const schedulers = new Fleet(spec('scheduler', [], 1));
-    fleets.push(workers, keyedWorkers, schedulers);
+    // One more worker on the main queue, on a host of its own: the one the partitions cut off.
+    const islanders = new Fleet(
+      { ...spec('worker', [MAIN_QUEUE], profile.concurrency), url: viaIsland(server.url, island) },
+      island,
+    );
+    fleets.push(workers, keyedWorkers, schedulers, islanders);
     await Promise.all([
       ...Array.from({ length: profile.workers }, () => workers.spawn()),
+      ...(island === undefined ? [] : [islanders.spawn()]),
       // The holder claims only on a wake, never by a poll: after its stall nothing makes it
       // re-claim its own lapsed job (which would fence the stalled attempt) before its renewal.
       keyedWorkers.spawn({ queues: [HOLDER_QUEUE], pollIntervalMs: HOLDER_POLL_MS }),
@@ -106,6 +129,7 @@ export async function runBackend(
     const keyed: Enqueued = { ids: [], acknowledged: new Set() };
     const crashes: Crash[] = [];
     const cuts: Crash[] = [];
+    const partitions: Partition[] = [];
     const start = Date.now();
     const signal = stopNemeses.signal;
     // The schedule's mark starts at the slot before the run: every lead owes only the slots
@@ -134,6 +158,9 @@ export async function runBackend(
     }));
     const stallMs = Math.round(profile.leaseMs * 2.5);
     const exclusive = new Exclusive();
+    // A cut and a crash never overlap (a cut while the server is down shows nothing); the cut
+    // may overlap a slot stall, which only the crash must not.
+    const serverLock = new Exclusive();
     await Promise.all([
       enqueueSpread({
         client,
@@ -184,16 +211,28 @@ export async function runBackend(
             downMs: profile.downMs,
             signal,
             crashes,
-            exclusive,
+            exclusive: { run: (fn) => exclusive.run(() => serverLock.run(fn)) },
           })
         : partitionPrimary({
             partition: server.partition,
             start,
-            atMs: profile.partition.atMs,
-            cutMs: profile.partition.cutMs,
+            atMs: profile.primaryPartition.atMs,
+            cutMs: profile.primaryPartition.cutMs,
             signal,
             cuts,
             exclusive,
+          }),
+      island === undefined
+        ? undefined
+        : partitionIsland({
+            fleet: islanders,
+            island,
+            port: Number(new URL(server.url).port),
+            start,
+            windows,
+            signal,
+            partitions,
+            exclusive: serverLock,
           }),
       cron,
       isolated?.produced(),
@@ -205,12 +244,17 @@ export async function runBackend(
     await settled(driver, [MAIN_QUEUE, KEYED_QUEUE, HOLDER_QUEUE, RIVAL_QUEUE], profile.settleMs);
     await workers.close();
     await keyedWorkers.close();
+    await islanders.close();
     for (const fleet of isolated?.fleets ?? []) await fleet.close();
 
     // Beside the ledger, for reading a kept one (BERTH_CHAOS_KEEP_LEDGER=1).
     await writeFile(
       join(ledgerDir, 'nemeses.json'),
-      JSON.stringify({ crashes, disruptions: fleets.flatMap((fleet) => fleet.disruptions) }),
+      JSON.stringify({
+        crashes,
+        partitions,
+        disruptions: fleets.flatMap((fleet) => fleet.disruptions),
+      }),
     );
     const events = await readLedger(ledgerDir);
     const produced = producerEnqueues(events);
@@ -243,6 +287,7 @@ export async function runBackend(
         events,
       ),
       crashes: firstCompletions(crashes, events),
+      partitions: checkPartitions(partitions, events),
       cuts: cuts.map((cut) => cut.up - cut.down),
       faultStallsMs: faultStalls([...crashes, ...cuts], events, isolatedPids),
     };
@@ -251,6 +296,7 @@ export async function runBackend(
     for (const fleet of fleets) await fleet.close(1_000).catch(() => {});
     await driver.close().catch(() => {});
     await server.stop();
+    await island?.remove();
     if (process.env.BERTH_CHAOS_KEEP_LEDGER === '1')
       console.log(`chaos: ledger kept in ${ledgerDir}`);
     else await rm(ledgerDir, { recursive: true, force: true });

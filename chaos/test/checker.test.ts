@@ -211,6 +211,7 @@ describe('violations', () => {
     leaderKills: 1,
     killRecoveryMs: [],
     crashes: [{ downMs: 1 }],
+    partitions: [],
   });
 
   it('counts a missed cron slot as a violation, whatever leader kills and server crashes the run saw', () => {

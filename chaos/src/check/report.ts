@@ -3,6 +3,7 @@ import type { Variant } from '../variant.ts';
 import type { CronFindings } from './cron.ts';
 import { median } from './index-events.ts';
 import type { JobFindings } from './jobs.ts';
+import type { PartitionFindings } from './partition.ts';
 
 export interface BackendReport extends Variant {
   readonly backend: Backend;
@@ -23,6 +24,8 @@ export interface BackendReport extends Variant {
     readonly downMs: number;
     readonly firstCompletionMs?: number | undefined;
   }[];
+  /** The island's worker cut off from the server, per window (none on backends without). */
+  readonly partitions: readonly PartitionFindings[];
   /** How long each cut of a partition lasted (ms). */
   readonly cuts?: readonly number[];
   /** Per fault (crash or cut): the longest stretch the majority side completed nothing (ms). */
@@ -91,6 +94,9 @@ function jobFindings(report: BackendReport): string[] {
 
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);
 
+const each = (report: BackendReport, cell: (p: PartitionFindings) => string | number) =>
+  report.partitions.map(cell).join(', ') || '-';
+
 /** The Jepsen-style table: one row per figure, one column per backend. */
 export function formatTable(reports: readonly BackendReport[]): string {
   const rows: [string, (report: BackendReport) => string | number][] = [
@@ -124,6 +130,21 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ],
     ['keyed: slot holders stalled past the ttl', (r) => r.slotStalls],
     ['keyed: units over the per-key limit', (r) => r.keyed.overLimitUnits],
+    ['partitions of a worker host (cut for)', (r) => each(r, (p) => ms(p.cutMs))],
+    [
+      'partition: probe blocked / reachable after heal',
+      (r) => each(r, (p) => `${p.blocked ? 'yes' : 'NO'} / ${ms(p.reachableAfterMs)}`),
+    ],
+    [
+      'partition: jobs held at the cut / re-claimed before the heal',
+      (r) => each(r, (p) => `${p.held} / ${p.reclaimed}`),
+    ],
+    ['partition: re-claimed after (max)', (r) => each(r, (p) => ms(p.reclaimMs))],
+    [
+      'partition: late writes refused / attempts aborted (cut-off worker)',
+      (r) => each(r, (p) => `${p.refused} / ${p.leaseLost}`),
+    ],
+    ['partition: acks the cut-off worker got while cut', (r) => each(r, (p) => p.ackedInside)],
     ['cron: slots / leader SIGKILLs', (r) => `${r.cron.slots} / ${r.leaderKills}`],
     ['cron: slots fired twice', (r) => r.cron.firedTwice.length],
     ['cron: slots missed', (r) => r.cron.missed.length],

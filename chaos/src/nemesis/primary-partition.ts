@@ -1,5 +1,5 @@
 import { now } from '../ledger/events.ts';
-import type { Partition } from '../servers/server.ts';
+import type { PrimaryPartition } from '../servers/server.ts';
 import type { Exclusive } from './exclusive.ts';
 import type { Crash } from './server-crash.ts';
 import { at } from './timeline.ts';
@@ -12,7 +12,7 @@ import { at } from './timeline.ts';
  * cut is discarded.
  */
 export async function partitionPrimary(input: {
-  readonly partition: Partition;
+  readonly partition: PrimaryPartition;
   readonly start: number;
   readonly atMs: readonly number[];
   readonly cutMs: number;

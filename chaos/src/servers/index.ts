@@ -3,9 +3,9 @@ import { startNatsCluster2_10 } from './nats-cluster.ts';
 import { startPg } from './pg.ts';
 import { startRedis } from './redis.ts';
 import { startRedisSentinel } from './redis-sentinel.ts';
-import type { Backend, ChaosServer } from './server.ts';
+import type { Backend, ChaosServer, ServerOptions } from './server.ts';
 
-export type { Backend, ChaosServer } from './server.ts';
+export type { Backend, ChaosServer, ServerOptions } from './server.ts';
 
 /** What `pnpm chaos` runs by default (the ci profile tests: `test/ci-<backend>.test.ts`). */
 export const BACKENDS: readonly Backend[] = ['pg', 'redis', 'nats'];
@@ -17,18 +17,12 @@ export const ALL_BACKENDS: readonly Backend[] = [
   'redis-sentinel-partition',
 ];
 
-/** How a backend is set up beyond its defaults. */
-export interface ServerOptions {
-  /** Redis Sentinel: drivers wait for 1 replica after every acknowledging write. */
-  readonly durability?: boolean;
-}
-
 export function startServer(backend: Backend, options: ServerOptions = {}): Promise<ChaosServer> {
-  if (backend === 'pg') return startPg();
-  if (backend === 'redis') return startRedis();
+  if (backend === 'pg') return startPg(options);
+  if (backend === 'redis') return startRedis(options);
   if (backend === 'nats-cluster') return startNatsCluster2_10();
   if (backend === 'redis-sentinel' || backend === 'redis-sentinel-partition') {
     return startRedisSentinel({ backend, durability: options.durability ?? true });
   }
-  return startNats();
+  return startNats(options);
 }

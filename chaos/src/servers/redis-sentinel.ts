@@ -6,7 +6,7 @@ import { freePort, until } from '@berth/test-servers';
 import { sentinelUrl } from '../child/sentinel-url.ts';
 import { createServerNetns, type ServerNetns } from '../net/server-netns.ts';
 import { type RedisNode, startRedisNode } from './redis-node.ts';
-import type { Backend, ChaosServer, Partition } from './server.ts';
+import type { Backend, ChaosServer, PrimaryPartition } from './server.ts';
 
 const NAME = 'berth-chaos';
 /** A primary unanswered this long is down for a sentinel; 2 of the 3 agreeing start a failover. */
@@ -162,8 +162,11 @@ export async function startRedisSentinel(options: SentinelServerOptions): Promis
       ...(durability === undefined ? {} : { durability }),
     });
     const isolated = netns;
-    const partition: Partition = {
-      exec: isolated.exec,
+    const partition: PrimaryPartition = {
+      command: (command, args) => [
+        isolated.exec[0] as string,
+        [...isolated.exec.slice(1), command, ...args],
+      ],
       url: isolatedUrl,
       cut: () => isolated.cut(),
       heal: () => isolated.heal(),

@@ -22,17 +22,28 @@ export interface ChaosServer {
   /** Stops it for good and removes its data directory. Idempotent. */
   stop(): Promise<void>;
   /** A side that can be cut off: the primary, with a worker and a producer beside it. */
-  readonly partition?: Partition;
+  readonly partition?: PrimaryPartition;
 }
 
 /** The primary's network namespace, cut off and healed by the partition nemesis. */
-export interface Partition {
-  /** The command prefix that starts a process on the primary's side. */
-  readonly exec: readonly string[];
+export interface PrimaryPartition {
+  /** `[command, args]` that run `command args` on the primary's side under the same pid. */
+  command(command: string, args: readonly string[]): [string, string[]];
   /** The `url` the processes on that side use. */
   readonly url: string;
   /** Makes the server on that side the primary (again), its replica in sync. */
   prepare(): Promise<void>;
   cut(): Promise<void>;
   heal(): Promise<void>;
+}
+
+/** What a run asks of its server beyond the backend's defaults. */
+export interface ServerOptions {
+  /**
+   * An island's host address (see net/netns.ts) to serve on besides 127.0.0.1, and the island's
+   * network to let clients in from.
+   */
+  readonly island?: { readonly host: string; readonly network: string };
+  /** Redis Sentinel: drivers wait for 1 replica after every acknowledging write (default on). */
+  readonly durability?: boolean;
 }
