@@ -1,5 +1,8 @@
 import { configInvalid } from '@berth/core';
 import { Redis } from 'ioredis';
+import type { ServerAddress } from './denied.js';
+import { reconnectAfterTimeout, reconnectOnReadOnly } from './failover.js';
+import type { ConnectionSettings } from './sentinel.js';
 
 /** The schemes a Redis URL may have; `rediss` is TLS. */
 const SCHEMES = new Set(['redis:', 'rediss:']);
@@ -18,11 +21,18 @@ export function screenUrl(url: string): string {
   return url;
 }
 
+const DROPPED_AFTER_TIMEOUT =
+  'a command timed out, so the driver dropped the connection and is making it again (with sentinels: to the master they name now)';
+
 /** A connection the driver owns, and the last error its socket reported. */
 export interface OwnedConnection {
   readonly redis: Redis;
   /** The socket's last error (ECONNREFUSED, ENOTFOUND), cleared once the connection is ready. */
   lastError(): Error | undefined;
+  /** The server the socket last connected to (with sentinels: the master they named). */
+  address(): ServerAddress | undefined;
+  /** Told of every failed call: a timeout reconnects (`reconnectAfterTimeout`). */
+  noticed(error: unknown): void;
 }
 
 /**
@@ -31,15 +41,31 @@ export interface OwnedConnection {
  * it reconnects fails at the next failed attempt, and none waits past the command timeout; the
  * connection itself keeps reconnecting, so the driver recovers by itself.
  */
-export function openConnection(url: string, commandTimeout: number): OwnedConnection {
-  const redis = new Redis(url, {
+export function openConnection(
+  target: string | ConnectionSettings,
+  commandTimeout: number,
+): OwnedConnection {
+  const settings: ConnectionSettings = {
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     enableOfflineQueue: true,
     commandTimeout,
     retryStrategy: (times) => Math.min(times * 50, 1_000),
-  });
+    reconnectOnError: reconnectOnReadOnly,
+    // A frozen server never answers the FIN of a reconnect: its socket is destroyed soon.
+    disconnectTimeout: 500,
+  };
+  const redis =
+    typeof target === 'string'
+      ? new Redis(target, settings)
+      : new Redis({ ...target, ...settings });
   let last: Error | undefined;
+  let address: ServerAddress | undefined;
+  const reconnect = reconnectAfterTimeout(redis, Math.min(commandTimeout, 1_000));
+  redis.on('connect', () => {
+    const { remoteAddress: host, remotePort: port } = redis.stream ?? {};
+    if (host !== undefined && port !== undefined) address = { host, port };
+  });
   // Reconnects report through 'error'; a call failing meanwhile names this as its cause.
   redis.on('error', (error: Error) => {
     last = error;
@@ -47,7 +73,15 @@ export function openConnection(url: string, commandTimeout: number): OwnedConnec
   redis.on('ready', () => {
     last = undefined;
   });
-  return { redis, lastError: () => last };
+  return {
+    redis,
+    lastError: () => last,
+    address: () => address,
+    noticed: (error) => {
+      // Calls failing while it reconnects name this, not "max retries per request".
+      if (reconnect(error)) last = new Error(DROPPED_AFTER_TIMEOUT);
+    },
+  };
 }
 
 /**

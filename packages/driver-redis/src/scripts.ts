@@ -8,16 +8,23 @@ export interface Script {
   readonly name: string;
   readonly lua: string;
   readonly sha: string;
+  /** Writes nothing: no `durability` WAIT follows it. */
+  readonly readOnly: boolean;
 }
 
-export function defineScript(name: string, body: string): Script {
+export function defineScript(
+  name: string,
+  body: string,
+  options: { readOnly?: true } = {},
+): Script {
   const lua = `${LUA_KEYS}\n${LUA_COMMON}\n${body}`;
-  return { name, lua, sha: createHash('sha1').update(lua).digest('hex') };
+  const sha = createHash('sha1').update(lua).digest('hex');
+  return { name, lua, sha, readOnly: options.readOnly === true };
 }
 
 export type ScriptArg = string | number;
 
-const isNoScript = (error: unknown): boolean =>
+export const isNoScript = (error: unknown): boolean =>
   error instanceof Error && error.message.startsWith('NOSCRIPT');
 
 /**
@@ -25,6 +32,8 @@ const isNoScript = (error: unknown): boolean =>
  * then sends the source once with EVAL, which loads it again for the next EVALSHA.
  * `now` is always ARGV[1]: the one clock reading the change uses.
  */
+export const scriptArgv = (now: number, args: readonly ScriptArg[]): ScriptArg[] => [now, ...args];
+
 export async function runScript(
   redis: Redis | Cluster,
   base: string,
@@ -32,8 +41,7 @@ export async function runScript(
   now: number,
   args: readonly ScriptArg[],
 ): Promise<unknown> {
-  const argv: ScriptArg[] = [now];
-  for (const arg of args) argv.push(arg);
+  const argv = scriptArgv(now, args);
   try {
     return await redis.evalsha(script.sha, 1, base, ...argv);
   } catch (error) {
