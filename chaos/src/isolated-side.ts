@@ -30,7 +30,9 @@ export async function startIsolatedSide(input: {
     role: 'producer',
     queues: [],
     jobs: Math.round(input.profile.jobs * PRODUCER_SHARE),
-    spreadMs: input.profile.enqueueMs,
+    // Enqueuing on past the parent's window: in ci a cut late enough to follow the first cron
+    // slots and the leader kill still finds the producer busy.
+    spreadMs: input.profile.enqueueMs + input.profile.primaryPartition.cutMs,
     firstN: input.profile.jobs,
   };
   const producers = new Fleet(producerSpec, input.partition);

@@ -64,7 +64,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
       { atMs: 1_500, ms: 1_000 },
       { atMs: 3_000, ms: 4_000 },
     ],
-    primaryPartition: { atMs: [5_000], cutMs: 5_000 },
+    primaryPartition: { atMs: [7_000], cutMs: 5_000 },
     settleMs: 30_000,
   },
   long: {

@@ -258,7 +258,8 @@ export async function runBackend(
     );
     const events = await readLedger(ledgerDir);
     const produced = producerEnqueues(events);
-    for (const id of produced.acknowledged) main.acknowledged.add(id);
+    const producedAcked = new Set(produced.acknowledged);
+    for (const id of producedAcked) main.acknowledged.add(id);
     const grouped = byJob(events);
     const records = await finalRecords(driver, [...main.acknowledged, ...keyed.acknowledged]);
     for (const [id, record] of await finalRecords(driver, slotIds(cronFrom, cronTo))) {
@@ -289,6 +290,7 @@ export async function runBackend(
       crashes: firstCompletions(crashes, events),
       partitions: checkPartitions(partitions, events),
       cuts: cuts.map((cut) => cut.up - cut.down),
+      lostCutOff: jobFindings.lost.filter((id) => producedAcked.has(id)).length,
       faultStallsMs: faultStalls([...crashes, ...cuts], events, isolatedPids),
     };
   } finally {

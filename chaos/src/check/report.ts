@@ -26,8 +26,10 @@ export interface BackendReport extends Variant {
   }[];
   /** The island's worker cut off from the server, per window (none on backends without). */
   readonly partitions: readonly PartitionFindings[];
-  /** How long each cut of a partition lasted (ms). */
+  /** How long each cut of the primary's side lasted (ms). */
   readonly cuts?: readonly number[];
+  /** Of the lost jobs, those the producer on the cut-off side enqueued. */
+  readonly lostCutOff?: number;
   /** Per fault (crash or cut): the longest stretch the majority side completed nothing (ms). */
   readonly faultStallsMs?: readonly number[];
 }
@@ -151,6 +153,7 @@ export function formatTable(reports: readonly BackendReport[]): string {
   ];
   if (reports.some((report) => report.cuts !== undefined && report.cuts.length > 0)) {
     rows.push(['primary cut off (for)', (r) => (r.cuts ?? []).map(ms).join(', ') || '-']);
+    rows.push(['lost: enqueued on the cut-off side', (r) => r.lostCutOff ?? '-']);
   }
   if (reports.some((report) => report.faultStallsMs !== undefined)) {
     rows.push([
