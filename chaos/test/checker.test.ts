@@ -76,6 +76,25 @@ describe('checkJobs', () => {
     expect(rerun.stepReexecuted).toEqual([ID]);
   });
 
+  it('counts a step whose acknowledged output is not the stored one as re-run (its write was lost)', () => {
+    // Claim 1 saw step a's write acknowledged; the server lost it (a crash inside an async commit
+    // window), so claim 2 ran the step again: the run under the earlier claim was not in flight.
+    const lostWrite = check(
+      [
+        event('start', 1, 1),
+        event('step-run', 2, 1, { step: 'a', token: '1/100/1' }),
+        event('step-got', 3, 1, { step: 'a', token: '1/100/1' }),
+        event('start', 5, 2, {}, 200),
+        event('step-run', 6, 2, { step: 'a', token: '2/200/1' }, 200),
+        event('step-got', 7, 2, { step: 'a', token: '2/200/1' }, 200),
+        event('step-run', 8, 2, { step: 'b', token: '2/200/2' }, 200),
+      ],
+      completedRow({ a: '2/200/1', b: '2/200/2', claim: 2 }, 2),
+    );
+    expect(lostWrite).toMatchObject({ stepReexecuted: [ID], inFlightReexecuted: 0 });
+    expect(lostWrite.ackedStepLostAt).toEqual([3]);
+  });
+
   it('finds a stale result or step write, a double completion, a lost and a stuck job', () => {
     const staleResult = check(
       [event('start', 1, 1), event('start', 5, 2, {}, 200)],
@@ -195,6 +214,8 @@ describe('violations', () => {
     staleRefused: 0,
     leaseLost: 0,
     stuck: [],
+    ackedStepLostAt: [],
+    completedTwiceAt: [],
   };
   const report = (missed: number[]): BackendReport => ({
     backend: 'pg',

@@ -8,8 +8,15 @@ export interface JobFindings {
   readonly lost: string[];
   /** More than one completion landed for one run. */
   readonly completedTwice: string[];
-  /** A step ran again under a claim that came after the claim whose output was stored. */
+  /**
+   * A step ran again under a claim that came after the claim whose output was stored, or a step
+   * output a handler saw acknowledged (`step-got`) is not the one stored: its write was lost.
+   */
   readonly stepReexecuted: string[];
+  /** When each acknowledged step output that is not the stored one was acknowledged. */
+  readonly ackedStepLostAt: number[];
+  /** For each job completed twice, when its first completion was acknowledged. */
+  readonly completedTwiceAt: number[];
   /** A step ran again under a claim that came before the stored one (its run was cut short). */
   readonly inFlightReexecuted: number;
   /** A write (result or step) from a claim that a later claim had already superseded, landed. */
@@ -19,6 +26,8 @@ export interface JobFindings {
   readonly leaseLost: number;
   readonly stuck: string[];
 }
+
+type StepEvent = Extract<LedgerEvent, { readonly ev: 'step-run' | 'step-got' }>;
 
 const isStepsResult = (result: unknown): result is StepsResult =>
   typeof result === 'object' && result !== null && 'a' in result && 'b' in result;
@@ -35,6 +44,8 @@ export function checkJobs(input: {
     stepReexecuted: [] as string[],
     staleLanded: [] as string[],
     stuck: [] as string[],
+    ackedStepLostAt: [] as number[],
+    completedTwiceAt: [] as number[],
   };
   let completed = 0;
   let inFlight = 0;
@@ -51,10 +62,11 @@ export function checkJobs(input: {
       continue;
     }
     completed++;
-    const completions = new Set(
-      events.filter((event) => event.ev === 'completed').map((event) => event.claim),
-    );
-    if (completions.size > 1) found.completedTwice.push(id);
+    const completions = events.filter((event) => event.ev === 'completed');
+    if (new Set(completions.map((event) => event.claim)).size > 1) {
+      found.completedTwice.push(id);
+      found.completedTwiceAt.push(completions[0]?.t ?? 0);
+    }
     const starts = events.filter((event) => event.ev === 'start');
     const lastClaim = Math.max(record.claim, ...starts.map((event) => event.claim));
     if (isStepsResult(record.result)) {
@@ -62,11 +74,22 @@ export function checkJobs(input: {
       for (const step of ['a', 'b'] as const) {
         const stored = record.result[step];
         const storedClaim = tokenClaim(stored);
-        const runs = events.filter(
-          (event) => event.ev === 'step-run' && event.step === step && event.token !== stored,
-        );
-        if (runs.some((event) => event.claim >= storedClaim)) found.stepReexecuted.push(id);
-        inFlight += runs.filter((event) => event.claim < storedClaim).length;
+        const others = (ev: 'step-run' | 'step-got') =>
+          events.filter(
+            (event): event is StepEvent =>
+              event.ev === ev && event.step === step && event.token !== stored,
+          );
+        const runs = others('step-run');
+        // An output the handler saw acknowledged must be the one stored: another means the
+        // write was lost and the step ran again, however the claims compare.
+        const ackedLost = others('step-got');
+        const lostTokens = new Set(ackedLost.map((event) => event.token));
+        const rerun = runs.some((event) => event.claim >= storedClaim) || ackedLost.length > 0;
+        if (rerun && !found.stepReexecuted.includes(id)) found.stepReexecuted.push(id);
+        found.ackedStepLostAt.push(...ackedLost.map((event) => event.t));
+        inFlight += runs.filter(
+          (event) => event.claim < storedClaim && !lostTokens.has(event.token),
+        ).length;
         const producedAt = events.find(
           (event) => event.ev === 'step-run' && event.token === stored,
         )?.t;
