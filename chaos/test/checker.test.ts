@@ -4,6 +4,7 @@ import { checkCron } from '../src/check/cron.ts';
 import { byJob } from '../src/check/index-events.ts';
 import { checkJobs } from '../src/check/jobs.ts';
 import { overLimitUnits } from '../src/check/keyed.ts';
+import { splitByWindow } from '../src/check/loss-window.ts';
 import { type BackendReport, violations } from '../src/check/report.ts';
 import { CRON_JOB, CRON_SCHEDULE, KEYED_JOB, STEPS_JOB } from '../src/child/jobs.ts';
 import type { LedgerEvent } from '../src/ledger/events.ts';
@@ -92,7 +93,7 @@ describe('checkJobs', () => {
       completedRow({ a: '2/200/1', b: '2/200/2', claim: 2 }, 2),
     );
     expect(lostWrite).toMatchObject({ stepReexecuted: [ID], inFlightReexecuted: 0 });
-    expect(lostWrite.ackedStepLostAt).toEqual([3]);
+    expect(lostWrite.ackedStepLost).toEqual(new Map([[ID, 3]]));
   });
 
   it('finds a stale result or step write, a double completion, a lost and a stuck job', () => {
@@ -214,8 +215,8 @@ describe('violations', () => {
     staleRefused: 0,
     leaseLost: 0,
     stuck: [],
-    ackedStepLostAt: [],
-    completedTwiceAt: [],
+    ackedStepLost: new Map(),
+    completedTwiceAt: new Map(),
   };
   const report = (missed: number[]): BackendReport => ({
     backend: 'pg',
@@ -241,5 +242,38 @@ describe('violations', () => {
     expect(violations(report([slot]))).toEqual([
       'pg: 1 cron slots missed (e.g. 2026-01-01T00:00:00.000Z)',
     ]);
+  });
+});
+
+describe('splitByWindow', () => {
+  it('keeps as violations only the losses acknowledged outside the window before a crash', () => {
+    const ids = ['early', 'inside', 'after'];
+    const findings = {
+      ...checkJobs({ acknowledged: new Set(), records: new Map(), events: new Map() }),
+      lost: ids,
+      completedTwice: ['early', 'inside'],
+      completedTwiceAt: new Map([
+        ['early', 100],
+        ['inside', 950],
+      ]),
+      stepReexecuted: ['inside', 'never-acked'],
+      ackedStepLost: new Map([['inside', 990]]),
+    };
+    const { outside, inside } = splitByWindow({
+      findings,
+      enqueuedAt: new Map([
+        ['early', 100],
+        ['inside', 900],
+        ['after', 5_000],
+      ]),
+      crashes: [{ down: 1_000, up: 2_000 }],
+      windowMs: 600,
+    });
+    expect(outside).toMatchObject({
+      lost: ['early', 'after'],
+      completedTwice: ['early'],
+      stepReexecuted: ['never-acked'],
+    });
+    expect(inside).toEqual({ windowMs: 600, lost: 1, completedTwice: 1, stepReexecuted: 1 });
   });
 });

@@ -13,10 +13,10 @@ export interface JobFindings {
    * output a handler saw acknowledged (`step-got`) is not the one stored: its write was lost.
    */
   readonly stepReexecuted: string[];
-  /** When each acknowledged step output that is not the stored one was acknowledged. */
-  readonly ackedStepLostAt: number[];
-  /** For each job completed twice, when its first completion was acknowledged. */
-  readonly completedTwiceAt: number[];
+  /** Per job, when the first acknowledged step output that is not the stored one was acknowledged. */
+  readonly ackedStepLost: ReadonlyMap<string, number>;
+  /** Per job completed twice, when its first completion was acknowledged. */
+  readonly completedTwiceAt: ReadonlyMap<string, number>;
   /** A step ran again under a claim that came before the stored one (its run was cut short). */
   readonly inFlightReexecuted: number;
   /** A write (result or step) from a claim that a later claim had already superseded, landed. */
@@ -44,9 +44,9 @@ export function checkJobs(input: {
     stepReexecuted: [] as string[],
     staleLanded: [] as string[],
     stuck: [] as string[],
-    ackedStepLostAt: [] as number[],
-    completedTwiceAt: [] as number[],
   };
+  const ackedStepLost = new Map<string, number>();
+  const completedTwiceAt = new Map<string, number>();
   let completed = 0;
   let inFlight = 0;
   let refused = 0;
@@ -62,10 +62,11 @@ export function checkJobs(input: {
       continue;
     }
     completed++;
+    // Told apart by process too: a claim whose commit a crash lost is numbered again.
     const completions = events.filter((event) => event.ev === 'completed');
-    if (new Set(completions.map((event) => event.claim)).size > 1) {
+    if (new Set(completions.map((event) => `${event.claim}/${event.pid}`)).size > 1) {
       found.completedTwice.push(id);
-      found.completedTwiceAt.push(completions[0]?.t ?? 0);
+      completedTwiceAt.set(id, completions[0]?.t ?? 0);
     }
     const starts = events.filter((event) => event.ev === 'start');
     const lastClaim = Math.max(record.claim, ...starts.map((event) => event.claim));
@@ -86,7 +87,10 @@ export function checkJobs(input: {
         const lostTokens = new Set(ackedLost.map((event) => event.token));
         const rerun = runs.some((event) => event.claim >= storedClaim) || ackedLost.length > 0;
         if (rerun && !found.stepReexecuted.includes(id)) found.stepReexecuted.push(id);
-        found.ackedStepLostAt.push(...ackedLost.map((event) => event.t));
+        const firstLost = ackedLost[0]?.t;
+        if (firstLost !== undefined) {
+          ackedStepLost.set(id, Math.min(firstLost, ackedStepLost.get(id) ?? firstLost));
+        }
         inFlight += runs.filter(
           (event) => event.claim < storedClaim && !lostTokens.has(event.token),
         ).length;
@@ -102,6 +106,8 @@ export function checkJobs(input: {
   }
   return {
     ...found,
+    ackedStepLost,
+    completedTwiceAt,
     completed,
     inFlightReexecuted: inFlight,
     staleRefused: refused,

@@ -2,6 +2,7 @@ import type { Backend } from '../servers/server.ts';
 import type { CronFindings } from './cron.ts';
 import { median } from './index-events.ts';
 import type { JobFindings } from './jobs.ts';
+import type { WindowLosses } from './loss-window.ts';
 import type { PartitionFindings } from './partition.ts';
 
 export interface BackendReport {
@@ -25,6 +26,11 @@ export interface BackendReport {
   }[];
   /** The island's worker cut off from the server, per window (none on backends without). */
   readonly partitions: readonly PartitionFindings[];
+  /**
+   * A backend with a documented loss window (pg-async-commit): what was lost inside it. The job
+   * findings then hold only what was lost outside it.
+   */
+  readonly lossWindow?: WindowLosses;
 }
 
 /** Every broken promise in the report, in words; empty when the run kept them all. */
@@ -80,6 +86,13 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ['lost', (r) => r.jobs.lost.length],
     ['completed twice', (r) => r.jobs.completedTwice.length],
     ['completed step re-executed (bug)', (r) => r.jobs.stepReexecuted.length],
+    [
+      'inside the loss window: lost / completed twice / steps re-run',
+      (r) =>
+        r.lossWindow === undefined
+          ? '-'
+          : `${r.lossWindow.lost} / ${r.lossWindow.completedTwice} / ${r.lossWindow.stepReexecuted} (${r.lossWindow.windowMs} ms)`,
+    ],
     ['in-flight step re-executed (expected)', (r) => r.jobs.inFlightReexecuted],
     ['stale write landed (zombie)', (r) => r.jobs.staleLanded.length],
     ['stale step write refused (LEASE_LOST)', (r) => r.jobs.staleRefused + r.keyed.staleRefused],
@@ -108,10 +121,10 @@ export function formatTable(reports: readonly BackendReport[]): string {
       (r) => each(r, (p) => `${p.blocked ? 'yes' : 'NO'} / ${ms(p.reachableAfterMs)}`),
     ],
     [
-      'partition: jobs held at the cut / re-claimed before the heal',
+      'partition: jobs held at the cut / re-claimed elsewhere',
       (r) => each(r, (p) => `${p.held} / ${p.reclaimed}`),
     ],
-    ['partition: re-claimed after (max)', (r) => each(r, (p) => ms(p.reclaimMs))],
+    ['partition: re-claimed after the cut (max)', (r) => each(r, (p) => ms(p.reclaimMs))],
     [
       'partition: late writes refused / attempts aborted (cut-off worker)',
       (r) => each(r, (p) => `${p.refused} / ${p.leaseLost}`),

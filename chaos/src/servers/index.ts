@@ -1,6 +1,7 @@
 import { startNats } from './nats.ts';
 import { startNatsCluster2_10 } from './nats-cluster.ts';
 import { startPg } from './pg.ts';
+import { startPgAsyncCommit } from './pg-async-commit.ts';
 import { startRedis } from './redis.ts';
 import type { Backend, ChaosServer, ServerOptions } from './server.ts';
 
@@ -9,11 +10,12 @@ export type { Backend, ChaosServer, ServerOptions } from './server.ts';
 /** What `pnpm chaos` runs by default (the ci profile tests: `test/ci-<backend>.test.ts`). */
 export const BACKENDS: readonly Backend[] = ['pg', 'redis', 'nats'];
 /** Every backend `--backend` takes: the cluster has a test of its own (test/nats-cluster.test.ts). */
-export const ALL_BACKENDS: readonly Backend[] = [...BACKENDS, 'nats-cluster'];
+export const ALL_BACKENDS: readonly Backend[] = [...BACKENDS, 'nats-cluster', 'pg-async-commit'];
 
 export function startServer(backend: Backend, options: ServerOptions = {}): Promise<ChaosServer> {
   if (backend === 'pg') return startPg(options);
   if (backend === 'redis') return startRedis(options);
   if (backend === 'nats-cluster') return startNatsCluster2_10();
+  if (backend === 'pg-async-commit') return startPgAsyncCommit();
   return startNats(options);
 }

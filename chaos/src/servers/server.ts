@@ -1,5 +1,8 @@
-/** `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. */
-export type Backend = 'pg' | 'redis' | 'nats' | 'nats-cluster';
+/**
+ * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `pg-async-commit`: pg with
+ * `synchronous_commit = off`, its losses counted against the documented window.
+ */
+export type Backend = 'pg' | 'redis' | 'nats' | 'nats-cluster' | 'pg-async-commit';
 
 /** A server the suite owns: killing it disturbs nobody else. */
 export interface ChaosServer {
