@@ -49,14 +49,14 @@ export async function startIsolatedSide(input: {
   };
 }
 
-/** The ids the producer tried, and those whose enqueue it saw acknowledged. */
+/** The ids the producer tried, and those whose enqueue it saw acknowledged, with when. */
 export function producerEnqueues(events: readonly LedgerEvent[]) {
   const tried: string[] = [];
-  const acknowledged: string[] = [];
+  const acknowledged = new Map<string, number>();
   for (const event of events) {
     if (event.ev !== 'enqueued') continue;
     tried.push(event.job);
-    if (event.acknowledged) acknowledged.push(event.job);
+    if (event.acknowledged) acknowledged.set(event.job, event.t);
   }
   return { tried, acknowledged };
 }

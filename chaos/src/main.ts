@@ -1,6 +1,7 @@
-// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats|nats-cluster|redis-sentinel|
-// redis-sentinel-partition]... [--durability on|off]`: runs the suite, prints the table, exits 1
-// on any violation. `--durability` is the Redis Sentinel drivers' `durability` option (default on).
+// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats|nats-cluster|pg-async-commit|
+// redis-sentinel|redis-sentinel-partition]... [--durability on|off]`: runs the suite, prints the
+// table, exits 1 on any violation. `--durability` is the Redis Sentinel drivers' `durability`
+// option (default on).
 
 import { parseArgs } from 'node:util';
 import { formatTable, violations, windowFindings } from './check/report.ts';
@@ -21,7 +22,14 @@ if (values.durability !== 'on' && values.durability !== 'off') {
   throw new Error(`--durability is on or off, not ${values.durability}`);
 }
 const durability = values.durability === 'on';
-const backends = (values.backend ?? BACKENDS) as Backend[];
+// The long profile also crashes pg with synchronous_commit = off (its losses counted against the
+// documented window) and runs Redis Sentinel through a failover and a partitioned primary; the ci
+// profile has no time for them.
+const defaults: readonly Backend[] =
+  profile.name === 'long'
+    ? [...BACKENDS, 'pg-async-commit', 'redis-sentinel', 'redis-sentinel-partition']
+    : BACKENDS;
+const backends = (values.backend ?? defaults) as Backend[];
 for (const backend of backends) {
   if (!ALL_BACKENDS.includes(backend)) {
     throw new Error(`--backend is one of ${ALL_BACKENDS.join(', ')}`);
@@ -36,7 +44,7 @@ for (const backend of backends) {
 console.log(formatTable(reports));
 for (const report of reports) {
   for (const line of windowFindings(report)) {
-    console.log(`DOCUMENTED LOSS WINDOW (${report.lossWindow}) ${line}`);
+    console.log(`DOCUMENTED LOSS WINDOW (${report.documentedWindow}) ${line}`);
   }
 }
 const broken = reports.flatMap(violations);

@@ -6,6 +6,7 @@ import { checkCron } from './check/cron.ts';
 import { byJob } from './check/index-events.ts';
 import { checkJobs } from './check/jobs.ts';
 import { overLimitUnits } from './check/keyed.ts';
+import { splitByWindow } from './check/loss-window.ts';
 import { checkPartitions } from './check/partition.ts';
 import { firstCompletions, recoveryTimes } from './check/recovery.ts';
 import type { BackendReport } from './check/report.ts';
@@ -20,7 +21,7 @@ import {
 } from './child/jobs.ts';
 import { type ChildSpec, openDriver, openPgDriver } from './child/spec.ts';
 import { purgeCronJobs } from './cron-purge.ts';
-import { type Enqueued, enqueueSpread } from './enqueue.ts';
+import { enqueueSpread, noneEnqueued } from './enqueue.ts';
 import { Fleet } from './fleet.ts';
 import { type IsolatedSide, producerEnqueues, startIsolatedSide } from './isolated-side.ts';
 import { now } from './ledger/events.ts';
@@ -36,6 +37,7 @@ import { killLeaders, killWorkers, zombies } from './nemesis/workers.ts';
 import { createIsland, type Island } from './net/netns.ts';
 import type { Profile } from './profiles.ts';
 import { type Backend, type ServerOptions, startServer } from './servers/index.ts';
+import { ASYNC_COMMIT_WINDOW_MS } from './servers/pg-async-commit.ts';
 import { finalRecords, settled } from './settle.ts';
 import { variantOf } from './variant.ts';
 
@@ -82,7 +84,7 @@ export async function runBackend(
   const driver = openDriver(backend, server.url);
   try {
     // Redis and NATS need no migration: their drivers create what they use on first use.
-    if (backend === 'pg') {
+    if (backend === 'pg' || backend === 'pg-async-commit') {
       const migrator = openPgDriver(server.url);
       await migrator.migrate().finally(() => migrator.close());
     }
@@ -125,8 +127,8 @@ export async function runBackend(
 
     const jobs = chaosJobs(noLedger);
     const client = createClient({ driver, jobs: jobs.all });
-    const main: Enqueued = { ids: [], acknowledged: new Set() };
-    const keyed: Enqueued = { ids: [], acknowledged: new Set() };
+    const main = noneEnqueued();
+    const keyed = noneEnqueued();
     const crashes: Crash[] = [];
     const cuts: Crash[] = [];
     const partitions: Partition[] = [];
@@ -258,14 +260,27 @@ export async function runBackend(
     );
     const events = await readLedger(ledgerDir);
     const produced = producerEnqueues(events);
-    const producedAcked = new Set(produced.acknowledged);
-    for (const id of producedAcked) main.acknowledged.add(id);
+    for (const [id, at] of produced.acknowledged) {
+      main.acknowledged.add(id);
+      main.ackedAt.set(id, at);
+    }
     const grouped = byJob(events);
     const records = await finalRecords(driver, [...main.acknowledged, ...keyed.acknowledged]);
     for (const [id, record] of await finalRecords(driver, slotIds(cronFrom, cronTo))) {
       if (record?.state === 'completed') cronCompleted.add(id);
     }
-    const jobFindings = checkJobs({ acknowledged: main.acknowledged, records, events: grouped });
+    const allJobFindings = checkJobs({ acknowledged: main.acknowledged, records, events: grouped });
+    // Losses inside a documented window are findings, not failures: counted apart.
+    const windowed =
+      backend === 'pg-async-commit'
+        ? splitByWindow({
+            findings: allJobFindings,
+            enqueuedAt: main.ackedAt,
+            crashes,
+            windowMs: ASYNC_COMMIT_WINDOW_MS,
+          })
+        : undefined;
+    const jobFindings = windowed?.outside ?? allJobFindings;
     const keyedFindings = checkJobs({ acknowledged: keyed.acknowledged, records, events: grouped });
     const disruptions = workers.disruptions;
     const isolatedPids = isolated?.pids() ?? new Set<number>();
@@ -289,8 +304,9 @@ export async function runBackend(
       ),
       crashes: firstCompletions(crashes, events),
       partitions: checkPartitions(partitions, events),
+      ...(windowed === undefined ? {} : { lossWindow: windowed.inside }),
       cuts: cuts.map((cut) => cut.up - cut.down),
-      lostCutOff: jobFindings.lost.filter((id) => producedAcked.has(id)).length,
+      lostCutOff: jobFindings.lost.filter((id) => produced.acknowledged.has(id)).length,
       faultStallsMs: faultStalls([...crashes, ...cuts], events, isolatedPids),
     };
   } finally {

@@ -8,7 +8,7 @@ export interface Variant {
    * Set when the setting has a documented loss window that the run's fault opens: its losses are
    * reported as that window, not as violations.
    */
-  readonly lossWindow?: string;
+  readonly documentedWindow?: string;
 }
 
 export function variantOf(backend: Backend, options: ServerOptions): Variant {
@@ -18,7 +18,7 @@ export function variantOf(backend: Backend, options: ServerOptions): Variant {
     variant: 'no durability',
     ...(backend === 'redis-sentinel-partition'
       ? {
-          lossWindow:
+          documentedWindow:
             'without durability a cut-off primary acknowledges writes that the failover discards',
         }
       : {}),

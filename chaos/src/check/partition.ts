@@ -11,7 +11,7 @@ export interface PartitionFindings {
   readonly reachableAfterMs: number | undefined;
   /** Jobs the cut-off worker was running at the cut. */
   readonly held: number;
-  /** Of those, how many another process started before the heal. */
+  /** Of those, how many another process started after the cut (before the heal or after). */
   readonly reclaimed: number;
   /** ms from the cut until the last of those re-claimed started elsewhere (the longest wait). */
   readonly reclaimMs: number | undefined;
@@ -49,7 +49,7 @@ export function checkPartitions(
           event.pid !== partition.pid &&
           event.t > partition.cut,
       );
-      if (elsewhere === undefined || elsewhere.t > partition.healed) continue;
+      if (elsewhere === undefined) continue;
       reclaimed++;
       reclaimMs = Math.max(reclaimMs ?? 0, elsewhere.t - partition.cut);
     }

@@ -3,6 +3,7 @@ import type { Variant } from '../variant.ts';
 import type { CronFindings } from './cron.ts';
 import { median } from './index-events.ts';
 import type { JobFindings } from './jobs.ts';
+import type { WindowLosses } from './loss-window.ts';
 import type { PartitionFindings } from './partition.ts';
 
 export interface BackendReport extends Variant {
@@ -32,6 +33,11 @@ export interface BackendReport extends Variant {
   readonly lostCutOff?: number;
   /** Per fault (crash or cut): the longest stretch the majority side completed nothing (ms). */
   readonly faultStallsMs?: readonly number[];
+  /**
+   * A backend with a documented loss window (pg-async-commit): what was lost inside it. The job
+   * findings then hold only what was lost outside it.
+   */
+  readonly lossWindow?: WindowLosses;
 }
 
 /**
@@ -40,12 +46,12 @@ export interface BackendReport extends Variant {
  * the limit (a slot taken on the discarded side), cron slots. Empty otherwise.
  */
 export function windowFindings(report: BackendReport): string[] {
-  return report.lossWindow === undefined ? [] : jobFindings(report);
+  return report.documentedWindow === undefined ? [] : jobFindings(report);
 }
 
 /** Every broken promise in the report, in words; empty when the run kept them all. */
 export function violations(report: BackendReport): string[] {
-  const found = report.lossWindow === undefined ? jobFindings(report) : [];
+  const found = report.documentedWindow === undefined ? jobFindings(report) : [];
   const count = (what: string, ids: readonly unknown[]) => {
     if (ids.length > 0)
       found.push(`${report.backend}: ${ids.length} ${what} (e.g. ${ids.slice(0, 3).join(', ')})`);
@@ -110,6 +116,13 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ['lost', (r) => r.jobs.lost.length],
     ['completed twice', (r) => r.jobs.completedTwice.length],
     ['completed step re-executed (bug)', (r) => r.jobs.stepReexecuted.length],
+    [
+      'inside the loss window: lost / completed twice / steps re-run',
+      (r) =>
+        r.lossWindow === undefined
+          ? '-'
+          : `${r.lossWindow.lost} / ${r.lossWindow.completedTwice} / ${r.lossWindow.stepReexecuted} (${r.lossWindow.windowMs} ms)`,
+    ],
     ['in-flight step re-executed (expected)', (r) => r.jobs.inFlightReexecuted],
     ['stale write landed (zombie)', (r) => r.jobs.staleLanded.length],
     ['stale step write refused (LEASE_LOST)', (r) => r.jobs.staleRefused + r.keyed.staleRefused],
@@ -138,10 +151,10 @@ export function formatTable(reports: readonly BackendReport[]): string {
       (r) => each(r, (p) => `${p.blocked ? 'yes' : 'NO'} / ${ms(p.reachableAfterMs)}`),
     ],
     [
-      'partition: jobs held at the cut / re-claimed before the heal',
+      'partition: jobs held at the cut / re-claimed elsewhere',
       (r) => each(r, (p) => `${p.held} / ${p.reclaimed}`),
     ],
-    ['partition: re-claimed after (max)', (r) => each(r, (p) => ms(p.reclaimMs))],
+    ['partition: re-claimed after the cut (max)', (r) => each(r, (p) => ms(p.reclaimMs))],
     [
       'partition: late writes refused / attempts aborted (cut-off worker)',
       (r) => each(r, (p) => `${p.refused} / ${p.leaseLost}`),

@@ -3,7 +3,7 @@
 // partition, apart from the parent).
 
 import { createClient } from '@berth/core';
-import { type Enqueued, enqueueSpread } from '../enqueue.ts';
+import { enqueueSpread, noneEnqueued } from '../enqueue.ts';
 import { now } from '../ledger/events.ts';
 import { openLedger } from '../ledger/write.ts';
 import { chaosJobs, STEPS_JOB } from './jobs.ts';
@@ -25,7 +25,7 @@ const jobs = chaosJobs(ledger);
 const driver = openDriver(spec.backend, spec.url);
 const client = createClient({ driver, jobs: jobs.all });
 
-const into: Enqueued = { ids: [], acknowledged: new Set() };
+const into = noneEnqueued();
 
 process.once('disconnect', () => process.exit(1));
 
@@ -43,7 +43,8 @@ async function produce(): Promise<void> {
     const acknowledged = into.acknowledged.has(id);
     ledger.append(
       { ev: 'enqueued', job: id, runId: '', name: STEPS_JOB, claim: 0, acknowledged },
-      now(),
+      // When it was answered, if it was.
+      into.ackedAt.get(id) ?? now(),
     );
   }
   await driver.close().catch(() => {});

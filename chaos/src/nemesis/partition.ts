@@ -24,6 +24,7 @@ export interface Partition {
 
 const PROBE_MS = 300;
 const REACH_AGAIN_MS = 10_000;
+const PREFER_TWO_MS = 3_000;
 
 /**
  * Cuts the island's worker off from the server at each window, while it runs a job, and heals the
@@ -50,17 +51,22 @@ export async function partitionIsland(input: {
   for (const window of input.windows) {
     await at(input.start, window.atMs, signal, () =>
       input.exclusive.run(async () => {
-        const busy = () =>
+        // Two jobs at once if it comes to that soon: one may end between the look and the cut.
+        const busy = (jobs: number) =>
           input.fleet
             .alive()
             .find(
-              (member) => member.holding.has(STEPS_JOB) && member.heldAt > since && !member.stopped,
+              (member) =>
+                (member.holding.get(STEPS_JOB) ?? 0) >= jobs &&
+                member.heldAt > since &&
+                !member.stopped,
             );
-        const deadline = Date.now() + 15_000;
-        while (!signal.aborted && busy() === undefined && Date.now() < deadline) {
+        const looked = Date.now();
+        const enough = () => (Date.now() < looked + PREFER_TWO_MS ? 2 : 1);
+        while (!signal.aborted && busy(enough()) === undefined && Date.now() < looked + 15_000) {
           await sleepUnless(10, signal);
         }
-        const member = busy();
+        const member = busy(1);
         if (member === undefined) return;
         // The window runs from the moment the link is down to the moment it goes up again.
         let cut = now();

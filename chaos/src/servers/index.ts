@@ -1,6 +1,7 @@
 import { startNats } from './nats.ts';
 import { startNatsCluster2_10 } from './nats-cluster.ts';
 import { startPg } from './pg.ts';
+import { startPgAsyncCommit } from './pg-async-commit.ts';
 import { startRedis } from './redis.ts';
 import { startRedisSentinel } from './redis-sentinel.ts';
 import type { Backend, ChaosServer, ServerOptions } from './server.ts';
@@ -13,6 +14,7 @@ export const BACKENDS: readonly Backend[] = ['pg', 'redis', 'nats'];
 export const ALL_BACKENDS: readonly Backend[] = [
   ...BACKENDS,
   'nats-cluster',
+  'pg-async-commit',
   'redis-sentinel',
   'redis-sentinel-partition',
 ];
@@ -21,6 +23,7 @@ export function startServer(backend: Backend, options: ServerOptions = {}): Prom
   if (backend === 'pg') return startPg(options);
   if (backend === 'redis') return startRedis(options);
   if (backend === 'nats-cluster') return startNatsCluster2_10();
+  if (backend === 'pg-async-commit') return startPgAsyncCommit();
   if (backend === 'redis-sentinel' || backend === 'redis-sentinel-partition') {
     return startRedisSentinel({ backend, durability: options.durability ?? true });
   }
