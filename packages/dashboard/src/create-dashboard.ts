@@ -117,7 +117,7 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
       if (error instanceof BodyError) {
         sendProblem(response, 400, { code: 'BODY_INVALID', message: error.message });
       } else {
-        sendError(response, error);
+        sendError(response, error, { tenantId });
       }
     }
   }
@@ -187,7 +187,7 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
 
   const handler = (request: IncomingMessage, response: ServerResponse, next?: NextHandler) => {
     handle(request, response, next).catch((error: unknown) => {
-      if (!response.headersSent) sendError(response, error);
+      if (!response.headersSent) sendError(response, error, { tenantId: undefined });
       else response.destroy();
     });
   };
