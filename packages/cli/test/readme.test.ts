@@ -2,18 +2,29 @@ import type { Driver } from '@berth/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { berthOnPath, runBlock, shBlocks } from './support/blocks.js';
 import { commandsIn, leafPaths, realProgram, resolveCommand } from './support/commands.js';
+import { start } from './support/serve.js';
 import { deadJob, pgTarget, type Target } from './support/targets.js';
 
 const HOUR = 3_600_000;
 const blocks = shBlocks(new URL('../README.md', import.meta.url));
 
-interface Case {
+type Case = {
   /** State the block acts on; answers `$JOB_ID` when the block names one. */
   readonly arrange?: (driver: Driver) => Promise<string | undefined>;
-  /** What must hold once the block ran (it already exited 0). */
-  readonly check: (driver: Driver, stdout: string, jobId: string | undefined) => Promise<void>;
   readonly migrated?: false;
-}
+} & (
+  | {
+      /** What must hold once the block ran (it already exited 0). */
+      readonly check: (driver: Driver, stdout: string, jobId: string | undefined) => Promise<void>;
+    }
+  | {
+      /**
+       * A block that serves until interrupted: it runs on port 0 (tests must not collide over
+       * the default port), this checks it at the URL it printed, and SIGINT must end it with 0.
+       */
+      readonly serves: (url: string) => Promise<void>;
+    }
+);
 
 const later = () => Date.now() + HOUR;
 
@@ -92,6 +103,13 @@ const CASES: Readonly<Record<string, Case>> = {
       expect(stdout).toMatch(/^purged 0 completed, cancelled jobs/);
     },
   },
+  dashboard: {
+    serves: async (url) => {
+      const page = await (await fetch(url)).text();
+      expect(page).toContain('"readOnly":true');
+      expect((await fetch(`${url}api/jobs`)).status).toBe(200);
+    },
+  },
   events: {
     check: async (driver, stdout) => {
       const [event] = await driver.events.list('order.paid');
@@ -129,6 +147,17 @@ describe('the README documents every command with an example that runs', () => {
       try {
         target = await pgTarget(scenario.migrated === false ? { migrate: false } : {});
         const jobId = await scenario.arrange?.(target.driver);
+        if ('serves' in scenario) {
+          const words = commandsIn(block)[0] ?? [];
+          const served = start([...words, '--port', '0'], target.env);
+          try {
+            const [, url] = await served.waitFor(/dashboard at (\S+)/);
+            await scenario.serves(url ?? '');
+          } finally {
+            expect(await served.stop('SIGINT')).toBe(0);
+          }
+          return;
+        }
         const stdout = await runBlock(block, path.dir, { ...target.env, JOB_ID: jobId ?? '' });
         await scenario.check(target.driver, stdout, jobId);
       } finally {
