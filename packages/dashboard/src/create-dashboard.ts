@@ -180,6 +180,7 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
       refreshMs: resolved.refreshMs,
       driver: driver.name,
       deadLetterScan: resolved.deadLetterScan,
+      idSearchScan: resolved.idSearchScan,
       tenantScan: TENANT_SCAN,
     };
     sendHtml(response, assets.page(basePath, config), method === 'HEAD');

@@ -2,6 +2,7 @@ export type {
   DeadLetterGroup,
   DeadLettersResponse,
   EventsResponse,
+  FindResponse,
   GroupActionResponse,
   GroupActionResult,
   JobResponse,

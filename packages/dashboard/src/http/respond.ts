@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isBerthError } from '@berth/core';
+import type { JobSummary } from '../api-types.js';
 import { dashboardFix, type FixContext } from './fixes.js';
 
 /**
@@ -58,6 +59,18 @@ export interface Problem {
   readonly code: string;
   readonly message: string;
   readonly fix?: string;
+  /** An ambiguous part of an id: the jobs it could mean. */
+  readonly candidates?: readonly JobSummary[];
+}
+
+/** A route's own refusal, answered with its status and problem as they are. */
+export class ProblemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem,
+  ) {
+    super(problem.message);
+  }
 }
 
 export function sendProblem(response: ServerResponse, status: number, problem: Problem): void {
@@ -104,6 +117,10 @@ export function problemOf(
 }
 
 export function sendError(response: ServerResponse, error: unknown, context: FixContext): void {
+  if (error instanceof ProblemError) {
+    sendProblem(response, error.status, error.problem);
+    return;
+  }
   const { status, problem } = problemOf(error, context);
   sendProblem(response, status, problem);
 }
