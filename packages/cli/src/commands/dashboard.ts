@@ -1,4 +1,3 @@
-import { basicAuth, isLoopbackHost, serveDashboard } from '@berth/dashboard';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { integerArg } from '../args.js';
 import { UsageError } from '../errors.js';
@@ -64,6 +63,8 @@ export function registerDashboard(program: Command, cli: Cli): void {
       `\nWith --tenant, every read and action is scoped to that tenant.\n${EXAMPLES}`,
     )
     .action(async (flags: DashboardFlags, command: Command) => {
+      // Loaded only here: every other command starts without the dashboard and its page.
+      const { basicAuth, isLoopbackHost, serveDashboard } = await import('@berth/dashboard');
       if (flags.auth === undefined && !isLoopbackHost(flags.host)) {
         throw new UsageError(
           `--host ${flags.host} serves other machines: pass --auth user:pass (or set BERTH_DASHBOARD_AUTH) so the dashboard asks who they are`,
