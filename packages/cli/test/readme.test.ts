@@ -8,23 +8,18 @@ import { deadJob, pgTarget, type Target } from './support/targets.js';
 const HOUR = 3_600_000;
 const blocks = shBlocks(new URL('../README.md', import.meta.url));
 
-type Case = {
+interface Case {
   /** State the block acts on; answers `$JOB_ID` when the block names one. */
   readonly arrange?: (driver: Driver) => Promise<string | undefined>;
+  /** What must hold once the block ran (it already exited 0). */
+  readonly check: (driver: Driver, stdout: string, jobId: string | undefined) => Promise<void>;
   readonly migrated?: false;
-} & (
-  | {
-      /** What must hold once the block ran (it already exited 0). */
-      readonly check: (driver: Driver, stdout: string, jobId: string | undefined) => Promise<void>;
-    }
-  | {
-      /**
-       * A block that serves until interrupted: it runs on port 0 (tests must not collide over
-       * the default port), this checks it at the URL it printed, and SIGINT must end it with 0.
-       */
-      readonly serves: (url: string) => Promise<void>;
-    }
-);
+  /**
+   * The block serves until interrupted: it runs on port 0 (tests must not collide over the
+   * default port), this checks it at the address it printed, then SIGINT must end it with 0.
+   */
+  readonly serves?: (url: string) => Promise<void>;
+}
 
 const later = () => Date.now() + HOUR;
 
@@ -105,9 +100,13 @@ const CASES: Readonly<Record<string, Case>> = {
   },
   dashboard: {
     serves: async (url) => {
-      const page = await (await fetch(url)).text();
-      expect(page).toContain('"readOnly":true');
+      expect(await (await fetch(url)).text()).toContain('"readOnly":true');
       expect((await fetch(`${url}api/jobs`)).status).toBe(200);
+    },
+    check: async (_driver, stdout) => {
+      expect(stdout).toMatch(
+        /^dashboard at http:\/\/127\.0\.0\.1:\d+\/\nstopped; the driver is closed\n$/,
+      );
     },
   },
   events: {
@@ -147,18 +146,10 @@ describe('the README documents every command with an example that runs', () => {
       try {
         target = await pgTarget(scenario.migrated === false ? { migrate: false } : {});
         const jobId = await scenario.arrange?.(target.driver);
-        if ('serves' in scenario) {
-          const words = commandsIn(block)[0] ?? [];
-          const served = start([...words, '--port', '0'], target.env);
-          try {
-            const [, url] = await served.waitFor(/dashboard at (\S+)/);
-            await scenario.serves(url ?? '');
-          } finally {
-            expect(await served.stop('SIGINT')).toBe(0);
-          }
-          return;
-        }
-        const stdout = await runBlock(block, path.dir, { ...target.env, JOB_ID: jobId ?? '' });
+        const stdout =
+          scenario.serves === undefined
+            ? await runBlock(block, path.dir, { ...target.env, JOB_ID: jobId ?? '' })
+            : await serveBlock(block, target.env, scenario.serves);
         await scenario.check(target.driver, stdout, jobId);
       } finally {
         await target?.dispose();
@@ -166,3 +157,19 @@ describe('the README documents every command with an example that runs', () => {
     });
   }
 });
+
+/** Runs a serving block's one command until `serves` has checked it; answers its stdout. */
+async function serveBlock(
+  block: string,
+  env: Readonly<Record<string, string>>,
+  serves: (url: string) => Promise<void>,
+): Promise<string> {
+  const served = start([...(commandsIn(block)[0] ?? []), '--port', '0'], env);
+  try {
+    const [, url] = await served.waitFor(/dashboard at (\S+)/);
+    await serves(url ?? '');
+  } finally {
+    expect(await served.stop('SIGINT')).toBe(0);
+  }
+  return served.output().stdout;
+}
