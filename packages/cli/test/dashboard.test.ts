@@ -77,6 +77,17 @@ describe('berth dashboard', () => {
     expect(await served.stop('SIGTERM')).toBe(0);
   });
 
+  it('--json prints one document with where it listens', async () => {
+    const served = start(['dashboard', ...redis.flags, '--port', '0', '--json']);
+    running.push(served);
+    const [line] = await served.waitFor(/^\{.*\}\n/);
+    const doc = JSON.parse(line ?? '') as { url: string; host: string; port: number };
+    expect(doc).toMatchObject({ host: '127.0.0.1', url: `http://127.0.0.1:${doc.port}/` });
+    expect((await fetch(`${doc.url}api/overview`)).status).toBe(200);
+    expect(await served.stop('SIGTERM')).toBe(0);
+    expect(served.output().stdout).toBe(line);
+  });
+
   it('--auth user:pass asks for those credentials', async () => {
     const { served, url } = await serve([...pg.flags, '--auth', 'ops:correct horse']);
     expect((await fetch(url)).status).toBe(401);
