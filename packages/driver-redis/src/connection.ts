@@ -29,8 +29,11 @@ export interface OwnedConnection {
   readonly redis: Redis;
   /** The socket's last error (ECONNREFUSED, ENOTFOUND), cleared once the connection is ready. */
   lastError(): Error | undefined;
-  /** The server the socket last connected to (with sentinels: the master they named). */
-  address(): ServerAddress | undefined;
+  /**
+   * The server (with sentinels: the master they named) that, at the last attempt, took the
+   * connection and closed it before it was ready; undefined once a connection is ready.
+   */
+  hungUp(): ServerAddress | undefined;
   /** Told of every failed call: a timeout reconnects (`reconnectAfterTimeout`). */
   noticed(error: unknown): void;
 }
@@ -61,10 +64,24 @@ export function openConnection(
       : new Redis({ ...target, ...settings });
   let last: Error | undefined;
   let address: ServerAddress | undefined;
+  let hungUp: ServerAddress | undefined;
+  let wasReady = false;
   const reconnect = reconnectAfterTimeout(redis, Math.min(commandTimeout, 1_000));
   redis.on('connect', () => {
+    // A socket the server already closed has no remote address: a URL's host and port then.
     const { remoteAddress: host, remotePort: port } = redis.stream ?? {};
-    if (host !== undefined && port !== undefined) address = { host, port };
+    const { host: urlHost, port: urlPort, sentinels } = redis.options;
+    address =
+      host !== undefined && port !== undefined
+        ? { host, port }
+        : !sentinels && urlHost !== undefined && urlPort !== undefined
+          ? { host: urlHost, port: urlPort }
+          : undefined;
+    wasReady = false;
+  });
+  redis.on('close', () => {
+    if (!wasReady && address !== undefined) hungUp = address;
+    address = undefined;
   });
   // Reconnects report through 'error'; a call failing meanwhile names this as its cause.
   redis.on('error', (error: Error) => {
@@ -72,11 +89,13 @@ export function openConnection(
   });
   redis.on('ready', () => {
     last = undefined;
+    hungUp = undefined;
+    wasReady = true;
   });
   return {
     redis,
     lastError: () => last,
-    address: () => address,
+    hungUp: () => hungUp,
     noticed: (error) => {
       // Calls failing while it reconnects name this, not "max retries per request".
       if (reconnect(error)) last = new Error(DROPPED_AFTER_TIMEOUT);

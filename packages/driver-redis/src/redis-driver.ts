@@ -128,7 +128,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
         connection?.noticed(error);
         const cause = explain(error, connection?.lastError());
         throw (
-          (await explainHangUp(DRIVER, operation, cause, connection?.address())) ??
+          (await explainHangUp(DRIVER, operation, cause, connection?.hungUp)) ??
           driverUnavailable({ driver: DRIVER, operation, cause })
         );
       }
