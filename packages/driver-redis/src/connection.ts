@@ -39,10 +39,12 @@ export interface OwnedConnection {
 }
 
 /**
- * A connection the driver owns. A call in flight when the server goes away fails at once
+ * A connection the driver owns, to a URL or (ioredis Sentinel options) to the master the
+ * sentinels name. A call in flight when the server goes away fails at once
  * (maxRetriesPerRequest 0, no silent resend of a script that may have run), a call made while
  * it reconnects fails at the next failed attempt, and none waits past the command timeout; the
- * connection itself keeps reconnecting, so the driver recovers by itself.
+ * connection itself keeps reconnecting, so the driver recovers by itself. A READONLY reply or a
+ * command timeout (failover.ts) makes it reconnect.
  */
 export function openConnection(
   target: string | ConnectionSettings,
