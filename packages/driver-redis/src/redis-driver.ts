@@ -41,7 +41,7 @@ import { createWake } from './wake.js';
 export interface RedisDriverOptions extends SentinelOptions {
   /**
    * The app's own connection (a `Redis`, or a `Cluster`: all keys share one hash tag): used,
-   * never closed by the driver. Give this or `url`.
+   * never closed by the driver. Give this, `url` or `sentinels`.
    */
   readonly redis?: Redis | Cluster;
   /** A Redis URL: the driver opens (and on close, closes) its own; undefined is the default. */
