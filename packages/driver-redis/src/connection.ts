@@ -1,5 +1,5 @@
 import { configInvalid } from '@berth/core';
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 
 /** The schemes a Redis URL may have; `rediss` is TLS. */
 const SCHEMES = new Set(['redis:', 'rediss:']);
@@ -19,8 +19,8 @@ export function screenUrl(url: string): string {
 }
 
 /** A connection the driver owns, and the last error its socket reported. */
-export interface OwnedConnection {
-  readonly redis: Redis;
+export interface OwnedConnection<C extends Redis | Cluster = Redis> {
+  readonly redis: C;
   /** The socket's last error (ECONNREFUSED, ENOTFOUND), cleared once the connection is ready. */
   lastError(): Error | undefined;
 }

@@ -11,8 +11,10 @@ import {
   isBerthError,
   systemClock,
 } from '@berth/core';
-import type { Cluster, Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { claim } from './claim.js';
+import { type ClusterNode, openCluster, screenCluster } from './cluster.js';
+import { createClusterWake } from './cluster-wake.js';
 import { explain, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
@@ -37,6 +39,12 @@ export interface RedisDriverOptions {
   readonly redis?: Redis | Cluster;
   /** A Redis URL: the driver opens (and on close, closes) its own; undefined is the default. */
   readonly url?: string | undefined;
+  /**
+   * The startup nodes of a Redis Cluster: the driver opens (and on close, closes) its own cluster
+   * client. All keys of a prefix share one hash tag, so a prefix lives on one shard. Give this,
+   * `url` or `redis`.
+   */
+  readonly cluster?: readonly ClusterNode[] | undefined;
   /** Every key is `{prefix}:...`; one prefix is one queue. Default `berth`. */
   readonly prefix?: string;
   readonly clock?: Clock;
@@ -86,14 +94,25 @@ function screenOptions(options: RedisDriverOptions) {
     });
   }
   const url = options.url === undefined ? undefined : screenUrl(options.url);
-  return { limit, timeout, url, keys: keysFor(options.prefix ?? 'berth') };
+  const cluster =
+    options.cluster === undefined
+      ? undefined
+      : screenCluster(options.cluster, {
+          url: options.url !== undefined,
+          redis: options.redis !== undefined,
+        });
+  return { limit, timeout, url, cluster, keys: keysFor(options.prefix ?? 'berth') };
 }
 
 /** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
 export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
-  const { limit, timeout, url, keys } = screenOptions(options);
+  const { limit, timeout, url, cluster, keys } = screenOptions(options);
   const connection =
-    options.redis === undefined ? openConnection(url ?? DEFAULT_REDIS_URL, timeout) : undefined;
+    cluster !== undefined
+      ? openCluster(cluster, timeout)
+      : options.redis === undefined
+        ? openConnection(url ?? DEFAULT_REDIS_URL, timeout)
+        : undefined;
   const owned = connection !== undefined;
   // One of the two is set: the app's connection, or the one opened from the URL.
   const redis = connection?.redis ?? (options.redis as Redis | Cluster);
@@ -119,7 +138,12 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   });
   // ioredis puts an app connection's keyPrefix before KEYS[1], so the scripts publish under it;
   // it never prefixes a SUBSCRIBE channel.
-  const wake = createWake(redis, (redis.options.keyPrefix ?? '') + keys.wake());
+  const channel =
+    (redis instanceof Cluster ? redis.options.keyPrefix : redis.options.keyPrefix) ?? '';
+  const wake =
+    redis instanceof Cluster
+      ? createClusterWake(redis, channel + keys.wake())
+      : createWake(redis, channel + keys.wake());
   const steps = createStepStore(context);
   const events = createEventStore(context);
   const leases = createLeaseStore(context);
