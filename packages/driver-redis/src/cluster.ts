@@ -92,12 +92,14 @@ export function clusterOptions(commandTimeout: number) {
  * fails what it holds instead. ioredis keeps that queue to itself: `flushQueue` is not in its
  * declarations, so it is reached by name (and skipped if a version lacks it).
  */
-export function failQueuedOnReconnect(cluster: Cluster): void {
+export function failQueuedOnReconnect(cluster: Cluster, lastError: () => Error | undefined): void {
   const internal = cluster as unknown as { flushQueue?: (error: Error) => void };
   cluster.on('reconnecting', () => {
+    const last = lastError();
+    const why = last === undefined ? '' : ` (${last.message})`;
     internal.flushQueue?.call(
       cluster,
-      new Error('the Redis Cluster is unreachable: every node was lost; reconnecting'),
+      new Error(`no node of the Redis Cluster is reachable${why}; reconnecting`, { cause: last }),
     );
   });
 }
@@ -112,16 +114,20 @@ export function openCluster(
     nodes.map(({ host, port }) => ({ host, port })),
     { ...clusterOptions(commandTimeout), ...extra },
   );
-  let last: Error | undefined;
-  cluster.on('error', (error: Error) => {
-    last = error;
-  });
+  // A node's error says more than the cluster's own "Failed to refresh slots cache".
+  let node: Error | undefined;
+  let own: Error | undefined;
+  const last = () => node ?? own;
   cluster.on('node error', (error: Error) => {
-    last = error;
+    node = error;
+  });
+  cluster.on('error', (error: Error) => {
+    own = error;
   });
   cluster.on('ready', () => {
-    last = undefined;
+    node = undefined;
+    own = undefined;
   });
-  failQueuedOnReconnect(cluster);
-  return { redis: cluster, lastError: () => last };
+  failQueuedOnReconnect(cluster, last);
+  return { redis: cluster, lastError: last };
 }
