@@ -73,7 +73,13 @@ const nodeOk = (port: number): Promise<boolean> =>
  * `cluster_state:ok`. Nothing shared is touched.
  */
 export async function startRedisCluster(
-  input: { masters?: number; replicasPerMaster?: number; nodeTimeoutMs?: number } = {},
+  input: {
+    masters?: number;
+    replicasPerMaster?: number;
+    nodeTimeoutMs?: number;
+    /** More redis-server arguments for every node (`--min-replicas-to-write`, `1`...). */
+    args?: readonly string[];
+  } = {},
 ): Promise<RedisCluster> {
   const masters = input.masters ?? 3;
   const replicas = input.replicasPerMaster ?? 1;
@@ -98,6 +104,7 @@ export async function startRedisCluster(
       ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
       ...['--cluster-node-timeout', String(input.nodeTimeoutMs ?? 3_000)],
       ...['--appendonly', 'yes', '--save', '', '--logfile', join(own, 'redis.log')],
+      ...(input.args ?? []),
     ];
     let child: ChildProcess | undefined;
     const exited = (current: ChildProcess) =>
