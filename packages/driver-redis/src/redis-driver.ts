@@ -138,12 +138,9 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   });
   // ioredis puts an app connection's keyPrefix before KEYS[1], so the scripts publish under it;
   // it never prefixes a SUBSCRIBE channel.
-  const channel =
-    (redis instanceof Cluster ? redis.options.keyPrefix : redis.options.keyPrefix) ?? '';
+  const channel = (redis.options.keyPrefix ?? '') + keys.wake();
   const wake =
-    redis instanceof Cluster
-      ? createClusterWake(redis, channel + keys.wake())
-      : createWake(redis, channel + keys.wake());
+    redis instanceof Cluster ? createClusterWake(redis, channel) : createWake(redis, channel);
   const steps = createStepStore(context);
   const events = createEventStore(context);
   const leases = createLeaseStore(context);
