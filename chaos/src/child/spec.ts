@@ -35,6 +35,13 @@ export const openPgDriver = (url: string) =>
 
 function openKeyValueDriver(backend: Exclude<Backend, 'pg'>, url: string): Driver {
   if (backend === 'redis') return createRedisDriver({ url, prefix: NAMESPACE });
+  if (backend === 'redis-cluster') {
+    const cluster = url.split(',').map((node) => {
+      const [host = '', port = ''] = node.split(':');
+      return { host, port: Number(port) };
+    });
+    return createRedisDriver({ cluster, prefix: NAMESPACE });
+  }
   if (backend === 'nats-cluster') {
     return createNatsDriver({ servers: url.split(','), prefix: NAMESPACE, replicas: 3 });
   }

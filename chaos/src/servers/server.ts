@@ -1,5 +1,8 @@
-/** `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. */
-export type Backend = 'pg' | 'redis' | 'nats' | 'nats-cluster';
+/**
+ * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `redis-cluster`: a Redis
+ * Cluster of 3 masters and 3 replicas.
+ */
+export type Backend = 'pg' | 'redis' | 'nats' | 'nats-cluster' | 'redis-cluster';
 
 /** A server the suite owns: killing it disturbs nobody else. */
 export interface ChaosServer {

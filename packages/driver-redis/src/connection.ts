@@ -1,5 +1,5 @@
 import { configInvalid } from '@berth/core';
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import type { ServerAddress } from './denied.js';
 import { reconnectAfterTimeout, reconnectOnReadOnly } from './failover.js';
 import type { ConnectionSettings } from './sentinel.js';
@@ -25,8 +25,8 @@ const DROPPED_AFTER_TIMEOUT =
   'a command timed out, so the driver dropped the connection and is making it again (with sentinels: to the master they name now)';
 
 /** A connection the driver owns, and the last error its socket reported. */
-export interface OwnedConnection {
-  readonly redis: Redis;
+export interface OwnedConnection<C extends Redis | Cluster = Redis> {
+  readonly redis: C;
   /** The socket's last error (ECONNREFUSED, ENOTFOUND), cleared once the connection is ready. */
   lastError(): Error | undefined;
   /**
