@@ -9,6 +9,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerPurge } from './commands/purge.js';
 import { registerStats } from './commands/stats.js';
 import type { Cli } from './session.js';
+import { screenTenant } from './tenancy.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -61,9 +62,11 @@ export function createProgram(
         'the cursorSecret the deployment signs list cursors with (when it sets one)',
       ).env('BERTH_CURSOR_SECRET'),
     )
-    .option('--tenant <id>', 'act as this tenant: by-id calls see only its jobs')
+    .option('--tenant <id>', 'act as this tenant; a command that cannot scope to one refuses it')
     .option('--json', 'print one JSON document on stdout (errors as JSON on stderr)')
-    .addHelpText('after', OVERVIEW);
+    .addHelpText('after', OVERVIEW)
+    // Every command, including ones added later, passes here before its action opens a driver.
+    .hook('preAction', (_program, command) => screenTenant(command));
 
   registerMigrate(program, cli);
   const jobs = program.command('jobs').description('list, show, retry, cancel and promote jobs');

@@ -1,0 +1,70 @@
+import { BerthError, type BerthErrorCode, isBerthError } from '@berth/core';
+
+/**
+ * Driver and core fixes are written for an app (`createPgDriver({ schema })`, "pass next/prev");
+ * an operator at the CLI sets those through flags. This rewrites a fix that names a driver option
+ * into the flag that sets it, keeping code, detail, meta and cause as they were.
+ */
+
+/** Driver options the CLI sets from a flag, and a command line showing the flag. */
+const OPTION_FLAGS: Readonly<Record<string, { flag: string; example: string }>> = {
+  schema: { flag: '--schema', example: 'berth jobs ls --schema berth_jobs' },
+  prefix: { flag: '--prefix', example: 'berth jobs ls --prefix berth_jobs' },
+  connectionString: {
+    flag: '--url',
+    example: 'berth jobs ls --url postgres://postgres@127.0.0.1:5432/app',
+  },
+  url: { flag: '--url', example: 'berth jobs ls --url redis://127.0.0.1:6379' },
+  servers: { flag: '--url', example: 'berth jobs ls --url nats://127.0.0.1:4222' },
+  cursorSecret: {
+    flag: '--cursor-secret',
+    example: 'berth jobs ls --cursor-secret "$BERTH_CURSOR_SECRET"',
+  },
+};
+
+/** pg's refusals of the role, database or privilege: the URL (its user, password or path) is what to change. */
+const PG_ACCESS_FIXES: Readonly<Record<string, string>> = {
+  '28P01':
+    'the server refused the user or password in --url: correct them (postgres://USER:PASSWORD@host:5432/db), and check pg_hba.conf admits that user; running again will not help',
+  '28000':
+    'the server refused the user in --url (no such role, or pg_hba.conf has no entry for it): correct the user in --url (postgres://USER@host:5432/db); running again will not help',
+  '3D000':
+    'the database in --url does not exist on that server: correct its path (postgres://user@host:5432/DATABASE) or create the database; running again will not help',
+  '42501':
+    'the user in --url lacks a privilege on the --schema: grant it (GRANT USAGE, CREATE ON SCHEMA ... TO that user, and on its tables), or pass --url with the schema owner; running again will not help',
+};
+
+const CURSOR_FIX =
+  'pass --after (or --before) exactly as berth jobs ls printed it under a page, with the same filters; a cursor the app or dashboard printed also needs the --cursor-secret it signs with';
+
+function rewrite(error: BerthError): string | undefined {
+  if (isBerthError(error, 'CONFIG_INVALID')) {
+    const option = error.meta.option;
+    const named = OPTION_FLAGS[option];
+    if (named === undefined || !error.fix.startsWith(`${option} `)) return undefined;
+    // A driver's fix reads "<option> <what it must be>; e.g. <an app's call>".
+    const body = error.fix.slice(option.length + 1);
+    const example = body.lastIndexOf('; e.g. ');
+    const allowed = example < 0 ? body : body.slice(0, example);
+    return `${named.flag} ${allowed}; e.g. ${named.example}`;
+  }
+  if (isBerthError(error, 'JOB_PAGE_INVALID') && error.meta.reason === 'cursor') return CURSOR_FIX;
+  if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'pg') {
+    return PG_ACCESS_FIXES[error.meta.errorCode ?? ''];
+  }
+  return undefined;
+}
+
+/** `error` with its fix in the CLI's terms; the same error when its fix already fits. */
+export function forOperator(error: BerthError): BerthError {
+  const fix = rewrite(error);
+  if (fix === undefined) return error;
+  const code: BerthErrorCode = error.code;
+  return new BerthError({
+    code,
+    detail: error.detail,
+    fix,
+    meta: error.meta,
+    ...(error.cause === undefined ? {} : { cause: error.cause }),
+  } as ConstructorParameters<typeof BerthError>[0]);
+}
