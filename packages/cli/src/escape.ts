@@ -34,6 +34,18 @@ export function escapeBlock(text: string): string {
   return text.replace(CONTROL, (char) => (char === '\n' || char === '\t' ? char : visible(char)));
 }
 
+/**
+ * JSON that a terminal cannot misread: JSON.stringify escapes C0 controls but leaves C1 controls
+ * (a one-byte CSI), bidi marks and line separators raw; they are written as `\u` escapes here,
+ * which parse to the same value.
+ */
+export function safeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/gu,
+    (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** A visible escape this module writes, or one grapheme: the units a cut may fall between. */
 const UNIT = /\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[trn]/y;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -1,7 +1,7 @@
 import { isBerthError } from '@berth/core';
 import { CommanderError } from 'commander';
 import { EXIT, exitCodeOf, UsageError } from './errors.js';
-import { escapeBlock, escapeLine } from './escape.js';
+import { escapeBlock, escapeLine, safeJson } from './escape.js';
 import { forOperator } from './operator-fixes.js';
 import { createOutput, type Io } from './output.js';
 import { createProgram } from './program.js';
@@ -28,7 +28,7 @@ function dropOutputOnceReaderLeaves(stream: NodeJS.WritableStream): void {
 
 /** The usage document: one Berth code, whichever part of the CLI found the mistake. */
 const usageDocument = (message: string, reason?: string): string =>
-  JSON.stringify({
+  safeJson({
     name: 'UsageError',
     code: 'USAGE_INVALID',
     message,
@@ -74,7 +74,7 @@ export async function run(argv: readonly string[], io: Io = process): Promise<nu
     }
     if (isBerthError(error)) {
       const shown = forOperator(error);
-      if (json) out.note(JSON.stringify(shown.toJSON()));
+      if (json) out.note(safeJson(shown.toJSON()));
       else {
         out.note(`${out.errColor.red(out.errColor.bold(shown.code))} ${escapeLine(shown.detail)}`);
         out.note(`${out.errColor.bold('fix:')} ${escapeBlock(shown.fix)}`);
@@ -83,7 +83,7 @@ export async function run(argv: readonly string[], io: Io = process): Promise<nu
     }
     // Not a refusal Berth knows: a bug of the CLI's own. Shown whole, so it can be reported.
     const shown = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    if (json) out.note(JSON.stringify({ name: 'Error', message: String(error) }));
+    if (json) out.note(safeJson({ name: 'Error', message: String(error) }));
     else out.note(`berth: unexpected error\n${escapeBlock(shown)}`);
     return EXIT.refused;
   }

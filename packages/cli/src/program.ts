@@ -17,7 +17,9 @@ const OVERVIEW = `
 Connection: --url (or BERTH_URL) picks the driver by scheme: postgres:// or postgresql://
 (@berth/driver-pg), redis:// or rediss:// (@berth/driver-redis), nats:// (@berth/driver-nats).
 
-Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error.
+Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error, or a bulk
+change without --yes where no terminal can confirm it (nothing is sent).
+--tenant scopes the jobs commands, purge and enqueue; the others refuse it.
 Durations: 250ms, 10s, 5m, 2h, 7d, 1w (or 1h30m).
 With --json every command prints one JSON document on stdout, and errors as JSON on stderr.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clip, escapeBlock, escapeLine, visibleWidth } from '../src/escape.js';
+import { clip, escapeBlock, escapeLine, safeJson, visibleWidth } from '../src/escape.js';
 import { berth } from './support/berth.js';
 import { redisTarget } from './support/targets.js';
 
@@ -21,6 +21,14 @@ describe('escaping text from the queue', () => {
     );
     expect(escapeLine('plain text, ünïcödé, 日本')).toBe('plain text, ünïcödé, 日本');
     expect(RAW_CONTROL.test(escapeLine(HOSTILE))).toBe(false);
+  });
+
+  it('JSON keeps its value but writes C1 controls and bidi marks as \\u escapes', () => {
+    const value = { note: HOSTILE, nested: ['\u009b', '\u2028'] };
+    const text = safeJson(value);
+    expect(RAW_CONTROL.test(text)).toBe(false);
+    expect(text).toContain('\\u009b2J');
+    expect(JSON.parse(text)).toEqual(value);
   });
 
   it('clip cuts by visible width, never inside an escape or a wide character', () => {
@@ -76,6 +84,8 @@ describe('escaping text from the queue', () => {
         await berth(['jobs', 'ls', '--name', HOSTILE, '--state', 'dead', ...target.flags], env),
         await berth(['jobs', 'show', `${ESC}[31m`, ...target.flags], env),
       ];
+      runs.push(await berth(['jobs', 'ls', '--json', ...target.flags], env));
+      runs.push(await berth(['jobs', 'show', `${ESC}[31m`, '--json', ...target.flags], env));
       for (const [index, ran] of runs.entries()) {
         expect(RAW_CONTROL.test(ran.stdout), `stdout of run ${index}: ${ran.stdout}`).toBe(false);
         expect(RAW_CONTROL.test(ran.stderr), `stderr of run ${index}: ${ran.stderr}`).toBe(false);
