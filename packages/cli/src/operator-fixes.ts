@@ -1,4 +1,4 @@
-import { BerthError, type BerthErrorCode, isBerthError } from '@berth/core';
+import { BerthError, type BerthErrorInput, isBerthError } from '@berth/core';
 
 /**
  * Driver and core fixes are written for an app (`createPgDriver({ schema })`, "pass next/prev");
@@ -59,12 +59,13 @@ function rewrite(error: BerthError): string | undefined {
 export function forOperator(error: BerthError): BerthError {
   const fix = rewrite(error);
   if (fix === undefined) return error;
-  const code: BerthErrorCode = error.code;
-  return new BerthError({
-    code,
+  // The same code and meta it came with: the input type cannot say so for a union of codes.
+  const input = {
+    code: error.code,
     detail: error.detail,
     fix,
     meta: error.meta,
     ...(error.cause === undefined ? {} : { cause: error.cause }),
-  } as ConstructorParameters<typeof BerthError>[0]);
+  } as BerthErrorInput;
+  return new BerthError(input);
 }
