@@ -34,6 +34,18 @@ const PG_ACCESS_FIXES: Readonly<Record<string, string>> = {
     'the user in --url lacks a privilege on the --schema: grant it (GRANT USAGE, CREATE ON SCHEMA ... TO that user, and on its tables), or pass --url with the schema owner; running again will not help',
 };
 
+/** Redis replies that refused the caller, by the reply's first word. */
+const REDIS_ACCESS_FIXES: readonly (readonly [RegExp, string])[] = [
+  [
+    /^(WRONGPASS|NOAUTH)\b/,
+    'the server refused the username or password in --url: correct them (redis://USER:PASSWORD@host:6379); running again will not help',
+  ],
+  [
+    /^NOPERM\b/,
+    'the user in --url lacks an ACL permission Berth needs: grant it (ACL SETUSER) or pass --url with a user that has it; running again will not help',
+  ],
+];
+
 const CURSOR_FIX =
   'pass --after (or --before) exactly as berth jobs ls printed it under a page, with the same filters; a cursor the app or dashboard printed also needs the --cursor-secret it signs with';
 
@@ -51,6 +63,10 @@ function rewrite(error: BerthError): string | undefined {
   if (isBerthError(error, 'JOB_PAGE_INVALID') && error.meta.reason === 'cursor') return CURSOR_FIX;
   if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'pg') {
     return PG_ACCESS_FIXES[error.meta.errorCode ?? ''];
+  }
+  if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'redis') {
+    const reply = error.cause instanceof Error ? error.cause.message : '';
+    return REDIS_ACCESS_FIXES.find(([pattern]) => pattern.test(reply))?.[1];
   }
   return undefined;
 }

@@ -10,6 +10,7 @@ import {
 } from '@berth/core';
 import '@berth/driver-pg';
 import '@berth/driver-redis';
+import { serverUrl } from '@berth/test-servers';
 import { describe, expect, it } from 'vitest';
 import {
   confirmationDeclined,
@@ -163,5 +164,12 @@ describe('a fix shown by the CLI names its flags, not a driver option', () => {
     expect(role.code).toBe(1);
     expect(role.stderr).toMatch(/^fix: the server refused the user in --url/m);
     expect(role.stderr).not.toContain('recovers by itself');
+
+    const redis = new URL(await serverUrl('redis'));
+    redis.username = 'berth_no_such_user';
+    redis.password = 'wrong';
+    const password = await berth(['stats', '--url', redis.toString(), '--json']);
+    expect(password.code).toBe(1);
+    expect(errorDoc(password).fix).toMatch(/^the server refused the username or password in --url/);
   });
 });

@@ -12,6 +12,7 @@ import {
   systemClock,
 } from '@berth/core';
 import type { Cluster, Redis } from 'ioredis';
+import { accessFix } from './access-refused.js';
 import { claim } from './claim.js';
 import { explain, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
@@ -107,7 +108,13 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       } catch (error) {
         if (isBerthError(error)) throw error;
         const cause = explain(error, connection?.lastError());
-        throw driverUnavailable({ driver: DRIVER, operation, cause });
+        const fix = accessFix(cause);
+        throw driverUnavailable({
+          driver: DRIVER,
+          operation,
+          cause,
+          ...(fix === undefined ? {} : { fix }),
+        });
       }
     };
 
