@@ -46,6 +46,16 @@ const REDIS_ACCESS_FIXES: readonly (readonly [RegExp, string])[] = [
   ],
 ];
 
+/** NATS client errors that refused the caller, by error class. */
+const NATS_ACCESS_FIXES: Readonly<Record<string, string>> = {
+  AuthorizationError:
+    'the server refused the user and password (or token) in --url: correct them (nats://USER:PASSWORD@host:4222); running again will not help',
+  UserAuthenticationExpiredError:
+    'the credentials in --url have expired: renew them and pass the new ones in --url; running again will not help',
+  PermissionViolationError:
+    "the user in --url lacks permissions Berth needs (the prefix's subjects, the JetStream API): grant them, or pass --url with a user that has them; running again will not help",
+};
+
 const CURSOR_FIX =
   'pass --after (or --before) exactly as berth jobs ls printed it under a page, with the same filters; a cursor the app or dashboard printed also needs the --cursor-secret it signs with';
 
@@ -63,6 +73,9 @@ function rewrite(error: BerthError): string | undefined {
   if (isBerthError(error, 'JOB_PAGE_INVALID') && error.meta.reason === 'cursor') return CURSOR_FIX;
   if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'pg') {
     return PG_ACCESS_FIXES[error.meta.errorCode ?? ''];
+  }
+  if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'nats') {
+    return error.cause instanceof Error ? NATS_ACCESS_FIXES[error.cause.name] : undefined;
   }
   if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'redis') {
     const reply = error.cause instanceof Error ? error.cause.message : '';

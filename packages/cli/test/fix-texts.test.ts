@@ -171,5 +171,16 @@ describe('a fix shown by the CLI names its flags, not a driver option', () => {
     const password = await berth(['stats', '--url', redis.toString(), '--json']);
     expect(password.code).toBe(1);
     expect(errorDoc(password).fix).toMatch(/^the server refused the username or password in --url/);
+
+    // NATS: the client's AuthorizationError, as the driver wraps it (a private server with a
+    // user is driver-nats' access-refused.test.ts).
+    const nats = forOperator(
+      driverUnavailable({
+        driver: 'nats',
+        operation: 'read stats',
+        cause: Object.assign(new Error('Authorization Violation'), { name: 'AuthorizationError' }),
+      }),
+    );
+    expect(nats.fix).toMatch(/^the server refused the user and password \(or token\) in --url/);
   });
 });
