@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
+import { registerDashboard } from './commands/dashboard.js';
 import { registerEnqueue } from './commands/enqueue.js';
 import { registerEvents } from './commands/events.js';
 import { registerJobsActions } from './commands/jobs-act.js';
@@ -19,7 +20,7 @@ Connection: --url (or BERTH_URL) picks the driver by scheme: postgres:// or post
 
 Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error, or a bulk
 change without --yes where no terminal can confirm it (nothing is sent).
---tenant scopes the jobs commands, purge and enqueue; the others refuse it.
+--tenant scopes the jobs commands, purge, enqueue and dashboard; the others refuse it.
 Durations: 250ms, 10s, 5m, 2h, 7d, 1w (or 1h30m).
 With --json every command prints one JSON document on stdout, and errors as JSON on stderr.
 
@@ -79,5 +80,6 @@ export function createProgram(
   registerPurge(program, cli);
   registerEvents(program, cli);
   registerEnqueue(program, cli);
+  registerDashboard(program, cli);
   return program;
 }

@@ -44,6 +44,7 @@ describe('every command honours --tenant or refuses it', () => {
     );
     expect(honouring.sort()).toEqual(
       [
+        'dashboard',
         'enqueue',
         'jobs cancel',
         'jobs ls',

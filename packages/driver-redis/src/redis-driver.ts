@@ -14,8 +14,15 @@ import {
 import type { Cluster, Redis } from 'ioredis';
 import { accessFix } from './access-refused.js';
 import { claim } from './claim.js';
+import {
+  type Durability,
+  screenDurability,
+  UnconfirmedWrite,
+  unconfirmedError,
+} from './confirmed.js';
 import { explain, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
+import { explainHangUp } from './denied.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { createEventStore } from './events.js';
@@ -26,14 +33,16 @@ import { list } from './list.js';
 import { createMarkStore } from './marks.js';
 import { cancel, get, promote, purge, requeue, stats } from './operator.js';
 import { progress } from './progress.js';
+import { scriptRunner } from './script-runner.js';
+import { type SentinelOptions, screenSentinel } from './sentinel.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
 import { createWake } from './wake.js';
 
-export interface RedisDriverOptions {
+export interface RedisDriverOptions extends SentinelOptions {
   /**
    * The app's own connection (a `Redis`, or a `Cluster`: all keys share one hash tag): used,
-   * never closed by the driver. Give this or `url`.
+   * never closed by the driver. Give this, `url` or `sentinels`.
    */
   readonly redis?: Redis | Cluster;
   /** A Redis URL: the driver opens (and on close, closes) its own; undefined is the default. */
@@ -53,6 +62,11 @@ export interface RedisDriverOptions {
    * process) to make cursors unforgeable.
    */
   readonly cursorSecret?: string;
+  /**
+   * After every write that acknowledges something, WAIT until `replicas` replicas hold it, at most
+   * `timeoutMs` (under commandTimeoutMs); fewer answers DRIVER_UNAVAILABLE with `meta.replicas`.
+   */
+  readonly durability?: Durability;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -87,14 +101,18 @@ function screenOptions(options: RedisDriverOptions) {
     });
   }
   const url = options.url === undefined ? undefined : screenUrl(options.url);
-  return { limit, timeout, url, keys: keysFor(options.prefix ?? 'berth') };
+  const sentinel = screenSentinel(options);
+  const durability = screenDurability(options.durability, timeout);
+  return { limit, timeout, url, sentinel, durability, keys: keysFor(options.prefix ?? 'berth') };
 }
 
 /** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
 export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
-  const { limit, timeout, url, keys } = screenOptions(options);
+  const { limit, timeout, url, sentinel, durability, keys } = screenOptions(options);
   const connection =
-    options.redis === undefined ? openConnection(url ?? DEFAULT_REDIS_URL, timeout) : undefined;
+    options.redis === undefined
+      ? openConnection(sentinel ?? url ?? DEFAULT_REDIS_URL, timeout)
+      : undefined;
   const owned = connection !== undefined;
   // One of the two is set: the app's connection, or the one opened from the URL.
   const redis = connection?.redis ?? (options.redis as Redis | Cluster);
@@ -107,23 +125,26 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
         return await call(...args);
       } catch (error) {
         if (isBerthError(error)) throw error;
+        if (error instanceof UnconfirmedWrite) throw unconfirmedError(DRIVER, operation, error);
+        connection?.noticed(error);
         const cause = explain(error, connection?.lastError());
         const fix = accessFix(cause);
-        throw driverUnavailable({
-          driver: DRIVER,
-          operation,
-          cause,
-          ...(fix === undefined ? {} : { fix }),
-        });
+        throw (
+          (await explainHangUp(DRIVER, operation, cause, connection?.hungUp)) ??
+          driverUnavailable({
+            driver: DRIVER,
+            operation,
+            cause,
+            ...(fix === undefined ? {} : { fix }),
+          })
+        );
       }
     };
 
-  const context = createContext({
-    redis,
-    keys,
-    clock: options.clock ?? systemClock,
-    hooks: options.hooks ?? {},
-  });
+  const context = createContext(
+    { redis, keys, clock: options.clock ?? systemClock, hooks: options.hooks ?? {} },
+    scriptRunner({ redis, base: keys.base, durability, owned: connection?.redis, timeout }),
+  );
   // ioredis puts an app connection's keyPrefix before KEYS[1], so the scripts publish under it;
   // it never prefixes a SUBSCRIBE channel.
   const wake = createWake(redis, (redis.options.keyPrefix ?? '') + keys.wake());
@@ -194,11 +215,9 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       closed = true;
       await wake.close();
       if (!owned) return;
-      if (redis.status === 'ready') {
-        await redis.quit().catch(() => redis.disconnect());
-      } else {
-        redis.disconnect();
-      }
+      if (redis.status === 'ready') await redis.quit().catch(() => {});
+      // Also after QUIT: with sentinels, this stops the connections watching for a failover.
+      redis.disconnect();
     },
   };
   return createDriver(backend);

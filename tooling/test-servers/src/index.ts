@@ -123,6 +123,8 @@ export { type PrivatePg, startPrivatePg } from './private/pg.js';
 export { accepts, freePort, onExit, run, until } from './private/process.js';
 export type { CutProxy } from './private/proxy.js';
 export { cutProxy } from './private/proxy.js';
+export type { RedisNode, RedisReplicaSet, ReplicaSetOptions } from './private/redis-replica-set.js';
+export { startRedisReplicaSet } from './private/redis-replica-set.js';
 export type { PrivateKind, PrivateServer } from './private/servers.js';
 export { startPrivateServer } from './private/servers.js';
 export {
