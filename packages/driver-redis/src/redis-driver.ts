@@ -12,6 +12,7 @@ import {
   systemClock,
 } from '@berth/core';
 import { Cluster, Redis } from 'ioredis';
+import { accessFix } from './access-refused.js';
 import { claim } from './claim.js';
 import { type ClusterNode, openCluster, screenCluster } from './cluster.js';
 import { createClusterWake } from './cluster-wake.js';
@@ -146,9 +147,15 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
         if (error instanceof UnconfirmedWrite) throw unconfirmedError(DRIVER, operation, error);
         connection?.noticed(error);
         const cause = explain(error, connection?.lastError());
+        const fix = accessFix(cause);
         throw (
           (await explainHangUp(DRIVER, operation, cause, connection?.hungUp)) ??
-          driverUnavailable({ driver: DRIVER, operation, cause })
+          driverUnavailable({
+            driver: DRIVER,
+            operation,
+            cause,
+            ...(fix === undefined ? {} : { fix }),
+          })
         );
       }
     };

@@ -2,6 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { integerArg } from '../args.js';
 import { UsageError } from '../errors.js';
 import { type Cli, outputOf, withSession } from '../session.js';
+import { honoursTenant } from '../tenancy.js';
 
 interface DashboardFlags {
   readonly host: string;
@@ -38,8 +39,8 @@ Examples:
   BERTH_DASHBOARD_AUTH=ops:secret berth dashboard --host 0.0.0.0`;
 
 export function registerDashboard(program: Command, cli: Cli): void {
-  program
-    .command('dashboard')
+  const command = program.command('dashboard');
+  honoursTenant(command, 'scopes every read and action of the dashboard to that tenant')
     .description('serve the web dashboard for the queue at --url until interrupted (Ctrl-C)')
     .addOption(
       new Option(
@@ -62,7 +63,7 @@ export function registerDashboard(program: Command, cli: Cli): void {
       'after',
       `\nWith --tenant, every read and action is scoped to that tenant.\n${EXAMPLES}`,
     )
-    .action(async (flags: DashboardFlags, command: Command) => {
+    .action(async (flags: DashboardFlags, self: Command) => {
       // Loaded only here: every other command starts without the dashboard and its page.
       const { basicAuth, isLoopbackHost, serveDashboard } = await import('@berth/dashboard');
       if (flags.auth === undefined && !isLoopbackHost(flags.host)) {
@@ -70,7 +71,7 @@ export function registerDashboard(program: Command, cli: Cli): void {
           `--host ${flags.host} serves other machines: pass --auth user:pass (or set BERTH_DASHBOARD_AUTH) so the dashboard asks who they are`,
         );
       }
-      await withSession(cli, command, async ({ driver, out, globals }) => {
+      await withSession(cli, self, async ({ driver, out, globals }) => {
         // Refused here, at start, rather than as an error on every page.
         await driver.check();
         const tenant = globals.tenant;
@@ -91,7 +92,7 @@ export function registerDashboard(program: Command, cli: Cli): void {
         await stopped;
         await served.close();
       });
-      const out = outputOf(cli, command);
+      const out = outputOf(cli, self);
       if (!out.json) out.line('stopped; the driver is closed');
     });
 }
