@@ -1,7 +1,7 @@
-// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats|nats-cluster|pg-async-commit|
-// redis-sentinel|redis-sentinel-partition]... [--durability on|off]`: runs the suite, prints the
-// table, exits 1 on any violation. `--durability` is the Redis Sentinel drivers' `durability`
-// option (default on).
+// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats|nats-cluster|redis-cluster|
+// pg-async-commit|redis-sentinel|redis-sentinel-partition]... [--durability on|off]`: runs the
+// suite, prints the table, exits 1 on any violation. `--durability` is the Redis Sentinel drivers'
+// `durability` option (default on).
 
 import { parseArgs } from 'node:util';
 import { formatTable, violations, windowFindings } from './check/report.ts';

@@ -1,14 +1,16 @@
 /**
- * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `pg-async-commit`: pg with
- * `synchronous_commit = off`, its losses counted against the documented window. `redis-sentinel`:
- * a primary + replica + 3 sentinels whose crash is a failover; `redis-sentinel-partition`: the
- * same with the primary cut off from the rest.
+ * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `redis-cluster`: a Redis
+ * Cluster of 3 masters and 3 replicas. `pg-async-commit`: pg with `synchronous_commit = off`, its
+ * losses counted against the documented window. `redis-sentinel`: a primary + replica + 3
+ * sentinels whose crash is a failover; `redis-sentinel-partition`: the same with the primary cut
+ * off from the rest.
  */
 export type Backend =
   | 'pg'
   | 'redis'
   | 'nats'
   | 'nats-cluster'
+  | 'redis-cluster'
   | 'pg-async-commit'
   | 'redis-sentinel'
   | 'redis-sentinel-partition';

@@ -1,4 +1,4 @@
-import type { Driver } from '@berth/core';
+import { configInvalid, type Driver, MIN_CURSOR_SECRET_LENGTH } from '@berth/core';
 import type { MigrateResult, MigrationStatus } from '@berth/driver-pg';
 import { driverNotInstalled, UsageError, urlUnsupported } from './errors.js';
 
@@ -72,6 +72,16 @@ export async function connect(target: Target): Promise<Connection> {
     throw new UsageError('no queue to talk to: pass --url <url> or set BERTH_URL');
   }
   const scheme = schemeOf(url);
+  // Checked before any driver exists: a driver that refuses its secret after opening its
+  // connection (redis does) would leave the process waiting on that connection.
+  if (target.cursorSecret !== undefined && target.cursorSecret.length < MIN_CURSOR_SECRET_LENGTH) {
+    throw configInvalid({
+      option: '--cursor-secret',
+      reason: `is ${target.cursorSecret.length} characters long; a cursorSecret has at least ${MIN_CURSOR_SECRET_LENGTH}`,
+      allowed: `must be the cursorSecret the app's driver signs list cursors with (at least ${MIN_CURSOR_SECRET_LENGTH} characters)`,
+      example: 'berth jobs ls --cursor-secret "$BERTH_CURSOR_SECRET"',
+    });
+  }
   const secret = target.cursorSecret === undefined ? {} : { cursorSecret: target.cursorSecret };
   const kind = scheme === undefined ? undefined : SCHEMES[scheme];
   if (scheme === undefined || kind === undefined) throw urlUnsupported(url, scheme);

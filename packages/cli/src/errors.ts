@@ -9,6 +9,10 @@ declare module '@berth/core' {
       /** True when a terminal asked and the operator said no. */
       readonly declined?: boolean;
     };
+    USAGE_INVALID: {
+      /** The parser's reason (`unknownOption`, `invalidArgument`), when the parser found it. */
+      readonly reason?: string;
+    };
     DRIVER_NOT_INSTALLED: {
       /** The URL scheme that needs the driver (`postgres:`). */
       readonly scheme: string;
@@ -19,14 +23,20 @@ declare module '@berth/core' {
 }
 
 /**
- * The CLI's own refusals. Two codes are the CLI's (registered here, once per process); a URL the
- * CLI cannot use is core's CONFIG_INVALID on `--url`. Each answers exit code 1.
+ * The CLI's own refusals, registered here once per process; a URL the CLI cannot use is core's
+ * CONFIG_INVALID on `--url`. USAGE_INVALID and an unanswerable CONFIRMATION_REQUIRED exit 2 (see
+ * {@link exitCodeOf}), the rest 1.
  */
 export const CLI_ERROR_CODES = {
   /** A bulk change or a purge without `--yes` where no terminal can confirm it, or declined. */
   CONFIRMATION_REQUIRED: {
     title: 'a change to many jobs needs the operator to confirm it',
     fix: 'answer y at the prompt, or add --yes where no terminal can answer one',
+  },
+  /** The command line itself is wrong: an unknown command or flag, a bad value, a missing argument. */
+  USAGE_INVALID: {
+    title: 'the command line is not one berth takes',
+    fix: 'correct the command line as the message says; add --help to the command to see what it takes',
   },
   /** The URL's scheme needs a driver package that is not installed next to the CLI. */
   DRIVER_NOT_INSTALLED: {
@@ -119,4 +129,18 @@ export function maskUrl(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** Exit codes: what an operator's script branches on. */
+export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+
+/**
+ * A refusal found before anything was sent exits 2, as a usage error does: the missing `--yes`
+ * where no terminal can answer. Everything else Berth refuses exits 1.
+ */
+export function exitCodeOf(error: BerthError): number {
+  const unanswerable =
+    error.code === 'CONFIRMATION_REQUIRED' &&
+    (error.meta as { declined?: boolean }).declined !== true;
+  return unanswerable ? EXIT.usage : EXIT.refused;
 }

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import type { Colors } from 'picocolors/types.js';
+import { safeJson } from './escape.js';
 
 export type { Colors };
 
@@ -73,7 +74,7 @@ export function createOutput(io: Io, json: boolean): Output {
     json,
     color,
     errColor,
-    document: (value) => io.stdout.write(`${JSON.stringify(value)}\n`),
+    document: (value) => io.stdout.write(`${safeJson(value)}\n`),
     line,
     note: (text) => io.stderr.write(`${text}\n`),
     table(head, rows, align = []) {

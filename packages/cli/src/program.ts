@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
+import { registerDashboard } from './commands/dashboard.js';
 import { registerEnqueue } from './commands/enqueue.js';
 import { registerEvents } from './commands/events.js';
 import { registerJobsActions } from './commands/jobs-act.js';
@@ -9,6 +10,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerPurge } from './commands/purge.js';
 import { registerStats } from './commands/stats.js';
 import type { Cli } from './session.js';
+import { screenTenant } from './tenancy.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -16,7 +18,9 @@ const OVERVIEW = `
 Connection: --url (or BERTH_URL) picks the driver by scheme: postgres:// or postgresql://
 (@berth/driver-pg), redis:// or rediss:// (@berth/driver-redis), nats:// (@berth/driver-nats).
 
-Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error.
+Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error, or a bulk
+change without --yes where no terminal can confirm it (nothing is sent).
+--tenant scopes the jobs commands, purge, enqueue and dashboard; the others refuse it.
 Durations: 250ms, 10s, 5m, 2h, 7d, 1w (or 1h30m).
 With --json every command prints one JSON document on stdout, and errors as JSON on stderr.
 
@@ -61,9 +65,11 @@ export function createProgram(
         'the cursorSecret the deployment signs list cursors with (when it sets one)',
       ).env('BERTH_CURSOR_SECRET'),
     )
-    .option('--tenant <id>', 'act as this tenant: by-id calls see only its jobs')
+    .option('--tenant <id>', 'act as this tenant; a command that cannot scope to one refuses it')
     .option('--json', 'print one JSON document on stdout (errors as JSON on stderr)')
-    .addHelpText('after', OVERVIEW);
+    .addHelpText('after', OVERVIEW)
+    // Every command, including ones added later, passes here before its action opens a driver.
+    .hook('preAction', (_program, command) => screenTenant(command));
 
   registerMigrate(program, cli);
   const jobs = program.command('jobs').description('list, show, retry, cancel and promote jobs');
@@ -74,5 +80,6 @@ export function createProgram(
   registerPurge(program, cli);
   registerEvents(program, cli);
   registerEnqueue(program, cli);
+  registerDashboard(program, cli);
   return program;
 }

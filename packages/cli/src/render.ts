@@ -1,5 +1,6 @@
 import type { EventRecord, JobRecord, JobState, Json, StepRecord } from '@berth/core';
 import { formatRelative } from './duration.js';
+import { clip, escapeLine } from './escape.js';
 import type { Colors } from './output.js';
 
 /** One colour per state, the same in every table: red needs a look, green is fine. */
@@ -23,14 +24,12 @@ export function paintState(state: JobState, color: Colors): string {
   }
 }
 
-/** `text` cut to `max` characters on one line. */
-export function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
+/** JSON on one line; JSON leaves C1 controls and bidi marks raw, so it is escaped too. */
 export const showJson = (value: Json | undefined): string =>
-  value === undefined ? '' : JSON.stringify(value);
+  value === undefined ? '' : escapeLine(JSON.stringify(value));
+
+const errorLine = (error: { code?: string; message: string }): string =>
+  `${error.code ?? 'Error'}: ${error.message}`;
 
 /** An instant as ISO time and how far from now. */
 export const showInstant = (at: number | undefined, now: number): string =>
@@ -49,16 +48,14 @@ export const JOB_HEAD = [
 
 export function jobRow(job: JobRecord, now: number, color: Colors): string[] {
   return [
-    job.id,
-    job.name,
-    job.queue,
+    escapeLine(job.id),
+    escapeLine(job.name),
+    escapeLine(job.queue),
     paintState(job.state, color),
     `${job.attempts}/${job.maxAttempts}`,
     formatRelative(job.runAt, now),
     formatRelative(job.createdAt, now),
-    job.lastError === undefined
-      ? ''
-      : color.red(clip(`${job.lastError.code ?? 'Error'}: ${job.lastError.message}`, 48)),
+    job.lastError === undefined ? '' : color.red(clip(errorLine(job.lastError), 48)),
   ];
 }
 
@@ -90,7 +87,9 @@ export function jobFields(job: JobRecord, now: number, color: Colors): [string, 
     ['result', job.result === undefined ? undefined : showJson(job.result)],
     ['progress', job.progress === undefined ? undefined : showJson(job.progress)],
   ];
-  return rows.filter((row): row is [string, string] => row[1] !== undefined);
+  return rows
+    .filter((row): row is [string, string] => row[1] !== undefined)
+    .map(([key, value]) => [key, key === 'state' ? value : escapeLine(value)]);
 }
 
 export const STEP_HEAD = ['#', 'STEP', 'STATUS', 'TRIES', 'UPDATED', 'DETAIL'];
@@ -98,18 +97,18 @@ export const STEP_HEAD = ['#', 'STEP', 'STATUS', 'TRIES', 'UPDATED', 'DETAIL'];
 export function stepRow(step: StepRecord, index: number, now: number, color: Colors): string[] {
   const detail =
     step.error !== undefined
-      ? color.red(clip(`${step.error.code ?? 'Error'}: ${step.error.message}`, 60))
+      ? color.red(clip(errorLine(step.error), 60))
       : step.status === 'completed'
         ? clip(showJson(step.output), 60)
         : step.eventName !== undefined
-          ? `waits for ${step.eventName}${step.wakeAt === undefined ? '' : ` until ${new Date(step.wakeAt).toISOString()}`}`
+          ? `waits for ${escapeLine(step.eventName)}${step.wakeAt === undefined ? '' : ` until ${new Date(step.wakeAt).toISOString()}`}`
           : step.wakeAt === undefined
             ? ''
             : `wakes ${formatRelative(step.wakeAt, now)}`;
   const status = step.status === 'failed' ? color.red(step.status) : step.status;
   return [
     String(index + 1),
-    step.name,
+    escapeLine(step.name),
     status,
     String(step.attempts),
     formatRelative(step.updatedAt, now),
@@ -121,8 +120,8 @@ export const EVENT_HEAD = ['ID', 'NAME', 'PUBLISHED', 'EXPIRES', 'PAYLOAD'];
 
 export function eventRow(event: EventRecord, now: number): string[] {
   return [
-    event.id,
-    event.name,
+    escapeLine(event.id),
+    escapeLine(event.name),
     formatRelative(event.publishedAt, now),
     formatRelative(event.expiresAt, now),
     clip(showJson(event.payload), 60),

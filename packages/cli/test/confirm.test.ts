@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from './support/berth.js';
+import { BIN, berth, cleanEnv } from './support/berth.js';
 import { deadJob, redisTarget } from './support/targets.js';
 
 const quote = (arg: string): string => `'${arg.replaceAll("'", `'\\''`)}'`;
@@ -44,6 +44,45 @@ describe('confirmation on a terminal', () => {
       expect(confirmed.code).toBe(0);
       expect(confirmed.screen).toMatch(new RegExp(`${dead.id} +email\\.send +requeued → ready`));
       expect((await target.driver.get(dead.id))?.state).toBe('ready');
+    } finally {
+      await target.dispose();
+    }
+  });
+});
+
+describe('no terminal and no --yes', () => {
+  const forms = [
+    ['jobs', 'retry', '--state', 'dead'],
+    ['jobs', 'cancel', '--queue', 'reports'],
+    ['jobs', 'promote', '--name', 'digest.send'],
+    ['purge', '--states', 'completed', '--older-than', '7d'],
+  ];
+
+  it('every bulk form is refused before the driver is opened: exit 2, CONFIRMATION_REQUIRED, even with no server', async () => {
+    // Nothing listens on port 1: a form that opened its driver first would answer DRIVER_UNAVAILABLE.
+    for (const form of forms) {
+      const ran = await berth([...form, '--url', 'redis://127.0.0.1:1', '--json']);
+      expect(ran.code, form.join(' ')).toBe(2);
+      expect(ran.stdout).toBe('');
+      expect(JSON.parse(ran.stderr), form.join(' ')).toMatchObject({
+        code: 'CONFIRMATION_REQUIRED',
+        meta: { action: form[0] === 'purge' ? 'purge' : form[1] },
+      });
+    }
+  });
+
+  it('is refused the same whether the filter matches nothing or something', async () => {
+    const target = await redisTarget();
+    try {
+      for (const form of forms) {
+        const empty = await berth([...form, ...target.flags]);
+        expect(empty.code, form.join(' ')).toBe(2);
+        expect(empty.stderr).toMatch(/^CONFIRMATION_REQUIRED .+\nfix: add --yes/);
+      }
+      const dead = await deadJob(target.driver, { name: 'email.send' });
+      const full = await berth(['jobs', 'retry', '--state', 'dead', ...target.flags]);
+      expect(full.code).toBe(2);
+      expect((await target.driver.get(dead.id))?.state).toBe('dead');
     } finally {
       await target.dispose();
     }

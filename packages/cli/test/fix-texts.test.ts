@@ -1,5 +1,8 @@
 import {
+  BerthError,
+  configInvalid,
   driverNotMigrated,
+  driverUnavailable,
   enqueueIndexDisagrees,
   errorCodeEntry,
   jobNotFound,
@@ -7,6 +10,7 @@ import {
 } from '@berth/core';
 import '@berth/driver-pg';
 import '@berth/driver-redis';
+import { serverUrl } from '@berth/test-servers';
 import { describe, expect, it } from 'vitest';
 import {
   confirmationDeclined,
@@ -14,8 +18,39 @@ import {
   driverNotInstalled,
   urlUnsupported,
 } from '../src/errors.js';
-import { berth } from './support/berth.js';
+import { forOperator } from '../src/operator-fixes.js';
+import { berth, errorDoc } from './support/berth.js';
 import { commandsIn, realProgram, resolveCommand } from './support/commands.js';
+import { pgTarget } from './support/targets.js';
+
+/** The fixes the CLI writes in place of a driver's, one per option or refusal it rewrites. */
+function operatorFixes(): { where: string; fix: string }[] {
+  const options = ['schema', 'prefix', 'connectionString', 'url', 'servers', 'cursorSecret'];
+  return [
+    ...options.map((option) => ({
+      where: `forOperator(${option})`,
+      fix: forOperator(
+        configInvalid({ option, reason: 'is bad', example: 'createPgDriver({ ... })' }),
+      ).fix,
+    })),
+    {
+      where: 'forOperator(cursor)',
+      fix: forOperator(
+        new BerthError({ code: 'JOB_PAGE_INVALID', detail: 'x', meta: { reason: 'cursor' } }),
+      ).fix,
+    },
+    ...['28P01', '28000', '3D000', '42501'].map((errorCode) => ({
+      where: `forOperator(${errorCode})`,
+      fix: forOperator(
+        driverUnavailable({
+          driver: 'pg',
+          operation: 'list jobs',
+          cause: Object.assign(new Error('refused'), { code: errorCode }),
+        }),
+      ).fix,
+    })),
+  ];
+}
 
 /**
  * Every fix a user can be shown: each registered code's fix (core's, the drivers', the CLI's), and
@@ -48,6 +83,7 @@ function everyFix(): { where: string; fix: string }[] {
       }).fix,
     },
     { where: 'urlUnsupported', fix: urlUnsupported('mysql://x', 'mysql:').fix },
+    ...operatorFixes(),
   ];
 }
 
@@ -74,6 +110,8 @@ describe('every fix that names a berth command names one that exists', () => {
         'enqueueIndexDisagrees',
         'confirmationRequired',
         'urlUnsupported',
+        'forOperator(schema)',
+        'forOperator(cursor)',
       ]),
     );
     for (const command of named)
@@ -86,5 +124,63 @@ describe('every fix that names a berth command names one that exists', () => {
       expect(ran.code, path).toBe(0);
       expect(ran.stdout, path).toContain(`Usage: berth ${path}`);
     }
+  });
+});
+
+describe('a fix shown by the CLI names its flags, not a driver option', () => {
+  it('a bad --schema, --prefix or --cursor-secret names the flag and a berth command, not createXDriver', async () => {
+    const cases = [
+      [['--url', 'postgres://postgres@127.0.0.1:5432/test', '--schema', 'bad-schema'], '--schema'],
+      [['--url', 'redis://127.0.0.1:6379', '--prefix', 'bad{prefix'], '--prefix'],
+      [['--url', 'nats://127.0.0.1:4222', '--prefix', 'a.b*'], '--prefix'],
+      [['--url', 'redis://127.0.0.1:6379', '--cursor-secret', 'short'], '--cursor-secret'],
+    ] as const;
+    for (const [flags, flag] of cases) {
+      const ran = await berth(['jobs', 'ls', ...flags, '--json']);
+      expect(ran.code, flags.join(' ')).toBe(1);
+      const error = errorDoc(ran);
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.fix, flags.join(' ')).toMatch(
+        new RegExp(`^${flag} .+; e\\.g\\. berth jobs ls ${flag} `),
+      );
+      expect(error.fix).not.toMatch(/create\w+Driver/);
+    }
+  });
+
+  it('a cursor no page printed names --after, and a wrong database or role names --url', async () => {
+    const target = await pgTarget();
+    try {
+      const cursor = await berth(['jobs', 'ls', '--after', 'garbage', ...target.flags, '--json']);
+      expect(cursor.code).toBe(1);
+      expect(errorDoc(cursor)).toMatchObject({ code: 'JOB_PAGE_INVALID' });
+      expect(errorDoc(cursor).fix).toContain('--after');
+      expect(errorDoc(cursor).fix).not.toContain('next/prev');
+    } finally {
+      await target.dispose();
+    }
+    const url = new URL(target.url);
+    url.username = 'berth_no_such_role';
+    const role = await berth(['stats', '--url', url.toString()]);
+    expect(role.code).toBe(1);
+    expect(role.stderr).toMatch(/^fix: the server refused the user in --url/m);
+    expect(role.stderr).not.toContain('recovers by itself');
+
+    const redis = new URL(await serverUrl('redis'));
+    redis.username = 'berth_no_such_user';
+    redis.password = 'wrong';
+    const password = await berth(['stats', '--url', redis.toString(), '--json']);
+    expect(password.code).toBe(1);
+    expect(errorDoc(password).fix).toMatch(/^the server refused the username or password in --url/);
+
+    // NATS: the client's AuthorizationError, as the driver wraps it (a private server with a
+    // user is driver-nats' access-refused.test.ts).
+    const nats = forOperator(
+      driverUnavailable({
+        driver: 'nats',
+        operation: 'read stats',
+        cause: Object.assign(new Error('Authorization Violation'), { name: 'AuthorizationError' }),
+      }),
+    );
+    expect(nats.fix).toMatch(/^the server refused the user and password \(or token\) in --url/);
   });
 });

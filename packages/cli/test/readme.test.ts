@@ -2,17 +2,28 @@ import type { Driver } from '@berth/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { berthOnPath, runBlock, shBlocks } from './support/blocks.js';
 import { commandsIn, leafPaths, realProgram, resolveCommand } from './support/commands.js';
+import { start } from './support/serve.js';
 import { deadJob, pgTarget, type Target } from './support/targets.js';
 
 const HOUR = 3_600_000;
 const blocks = shBlocks(new URL('../README.md', import.meta.url));
 
 interface Case {
-  /** State the block acts on; answers `$JOB_ID` when the block names one. */
-  readonly arrange?: (driver: Driver) => Promise<string | undefined>;
+  /**
+   * State the block acts on; answers `$JOB_ID` when the block names one, or the variables it
+   * names (`$CURSOR`).
+   */
+  readonly arrange?: (
+    driver: Driver,
+  ) => Promise<string | Readonly<Record<string, string>> | undefined>;
   /** What must hold once the block ran (it already exited 0). */
   readonly check: (driver: Driver, stdout: string, jobId: string | undefined) => Promise<void>;
   readonly migrated?: false;
+  /**
+   * The block serves until interrupted: it runs on port 0 (tests must not collide over the
+   * default port), this checks it at the address it printed, then SIGINT must end it with 0.
+   */
+  readonly serves?: (url: string) => Promise<void>;
 }
 
 const later = () => Date.now() + HOUR;
@@ -40,6 +51,19 @@ const CASES: Readonly<Record<string, Case>> = {
       const [table, json] = stdout.split(/\n(?=\{)/);
       expect(table).toContain(`${id}  email.send`);
       expect(JSON.parse(json ?? '').jobs).toHaveLength(1);
+    },
+  },
+  'jobs-ls-pages': {
+    arrange: async (driver) => {
+      for (const name of ['a.job', 'b.job', 'c.job']) await driver.enqueue({ name });
+      const first = await driver.list({ limit: 1 });
+      const second = await driver.list({ limit: 1, after: first.next ?? '' });
+      return { CURSOR: first.next ?? '', PREV: second.prev ?? '' };
+    },
+    check: async (_driver, stdout) => {
+      const names = [...stdout.matchAll(/^\S+ +([abc]\.job) /gm)].map((match) => match[1]);
+      expect(names).toEqual(['b.job', 'c.job']);
+      expect(stdout).toContain('newer: add --before ');
     },
   },
   'jobs-show': {
@@ -90,6 +114,18 @@ const CASES: Readonly<Record<string, Case>> = {
   purge: {
     check: async (_driver, stdout) => {
       expect(stdout).toMatch(/^purged 0 completed, cancelled jobs/);
+      expect(stdout).toMatch(/^purged 0 dead jobs of tenant acme that finished/m);
+    },
+  },
+  dashboard: {
+    serves: async (url) => {
+      expect(await (await fetch(url)).text()).toContain('"readOnly":true');
+      expect((await fetch(`${url}api/jobs`)).status).toBe(200);
+    },
+    check: async (_driver, stdout) => {
+      expect(stdout).toMatch(
+        /^dashboard at http:\/\/127\.0\.0\.1:\d+\/\nstopped; the driver is closed\n$/,
+      );
     },
   },
   events: {
@@ -128,8 +164,13 @@ describe('the README documents every command with an example that runs', () => {
       let target: Target | undefined;
       try {
         target = await pgTarget(scenario.migrated === false ? { migrate: false } : {});
-        const jobId = await scenario.arrange?.(target.driver);
-        const stdout = await runBlock(block, path.dir, { ...target.env, JOB_ID: jobId ?? '' });
+        const arranged = await scenario.arrange?.(target.driver);
+        const jobId = typeof arranged === 'string' ? arranged : undefined;
+        const env = typeof arranged === 'object' ? arranged : { JOB_ID: jobId ?? '' };
+        const stdout =
+          scenario.serves === undefined
+            ? await runBlock(block, path.dir, { ...target.env, ...env })
+            : await serveBlock(block, { ...target.env, ...env }, scenario.serves);
         await scenario.check(target.driver, stdout, jobId);
       } finally {
         await target?.dispose();
@@ -137,3 +178,19 @@ describe('the README documents every command with an example that runs', () => {
     });
   }
 });
+
+/** Runs a serving block's one command until `serves` has checked it; answers its stdout. */
+async function serveBlock(
+  block: string,
+  env: Readonly<Record<string, string>>,
+  serves: (url: string) => Promise<void>,
+): Promise<string> {
+  const served = start([...(commandsIn(block)[0] ?? []), '--port', '0'], env);
+  try {
+    const [, url] = await served.waitFor(/dashboard at (\S+)/);
+    await serves(url ?? '');
+  } finally {
+    expect(await served.stop('SIGINT')).toBe(0);
+  }
+  return served.output().stdout;
+}

@@ -72,8 +72,25 @@ describe('usage errors exit 2 before anything is sent', () => {
     expect(ran).toMatchObject({ code: 2, stdout: '' });
     expect(JSON.parse(ran.stderr)).toEqual({
       name: 'UsageError',
-      code: 'commander.invalidArgument',
+      code: 'USAGE_INVALID',
+      reason: 'invalidArgument',
       message: expect.stringContaining("'stuck' is invalid"),
     });
+    // Every usage error carries the same Berth code, whichever part of the CLI found it.
+    for (const args of [
+      ['stats', '--colour'],
+      ['frobnicate'],
+      ['jobs', 'retry'],
+      ['stats'],
+      ['jobs', 'ls', '--before', 'x', '--after', 'y'],
+    ]) {
+      const usage = await berth([...args, '--json']);
+      expect(usage.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(usage.stderr), args.join(' ')).toMatchObject({
+        name: 'UsageError',
+        code: 'USAGE_INVALID',
+      });
+      expect(usage.stderr).not.toContain('commander.');
+    }
   });
 });

@@ -168,6 +168,27 @@ describe('scheduler slots', () => {
     );
   });
 
+  it('takes a cron of 5 or 6 fields only: 4 or 7 fields answer CONFIG_INVALID naming the count', () => {
+    const { driver } = memoryOnManualClock();
+    for (const cron of ['*/5 * * *', '0 0 12 * * 1 2026', '*', '  ']) {
+      const error = thrown(() =>
+        createScheduler({ driver, schedules: [{ name: 'x', cron, job: 'x' }] }),
+      );
+      expect(isBerthError(error, 'CONFIG_INVALID') && error.meta.option, cron).toBe(
+        'schedules[0].cron',
+      );
+    }
+    const fourFields = thrown(() =>
+      createScheduler({ driver, schedules: [{ name: 'x', cron: '*/5 * * *', job: 'x' }] }),
+    );
+    expect(isBerthError(fourFields) && fourFields.detail).toContain('has 4 fields');
+    for (const cron of ['*/5 * * * *', '0 */5 * * * *', '  0 9 * * 1-5 ']) {
+      expect(() =>
+        createScheduler({ driver, schedules: [{ name: 'x', cron, job: 'x' }] }),
+      ).not.toThrow();
+    }
+  });
+
   it('answers CONFIG_INVALID for a job request the driver would refuse, and for bad timings', () => {
     const { driver } = memoryOnManualClock();
 

@@ -17,6 +17,7 @@ import {
   systemClock,
 } from '@berth/core';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { accessFix } from './access-refused.js';
 import { claim } from './claim.js';
 import { openContext } from './connect.js';
 import { DRIVER, type NatsContext } from './context.js';
@@ -144,7 +145,13 @@ const guard =
       return await call(...args);
     } catch (error) {
       if (isBerthError(error)) throw error;
-      throw driverUnavailable({ driver: DRIVER, operation, cause: error });
+      const fix = accessFix(error);
+      throw driverUnavailable({
+        driver: DRIVER,
+        operation,
+        cause: error,
+        ...(fix === undefined ? {} : { fix }),
+      });
     }
   };
 

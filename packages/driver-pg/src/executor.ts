@@ -1,5 +1,6 @@
-import { configInvalid, driverNotMigrated, driverUnavailable, isBerthError } from '@berth/core';
+import { configInvalid, driverNotMigrated, isBerthError } from '@berth/core';
 import pg from 'pg';
+import { pgUnavailable } from './access-refused.js';
 import { screenConnectionString } from './connection-string.js';
 import { type PgPoolOptions, poolConfig } from './pool-options.js';
 import type { Prepared, SendNamed } from './prepared.js';
@@ -192,7 +193,7 @@ export function createDb(
     if (NOT_MIGRATED_STATES.has(sqlState(error) ?? '')) {
       throw driverNotMigrated({ driver: 'pg', schema, required: LATEST_VERSION, cause: error });
     }
-    throw driverUnavailable({ driver: 'pg', operation, cause: error });
+    throw pgUnavailable({ operation, cause: error, schema });
   };
   async function rows<R>(operation: string, text: string, values: unknown[]): Promise<R[]> {
     try {

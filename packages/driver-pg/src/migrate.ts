@@ -1,5 +1,6 @@
-import { driverUnavailable, isBerthError } from '@berth/core';
+import { isBerthError } from '@berth/core';
 import type pg from 'pg';
+import { pgUnavailable } from './access-refused.js';
 import type { PgExecutor } from './executor.js';
 import { LATEST_VERSION, MIGRATIONS } from './sql/migrations/index.js';
 import { DEFAULT_SCHEMA, quoteSchema } from './sql/schema.js';
@@ -32,7 +33,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   const s = quoteSchema(schema);
   const pool = hasConnect(options.executor) ? options.executor : undefined;
-  const leased = pool === undefined ? undefined : await connect(pool);
+  const leased = pool === undefined ? undefined : await connect(pool, schema);
   const session: PgExecutor = leased ?? options.executor;
   let failure: unknown;
   try {
@@ -62,17 +63,17 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   } catch (error) {
     failure = error;
     if (isBerthError(error)) throw error;
-    throw driverUnavailable({ driver: 'pg', operation: 'migrate', cause: error });
+    throw pgUnavailable({ operation: 'migrate', cause: error, schema });
   } finally {
     // A connection that failed mid-run is dropped: that also frees its session lock.
     leased?.release(failure instanceof Error ? failure : undefined);
   }
 }
 
-async function connect(pool: pg.Pool): Promise<pg.PoolClient> {
+async function connect(pool: pg.Pool, schema: string): Promise<pg.PoolClient> {
   try {
     return await pool.connect();
   } catch (error) {
-    throw driverUnavailable({ driver: 'pg', operation: 'migrate', cause: error });
+    throw pgUnavailable({ operation: 'migrate', cause: error, schema });
   }
 }

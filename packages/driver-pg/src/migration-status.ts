@@ -1,4 +1,5 @@
-import { driverUnavailable, isBerthError } from '@berth/core';
+import { isBerthError } from '@berth/core';
+import { pgUnavailable } from './access-refused.js';
 import type { PgExecutor } from './executor.js';
 import { LATEST_VERSION, MIGRATIONS } from './sql/migrations/index.js';
 import { appliedMigrationsSql, MIGRATIONS_TABLE_EXISTS } from './sql/migrations/status.js';
@@ -58,6 +59,6 @@ export async function migrationStatus(options: MigrationStatusOptions): Promise<
     };
   } catch (error) {
     if (isBerthError(error)) throw error;
-    throw driverUnavailable({ driver: 'pg', operation: 'read migration status', cause: error });
+    throw pgUnavailable({ operation: 'read migration status', cause: error, schema });
   }
 }

@@ -119,7 +119,8 @@ export function confirmedRun(
       if (bySource) pipeline.eval(script.lua, 1, base, ...argv);
       else pipeline.evalsha(script.sha, 1, base, ...argv);
     }
-    pipeline.set(confirmKey, String(Date.now()));
+    // Its value means nothing: a SET is replicated even when it changes nothing.
+    pipeline.set(confirmKey, '1');
     pipeline.wait(durability.replicas, durability.timeoutMs);
     let results: [Error | null, unknown][];
     try {
@@ -148,10 +149,15 @@ export function confirmedRun(
     const group = waiting;
     waiting = [];
     sending = true;
-    send(group, false).finally(() => {
-      sending = false;
-      flush();
-    });
+    send(group, false)
+      .catch((error: unknown) => {
+        // Settled items ignore this; the rest learn why nothing was sent.
+        for (const item of group) item.reject(error);
+      })
+      .finally(() => {
+        sending = false;
+        flush();
+      });
   };
 
   return (script, now, args) => {

@@ -7,12 +7,6 @@ export interface ServerAddress {
   readonly port: number;
 }
 
-/** A socket failure that can be a server hanging up right after its greeting. */
-export const isHangUp = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return code === 'EPIPE' || code === 'ECONNRESET';
-};
-
 /**
  * What the server says to a new connection before it is asked anything: a Redis in protected
  * mode writes `-DENIED ...` to a client from another host and hangs up, so ioredis, writing its
@@ -43,16 +37,20 @@ const DENIED_FIX =
   'with sentinels, or bind it to a private address and set protected-mode no there';
 
 /**
- * A DRIVER_UNAVAILABLE saying why the server hung up, when `cause` is a hang-up and the server
- * says DENIED to a new connection; undefined otherwise.
+ * A DRIVER_UNAVAILABLE saying why the server `hungUp()` names closed the connection before it was
+ * ready (the call failed as EPIPE, ECONNRESET or "max retries"), when it says DENIED to a new
+ * connection; undefined otherwise.
  */
 export async function explainHangUp(
   driver: string,
   operation: string,
   cause: unknown,
-  address: ServerAddress | undefined,
+  hungUp: (() => ServerAddress | undefined) | undefined,
 ) {
-  if (address === undefined || !isHangUp(cause)) return undefined;
+  // ioredis reports the close a tick after it fails the calls in flight.
+  await new Promise((resolve) => setImmediate(resolve));
+  const address = hungUp?.();
+  if (address === undefined) return undefined;
   const denied = await deniedBy(address);
   if (denied === undefined) return undefined;
   return driverUnavailable({

@@ -11,15 +11,18 @@ import {
   isBerthError,
   systemClock,
 } from '@berth/core';
-import type { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+import { accessFix } from './access-refused.js';
 import { claim } from './claim.js';
+import { type ClusterNode, openCluster, screenCluster } from './cluster.js';
+import { createClusterWake } from './cluster-wake.js';
 import {
   type Durability,
   screenDurability,
   UnconfirmedWrite,
   unconfirmedError,
 } from './confirmed.js';
-import { explain, openConnection, screenUrl } from './connection.js';
+import { explain, type OwnedConnection, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
 import { explainHangUp } from './denied.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
@@ -41,11 +44,17 @@ import { createWake } from './wake.js';
 export interface RedisDriverOptions extends SentinelOptions {
   /**
    * The app's own connection (a `Redis`, or a `Cluster`: all keys share one hash tag): used,
-   * never closed by the driver. Give this or `url`.
+   * never closed by the driver. Give this, `url` or `sentinels`.
    */
   readonly redis?: Redis | Cluster;
   /** A Redis URL: the driver opens (and on close, closes) its own; undefined is the default. */
   readonly url?: string | undefined;
+  /**
+   * The startup nodes of a Redis Cluster: the driver opens (and on close, closes) its own cluster
+   * client. All keys of a prefix share one hash tag, so a prefix lives on one shard. Give this,
+   * `url` or `redis`.
+   */
+  readonly cluster?: readonly ClusterNode[] | undefined;
   /** Every key is `{prefix}:...`; one prefix is one queue. Default `berth`. */
   readonly prefix?: string;
   readonly clock?: Clock;
@@ -101,17 +110,28 @@ function screenOptions(options: RedisDriverOptions) {
   }
   const url = options.url === undefined ? undefined : screenUrl(options.url);
   const sentinel = screenSentinel(options);
+  const cluster =
+    options.cluster === undefined
+      ? undefined
+      : screenCluster(options.cluster, {
+          url: options.url !== undefined,
+          redis: options.redis !== undefined,
+          sentinels: options.sentinels !== undefined,
+        });
   const durability = screenDurability(options.durability, timeout);
-  return { limit, timeout, url, sentinel, durability, keys: keysFor(options.prefix ?? 'berth') };
+  const keys = keysFor(options.prefix ?? 'berth');
+  return { limit, timeout, url, sentinel, cluster, durability, keys };
 }
 
 /** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
 export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
-  const { limit, timeout, url, sentinel, durability, keys } = screenOptions(options);
-  const connection =
-    options.redis === undefined
-      ? openConnection(sentinel ?? url ?? DEFAULT_REDIS_URL, timeout)
-      : undefined;
+  const { limit, timeout, url, sentinel, cluster, durability, keys } = screenOptions(options);
+  const connection: OwnedConnection<Redis | Cluster> | undefined =
+    cluster !== undefined
+      ? openCluster(cluster, timeout)
+      : options.redis === undefined
+        ? openConnection(sentinel ?? url ?? DEFAULT_REDIS_URL, timeout)
+        : undefined;
   const owned = connection !== undefined;
   // One of the two is set: the app's connection, or the one opened from the URL.
   const redis = connection?.redis ?? (options.redis as Redis | Cluster);
@@ -127,20 +147,34 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
         if (error instanceof UnconfirmedWrite) throw unconfirmedError(DRIVER, operation, error);
         connection?.noticed(error);
         const cause = explain(error, connection?.lastError());
+        const fix = accessFix(cause);
         throw (
-          (await explainHangUp(DRIVER, operation, cause, connection?.address())) ??
-          driverUnavailable({ driver: DRIVER, operation, cause })
+          (await explainHangUp(DRIVER, operation, cause, connection?.hungUp)) ??
+          driverUnavailable({
+            driver: DRIVER,
+            operation,
+            cause,
+            ...(fix === undefined ? {} : { fix }),
+          })
         );
       }
     };
 
   const context = createContext(
     { redis, keys, clock: options.clock ?? systemClock, hooks: options.hooks ?? {} },
-    scriptRunner({ redis, base: keys.base, durability, owned: connection?.redis, timeout }),
+    scriptRunner({
+      redis,
+      base: keys.base,
+      durability,
+      owned: connection?.redis instanceof Redis ? connection.redis : undefined,
+      timeout,
+    }),
   );
   // ioredis puts an app connection's keyPrefix before KEYS[1], so the scripts publish under it;
   // it never prefixes a SUBSCRIBE channel.
-  const wake = createWake(redis, (redis.options.keyPrefix ?? '') + keys.wake());
+  const channel = (redis.options.keyPrefix ?? '') + keys.wake();
+  const wake =
+    redis instanceof Cluster ? createClusterWake(redis, channel) : createWake(redis, channel);
   const steps = createStepStore(context);
   const events = createEventStore(context);
   const leases = createLeaseStore(context);

@@ -24,6 +24,9 @@ export function defineScript(
 
 export type ScriptArg = string | number;
 
+/** A script's ARGV: `now` first, then its own arguments. */
+export const scriptArgv = (now: number, args: readonly ScriptArg[]): ScriptArg[] => [now, ...args];
+
 export const isNoScript = (error: unknown): boolean =>
   error instanceof Error && error.message.startsWith('NOSCRIPT');
 
@@ -32,8 +35,6 @@ export const isNoScript = (error: unknown): boolean =>
  * then sends the source once with EVAL, which loads it again for the next EVALSHA.
  * `now` is always ARGV[1]: the one clock reading the change uses.
  */
-export const scriptArgv = (now: number, args: readonly ScriptArg[]): ScriptArg[] => [now, ...args];
-
 export async function runScript(
   redis: Redis | Cluster,
   base: string,

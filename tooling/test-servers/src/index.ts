@@ -134,3 +134,8 @@ export {
   splitImports,
   stripTypes,
 } from './readme-snippets.js';
+export {
+  type RedisCluster,
+  type RedisClusterNode,
+  startRedisCluster,
+} from './redis-cluster.js';

@@ -1,7 +1,9 @@
-import type { Json } from '@berth/core';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE, type Driver, type Json } from '@berth/core';
 import { type Command, Option } from 'commander';
 import { durationArg, integerArg, jsonArg } from '../args.js';
+import { escapeLine } from '../escape.js';
 import { type Cli, defined, withSession } from '../session.js';
+import { honoursTenant } from '../tenancy.js';
 
 interface EnqueueOptions {
   readonly queue?: string;
@@ -11,9 +13,30 @@ interface EnqueueOptions {
   readonly maxAttempts?: number;
 }
 
+/** Jobs of a name the newest page shows: enough to see where the app enqueues it. */
+const SEEN_JOBS = 50;
+
+/**
+ * When the newest jobs of `name` (other than `id`) all live on other queues, a sentence saying
+ * so: the app most likely defines the job there, and no worker of `queue` may run it.
+ */
+async function otherQueues(
+  driver: Driver,
+  name: string,
+  id: string,
+  queue: string,
+  tenantId: string | undefined,
+): Promise<string | undefined> {
+  const page = await driver.list({ name, limit: SEEN_JOBS, ...defined({ tenantId }) });
+  const queues = new Set(page.jobs.filter((job) => job.id !== id).map((job) => job.queue));
+  if (queues.size === 0 || queues.has(queue)) return undefined;
+  const seen = [...queues].sort().map(escapeLine);
+  return `${escapeLine(name)} jobs live on queue ${seen.join(', ')}, not ${escapeLine(queue)}: workers of ${seen.join(', ')} will not claim this one; pass --queue ${seen[0]} to enqueue it where they run`;
+}
+
 export function registerEnqueue(program: Command, cli: Cli): void {
-  program
-    .command('enqueue')
+  const command = program.command('enqueue');
+  honoursTenant(command, 'enqueues the job for that tenant')
     .description('queue one job by name, for an ad-hoc run')
     .argument('<name>', 'the job name a worker runs')
     .argument('[json]', 'the payload, as JSON (default null)', jsonArg)
@@ -45,7 +68,7 @@ export function registerEnqueue(program: Command, cli: Cli): void {
         options: EnqueueOptions,
         command: Command,
       ) => {
-        await withSession(cli, command, async ({ driver, out, globals }) => {
+        await withSession(cli, command, async ({ driver, out, globals, byId }) => {
           const result = await driver.enqueue({
             name,
             payload: payload ?? null,
@@ -58,10 +81,26 @@ export function registerEnqueue(program: Command, cli: Cli): void {
               tenantId: globals.tenant,
             }),
           });
-          if (out.json) out.document(result);
-          else if (result.deduped)
-            out.line(`already queued: ${result.id} holds key ${options.key ?? ''}`);
-          else out.line(`enqueued ${name} ${result.id}`);
+          // What the job got, read back: an ad-hoc run does not know the app's job definition,
+          // so the operator sees which queue and attempts the defaults gave it.
+          const job = await driver.get(result.id, byId);
+          const queue = job?.queue ?? options.queue ?? DEFAULT_QUEUE;
+          const maxAttempts = job?.maxAttempts ?? options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+          const warning =
+            options.queue === undefined
+              ? await otherQueues(driver, name, result.id, queue, globals.tenant)
+              : undefined;
+          if (out.json) {
+            out.document({ ...result, queue, maxAttempts, ...defined({ warning }) });
+            return;
+          }
+          const where = `on queue ${escapeLine(queue)}, max attempts ${maxAttempts}`;
+          if (result.deduped)
+            out.line(
+              `already queued: ${result.id} holds key ${escapeLine(options.key ?? '')} (${where})`,
+            );
+          else out.line(`enqueued ${escapeLine(name)} ${result.id} ${where}`);
+          if (warning !== undefined) out.note(`${out.errColor.yellow('warning:')} ${warning}`);
         });
       },
     );

@@ -2,14 +2,16 @@ import type { Json } from '@berth/core';
 import { type Command, Option } from 'commander';
 import { jsonArg, positiveDurationArg } from '../args.js';
 import { formatRelative } from '../duration.js';
+import { escapeLine } from '../escape.js';
 import { EVENT_HEAD, eventRow } from '../render.js';
 import { type Cli, defined, withSession } from '../session.js';
+import { refusesTenant } from '../tenancy.js';
 
 export function registerEvents(program: Command, cli: Cli): void {
   const events = program.command('events').description('publish and list stored events');
 
-  events
-    .command('publish')
+  const publish = events.command('publish');
+  refusesTenant(publish, 'events belong to no tenant: every waiting job of any tenant sees them')
     .description('store an event; every job waiting for its name becomes due at once')
     .argument('<name>', 'the event name')
     .argument('[json]', 'the payload, as JSON (default null)', jsonArg)
@@ -39,15 +41,15 @@ export function registerEvents(program: Command, cli: Cli): void {
           else {
             const now = driver.clock.now();
             out.line(
-              `published ${event.name} ${event.id}, expires ${formatRelative(event.expiresAt, now)}`,
+              `published ${escapeLine(`${event.name} ${event.id}`)}, expires ${formatRelative(event.expiresAt, now)}`,
             );
           }
         });
       },
     );
 
-  events
-    .command('ls')
+  const ls = events.command('ls');
+  refusesTenant(ls, 'events belong to no tenant')
     .description('live (unexpired) events, oldest first')
     .argument('[name]', 'only events of this name')
     .addHelpText('after', '\nExample:\n  berth events ls order.paid --json')
@@ -59,7 +61,7 @@ export function registerEvents(program: Command, cli: Cli): void {
           return;
         }
         if (found.length === 0) {
-          out.line(name === undefined ? 'no live events' : `no live ${name} events`);
+          out.line(name === undefined ? 'no live events' : `no live ${escapeLine(name)} events`);
           return;
         }
         const now = driver.clock.now();

@@ -9,10 +9,12 @@ import {
 } from '@berth/core';
 import { type Command, Option } from 'commander';
 import { stateArg } from '../args.js';
-import { confirmMany } from '../confirm.js';
+import { confirmMany, refuseUnconfirmable } from '../confirm.js';
 import { UsageError } from '../errors.js';
+import { escapeLine } from '../escape.js';
 import { paintState } from '../render.js';
 import { type Cli, defined, type Session, withSession } from '../session.js';
+import { honoursTenant } from '../tenancy.js';
 
 interface ActOptions {
   readonly state?: JobState;
@@ -93,7 +95,7 @@ async function select(session: Session, options: ActOptions): Promise<JobRecord[
 
 const describeFilter = (options: ActOptions): string =>
   Object.entries(defined({ state: options.state, queue: options.queue, name: options.name }))
-    .map(([key, value]) => `${key} ${value}`)
+    .map(([key, value]) => `${key} ${escapeLine(value)}`)
     .join(', ');
 
 async function bulk(cli: Cli, session: Session, verb: Verb, options: ActOptions): Promise<void> {
@@ -157,11 +159,11 @@ function report(
   out.table(
     ['ID', 'NAME', 'OUTCOME'],
     results.map((result) => [
-      result.id,
-      result.name,
+      escapeLine(result.id),
+      escapeLine(result.name),
       result.ok
         ? `${verb.done} → ${paintState(result.state, out.color)}`
-        : out.color.red(`refused ${result.error.code}: ${result.error.detail}`),
+        : out.color.red(escapeLine(`refused ${result.error.code}: ${result.error.detail}`)),
     ]),
   );
   const untouched = selected - results.length;
@@ -182,7 +184,7 @@ function registerVerb(jobs: Command, cli: Cli, verb: Verb): void {
   if (verb.command === 'retry') {
     command.option('--from-step <step>', 'drop this step and every later one, so they run again');
   }
-  command
+  honoursTenant(command, "selects, and acts on, only that tenant's jobs")
     .addHelpText('after', `\nExamples:\n  berth jobs ${verb.command} <id>\n  ${verb.example}`)
     .action(async (id: string | undefined, options: ActOptions, self: Command) => {
       const filtered =
@@ -195,6 +197,14 @@ function registerVerb(jobs: Command, cli: Cli, verb: Verb): void {
           `give a job id, or a filter (--state, --queue, --name) to ${verb.command} every job it selects`,
         );
       }
+      if (id === undefined) {
+        refuseUnconfirmable({
+          io: cli.io,
+          argv: cli.argv,
+          yes: options.yes === true,
+          change: { action: verb.command },
+        });
+      }
       await withSession(cli, self, async (session) => {
         if (id === undefined) {
           await bulk(cli, session, verb, options);
@@ -204,7 +214,7 @@ function registerVerb(jobs: Command, cli: Cli, verb: Verb): void {
         if (session.out.json) session.out.document({ job });
         else
           session.out.line(
-            `${verb.done} ${job.id} (${job.name}): now ${paintState(job.state, session.out.color)}`,
+            `${verb.done} ${escapeLine(`${job.id} (${job.name})`)}: now ${paintState(job.state, session.out.color)}`,
           );
       });
     });

@@ -1,11 +1,13 @@
 import { jobNotFound } from '@berth/core';
 import type { Command } from 'commander';
+import { escapeBlock } from '../escape.js';
 import { jobFields, STEP_HEAD, stepRow } from '../render.js';
 import { type Cli, withSession } from '../session.js';
+import { honoursTenant } from '../tenancy.js';
 
 export function registerJobsShow(jobs: Command, cli: Cli): void {
-  jobs
-    .command('show')
+  const command = jobs.command('show');
+  honoursTenant(command, "finds only that tenant's job")
     .description('one job: its record, its steps in write order, its last error with stack')
     .argument('<id>', 'the job id')
     .addHelpText(
@@ -26,8 +28,9 @@ export function registerJobsShow(jobs: Command, cli: Cli): void {
         if (job.lastError !== undefined) {
           out.line();
           out.line(out.color.bold('last error'));
-          out.line(out.color.red(`${job.lastError.code ?? 'Error'}: ${job.lastError.message}`));
-          if (job.lastError.stack !== undefined) out.line(out.color.dim(job.lastError.stack));
+          const { code, message, stack } = job.lastError;
+          out.line(out.color.red(escapeBlock(`${code ?? 'Error'}: ${message}`)));
+          if (stack !== undefined) out.line(out.color.dim(escapeBlock(stack)));
         }
         out.line();
         if (steps.length === 0) {

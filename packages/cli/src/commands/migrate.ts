@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { type Cli, withSession } from '../session.js';
+import { refusesTenant } from '../tenancy.js';
 
 export function registerMigrate(program: Command, cli: Cli): void {
-  program
-    .command('migrate')
+  const command = program.command('migrate');
+  refusesTenant(command, 'the schema is shared by every tenant')
     .description(
       'bring the queue to the schema this berth expects (pg); redis has nothing to migrate',
     )

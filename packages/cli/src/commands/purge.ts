@@ -1,9 +1,18 @@
-import { DEFAULT_PURGE_LIMIT, type JobState, MAX_PURGE_LIMIT, TERMINAL_STATES } from '@berth/core';
+import {
+  DEFAULT_PURGE_LIMIT,
+  type Driver,
+  type JobState,
+  MAX_JOB_PAGE,
+  MAX_PURGE_LIMIT,
+  TERMINAL_STATES,
+} from '@berth/core';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { durationArg, integerArg, statesArg } from '../args.js';
-import { confirmMany } from '../confirm.js';
+import { confirmMany, refuseUnconfirmable } from '../confirm.js';
 import { formatSpan } from '../duration.js';
-import { type Cli, withSession } from '../session.js';
+import { escapeLine } from '../escape.js';
+import { type Cli, defined, withSession } from '../session.js';
+import { honoursTenant } from '../tenancy.js';
 
 function terminalStatesArg(value: string): JobState[] {
   const states = statesArg(value);
@@ -16,8 +25,60 @@ function terminalStatesArg(value: string): JobState[] {
   return states;
 }
 
+interface Purge {
+  readonly states: readonly JobState[];
+  readonly olderThan: number;
+  readonly batchSize: number;
+}
+
+/** Every matching row, in bounded calls: one that removes a whole batch may have left more. */
+async function purgeAll(driver: Driver, purge: Purge): Promise<number> {
+  let purged = 0;
+  for (;;) {
+    const removed = await driver.purge({ ...purge, limit: purge.batchSize });
+    purged += removed;
+    if (removed < purge.batchSize) return purged;
+  }
+}
+
+/**
+ * One tenant's matching rows. `purge` has no tenant filter but takes ids, so the tenant's
+ * settled jobs are found through its list pages first (ids taken before anything is removed),
+ * then removed by id; the states and age still apply to each id, so a job requeued meanwhile stays.
+ */
+async function purgeTenant(driver: Driver, purge: Purge, tenantId: string): Promise<number> {
+  const ids: string[] = [];
+  for (const state of purge.states) {
+    let after: string | undefined;
+    do {
+      const page = await driver.list({
+        state,
+        tenantId,
+        limit: MAX_JOB_PAGE,
+        ...defined({ after }),
+      });
+      for (const job of page.jobs) {
+        if (job.finishedAt !== undefined && job.finishedAt < purge.olderThan) ids.push(job.id);
+      }
+      after = page.next;
+    } while (after !== undefined);
+  }
+  const chunk = Math.min(MAX_JOB_PAGE, purge.batchSize);
+  let purged = 0;
+  for (let at = 0; at < ids.length; at += chunk) {
+    const slice = ids.slice(at, at + chunk);
+    purged += await driver.purge({
+      states: purge.states,
+      olderThan: purge.olderThan,
+      ids: slice,
+      limit: slice.length,
+    });
+  }
+  return purged;
+}
+
 export function registerPurge(program: Command, cli: Cli): void {
-  program
+  const command = program
     .command('purge')
     .description('delete settled jobs (and their steps) that finished longer ago than a duration')
     .addOption(
@@ -38,34 +99,37 @@ export function registerPurge(program: Command, cli: Cli): void {
     .option('-y, --yes', 'purge without asking')
     .addHelpText(
       'after',
-      '\nExample:\n  berth purge --states completed,cancelled --older-than 7d --yes',
-    )
-    .action(
-      async (
-        options: { states: JobState[]; olderThan: number; batchSize: number; yes?: boolean },
-        command: Command,
-      ) => {
-        await withSession(cli, command, async ({ driver, out }) => {
-          const olderThan = driver.clock.now() - options.olderThan;
-          const what = `${options.states.join(', ')} jobs that finished before ${new Date(olderThan).toISOString()}`;
-          await confirmMany({
-            io: cli.io,
-            argv: cli.argv,
-            yes: options.yes === true,
-            change: { action: 'purge' },
-            question: `purge ${what} (${formatSpan(options.olderThan)} ago)?`,
-          });
-          // Each call is bounded; a call that removes a whole batch may have left more behind.
-          const limit = options.batchSize;
-          let purged = 0;
-          for (;;) {
-            const removed = await driver.purge({ states: options.states, olderThan, limit });
-            purged += removed;
-            if (removed < limit) break;
-          }
-          if (out.json) out.document({ purged, states: options.states, olderThan });
-          else out.line(`purged ${purged} ${what}`);
-        });
-      },
+      '\nExamples:\n  berth purge --states completed,cancelled --older-than 7d --yes\n  berth purge --states dead --older-than 30d --tenant acme --yes',
     );
+  honoursTenant(command, "purges only that tenant's jobs").action(
+    async (
+      options: { states: JobState[]; olderThan: number; batchSize: number; yes?: boolean },
+      self: Command,
+    ) => {
+      const confirmable = {
+        io: cli.io,
+        argv: cli.argv,
+        yes: options.yes === true,
+        change: { action: 'purge' },
+      };
+      refuseUnconfirmable(confirmable);
+      await withSession(cli, self, async ({ driver, out, globals }) => {
+        const olderThan = driver.clock.now() - options.olderThan;
+        const tenant = globals.tenant;
+        const what = `${options.states.join(', ')} jobs${tenant === undefined ? '' : ` of tenant ${escapeLine(tenant)}`} that finished before ${new Date(olderThan).toISOString()}`;
+        await confirmMany({
+          ...confirmable,
+          question: `purge ${what} (${formatSpan(options.olderThan)} ago)?`,
+        });
+        const purge = { states: options.states, olderThan, batchSize: options.batchSize };
+        const purged =
+          tenant === undefined
+            ? await purgeAll(driver, purge)
+            : await purgeTenant(driver, purge, tenant);
+        if (out.json)
+          out.document({ purged, states: options.states, olderThan, ...defined({ tenant }) });
+        else out.line(`purged ${purged} ${what}`);
+      });
+    },
+  );
 }

@@ -3,8 +3,10 @@ import { JOB_STATES, type QueueStats } from '@berth/core';
 import { type Command, Option } from 'commander';
 import { positiveDurationArg } from '../args.js';
 import { formatSpan } from '../duration.js';
+import { escapeLine } from '../escape.js';
 import type { Output } from '../output.js';
 import { type Cli, withSession } from '../session.js';
+import { refusesTenant } from '../tenancy.js';
 
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
@@ -17,7 +19,7 @@ function render(out: Output, queues: readonly QueueStats[]): void {
   out.table(
     ['QUEUE', ...JOB_STATES.map((state) => state.toUpperCase()), 'OLDEST READY'],
     queues.map((queue) => [
-      queue.queue,
+      escapeLine(queue.queue),
       ...JOB_STATES.map((state) => {
         const count = queue.counts[state];
         return count > 0 && alarm.has(state) ? out.color.red(String(count)) : String(count);
@@ -29,8 +31,11 @@ function render(out: Output, queues: readonly QueueStats[]): void {
 }
 
 export function registerStats(program: Command, cli: Cli): void {
-  program
-    .command('stats')
+  const command = program.command('stats');
+  refusesTenant(
+    command,
+    "it counts every tenant's jobs (the driver's stats have no tenant filter); berth jobs ls --tenant <id> --state <state> lists one tenant's",
+  )
     .description('per queue: how many jobs in each state, and the age of the oldest ready job')
     .option('--watch', 'print again every interval until interrupted (Ctrl-C)')
     .addOption(

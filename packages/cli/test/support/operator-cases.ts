@@ -49,6 +49,8 @@ export function operatorCases(open: () => Promise<Target>): void {
       id: expect.stringMatching(UUID),
       runId: expect.stringMatching(UUID),
       deduped: false,
+      queue: 'mail',
+      maxAttempts: 2,
     });
     expect(await target.driver.get(first.doc.id)).toMatchObject({
       name: 'email.send',
@@ -64,7 +66,9 @@ export function operatorCases(open: () => Promise<Target>): void {
     const before = Date.now();
     const delayed = await run('enqueue', 'report.build', '--delay', '1h');
     expect(delayed.code).toBe(0);
-    const [, id] = /^enqueued report\.build (\S+)\n$/.exec(delayed.stdout) ?? [];
+    const [, id] =
+      /^enqueued report\.build (\S+) on queue default, max attempts 3\n$/.exec(delayed.stdout) ??
+      [];
     const job = await target.driver.get(id ?? '');
     expect(job?.state).toBe('delayed');
     expect(job?.runAt).toBeGreaterThanOrEqual(before + HOUR);
@@ -161,7 +165,7 @@ export function operatorCases(open: () => Promise<Target>): void {
     });
   });
 
-  it('a bulk retry without --yes and no terminal is refused and changes nothing; with --yes it reports per job', async () => {
+  it('a bulk retry without --yes and no terminal is refused (exit 2) and changes nothing; with --yes it reports per job', async () => {
     const a = await deadJob(target.driver, { name: 'email.send' });
     const b = await deadJob(target.driver, { name: 'email.send', idempotencyKey: 'k-held' });
     const other = await deadJob(target.driver, { name: 'sms.send' });
@@ -169,7 +173,7 @@ export function operatorCases(open: () => Promise<Target>): void {
     const holder = await target.driver.enqueue({ name: 'email.send', idempotencyKey: 'k-held' });
 
     const refused = await run('jobs', 'retry', '--state', 'dead', '--name', 'email.send');
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('CONFIRMATION_REQUIRED');
     expect(refused.stderr).toMatch(
@@ -245,7 +249,7 @@ export function operatorCases(open: () => Promise<Target>): void {
       (await json('purge', '--states', 'completed,cancelled', '--older-than', '1h', '--yes')).doc,
     ).toMatchObject({ purged: 0 });
     const unconfirmed = await run('purge', '--states', 'completed,cancelled', '--older-than', '0s');
-    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.code).toBe(2);
     expect(unconfirmed.stderr).toContain('CONFIRMATION_REQUIRED');
     expect(await target.driver.get(completed)).toBeDefined();
 

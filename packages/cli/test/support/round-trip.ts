@@ -64,10 +64,11 @@ export function roundTrip(open: () => Promise<Target>): void {
         '--json',
         ...target.flags,
       ]);
-      expect(unconfirmed.code).toBe(1);
+      // Refused before the driver is opened: nothing was counted.
+      expect(unconfirmed.code).toBe(2);
       expect(errorDoc(unconfirmed)).toMatchObject({
         code: 'CONFIRMATION_REQUIRED',
-        meta: { action: 'retry', count: 1 },
+        meta: { action: 'retry' },
       });
       expect((await target.driver.get(dead.id))?.state).toBe('dead');
       const retried = await json('jobs', 'retry', '--state', 'dead', '--yes');

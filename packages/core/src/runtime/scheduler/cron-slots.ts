@@ -23,6 +23,17 @@ export function parseCron(at: string, cron: string, timezone: string | undefined
   if (typeof cron !== 'string' || cron.trim().length === 0) {
     throw refuseSchedule(at, 'cron', 'is empty or not a string', CRON_ALLOWED);
   }
+  // cron-parser reads 4 or 7 fields too, shifting them into other positions; a 4-field
+  // '*/5 * * *' would run at a time nobody wrote.
+  const fields = cron.trim().split(/\s+/).length;
+  if (fields !== 5 && fields !== 6) {
+    throw refuseSchedule(
+      at,
+      'cron',
+      `${JSON.stringify(cron)} has ${fields} field${fields === 1 ? '' : 's'}`,
+      CRON_ALLOWED,
+    );
+  }
   const tz = timezone ?? 'UTC';
   const parse = (currentDate: number) => CronExpressionParser.parse(cron, { currentDate, tz });
   try {

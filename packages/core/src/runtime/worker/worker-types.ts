@@ -117,6 +117,9 @@ export interface Worker<TResult = Json | undefined> {
    * Drains: stops claiming, lets running attempts finish, then aborts the rest (WORKER_DRAINING)
    * and hands them back without counting the attempt; resolves within `graceMs` (plus at most
    * STOP_SLACK_MS) even while a driver call hangs, leaving what did not land to its lease.
+   * It never closes the driver, which the app created and may share: once every worker,
+   * scheduler and retention of it has stopped, `await driver.close()` — an open pg pool, Redis
+   * or NATS connection keeps the process alive after a shutdown.
    */
   stop(options?: StopOptions): Promise<void>;
   /** Listens to a lifecycle event; answers a function that stops listening. */

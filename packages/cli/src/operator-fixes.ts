@@ -1,0 +1,100 @@
+import { BerthError, type BerthErrorInput, isBerthError } from '@berth/core';
+
+/**
+ * Driver and core fixes are written for an app (`createPgDriver({ schema })`, "pass next/prev");
+ * an operator at the CLI sets those through flags. This rewrites a fix that names a driver option
+ * into the flag that sets it, keeping code, detail, meta and cause as they were.
+ */
+
+/** Driver options the CLI sets from a flag, and a command line showing the flag. */
+const OPTION_FLAGS: Readonly<Record<string, { flag: string; example: string }>> = {
+  schema: { flag: '--schema', example: 'berth jobs ls --schema berth_jobs' },
+  prefix: { flag: '--prefix', example: 'berth jobs ls --prefix berth_jobs' },
+  connectionString: {
+    flag: '--url',
+    example: 'berth jobs ls --url postgres://postgres@127.0.0.1:5432/app',
+  },
+  url: { flag: '--url', example: 'berth jobs ls --url redis://127.0.0.1:6379' },
+  servers: { flag: '--url', example: 'berth jobs ls --url nats://127.0.0.1:4222' },
+  cursorSecret: {
+    flag: '--cursor-secret',
+    example: 'berth jobs ls --cursor-secret "$BERTH_CURSOR_SECRET"',
+  },
+};
+
+/** pg's refusals of the role, database or privilege: the URL (its user, password or path) is what to change. */
+const PG_ACCESS_FIXES: Readonly<Record<string, string>> = {
+  '28P01':
+    'the server refused the user or password in --url: correct them (postgres://USER:PASSWORD@host:5432/db), and check pg_hba.conf admits that user; running again will not help',
+  '28000':
+    'the server refused the user in --url (no such role, or pg_hba.conf has no entry for it): correct the user in --url (postgres://USER@host:5432/db); running again will not help',
+  '3D000':
+    'the database in --url does not exist on that server: correct its path (postgres://user@host:5432/DATABASE) or create the database; running again will not help',
+  '42501':
+    'the user in --url lacks a privilege on the --schema: grant it (GRANT USAGE, CREATE ON SCHEMA ... TO that user, and on its tables), or pass --url with the schema owner; running again will not help',
+};
+
+/** Redis replies that refused the caller, by the reply's first word. */
+const REDIS_ACCESS_FIXES: readonly (readonly [RegExp, string])[] = [
+  [
+    /^(WRONGPASS|NOAUTH)\b/,
+    'the server refused the username or password in --url: correct them (redis://USER:PASSWORD@host:6379); running again will not help',
+  ],
+  [
+    /^NOPERM\b/,
+    'the user in --url lacks an ACL permission Berth needs: grant it (ACL SETUSER) or pass --url with a user that has it; running again will not help',
+  ],
+];
+
+/** NATS client errors that refused the caller, by error class. */
+const NATS_ACCESS_FIXES: Readonly<Record<string, string>> = {
+  AuthorizationError:
+    'the server refused the user and password (or token) in --url: correct them (nats://USER:PASSWORD@host:4222); running again will not help',
+  UserAuthenticationExpiredError:
+    'the credentials in --url have expired: renew them and pass the new ones in --url; running again will not help',
+  PermissionViolationError:
+    "the user in --url lacks permissions Berth needs (the prefix's subjects, the JetStream API): grant them, or pass --url with a user that has them; running again will not help",
+};
+
+const CURSOR_FIX =
+  'pass --after (or --before) exactly as berth jobs ls printed it under a page, with the same filters; a cursor the app or dashboard printed also needs the --cursor-secret it signs with';
+
+function rewrite(error: BerthError): string | undefined {
+  if (isBerthError(error, 'CONFIG_INVALID')) {
+    const option = error.meta.option;
+    const named = OPTION_FLAGS[option];
+    if (named === undefined || !error.fix.startsWith(`${option} `)) return undefined;
+    // A driver's fix reads "<option> <what it must be>; e.g. <an app's call>".
+    const body = error.fix.slice(option.length + 1);
+    const example = body.lastIndexOf('; e.g. ');
+    const allowed = example < 0 ? body : body.slice(0, example);
+    return `${named.flag} ${allowed}; e.g. ${named.example}`;
+  }
+  if (isBerthError(error, 'JOB_PAGE_INVALID') && error.meta.reason === 'cursor') return CURSOR_FIX;
+  if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'pg') {
+    return PG_ACCESS_FIXES[error.meta.errorCode ?? ''];
+  }
+  if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'nats') {
+    return error.cause instanceof Error ? NATS_ACCESS_FIXES[error.cause.name] : undefined;
+  }
+  if (isBerthError(error, 'DRIVER_UNAVAILABLE') && error.meta.driver === 'redis') {
+    const reply = error.cause instanceof Error ? error.cause.message : '';
+    return REDIS_ACCESS_FIXES.find(([pattern]) => pattern.test(reply))?.[1];
+  }
+  return undefined;
+}
+
+/** `error` with its fix in the CLI's terms; the same error when its fix already fits. */
+export function forOperator(error: BerthError): BerthError {
+  const fix = rewrite(error);
+  if (fix === undefined) return error;
+  // The same code and meta it came with: the input type cannot say so for a union of codes.
+  const input = {
+    code: error.code,
+    detail: error.detail,
+    fix,
+    meta: error.meta,
+    ...(error.cause === undefined ? {} : { cause: error.cause }),
+  } as BerthErrorInput;
+  return new BerthError(input);
+}
