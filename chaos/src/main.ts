@@ -1,4 +1,4 @@
-// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats|nats-cluster|pg-async-commit]...`: runs the suite, prints the table,
+// `pnpm chaos [--profile ci|long] [--backend pg|redis|nats|nats-cluster|redis-cluster|pg-async-commit]...`: runs the suite, prints the table,
 // exits 1 on any violation.
 
 import { parseArgs } from 'node:util';

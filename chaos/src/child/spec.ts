@@ -40,6 +40,13 @@ function openKeyValueDriver(
   url: string,
 ): Driver {
   if (backend === 'redis') return createRedisDriver({ url, prefix: NAMESPACE });
+  if (backend === 'redis-cluster') {
+    const cluster = url.split(',').map((node) => {
+      const [host = '', port = ''] = node.split(':');
+      return { host, port: Number(port) };
+    });
+    return createRedisDriver({ cluster, prefix: NAMESPACE });
+  }
   if (backend === 'nats-cluster') {
     return createNatsDriver({ servers: url.split(','), prefix: NAMESPACE, replicas: 3 });
   }

@@ -1,8 +1,15 @@
 /**
- * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `pg-async-commit`: pg with
- * `synchronous_commit = off`, its losses counted against the documented window.
+ * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `redis-cluster`: a Redis
+ * Cluster of 3 masters and 3 replicas. `pg-async-commit`: pg with `synchronous_commit = off`, its
+ * losses counted against the documented window.
  */
-export type Backend = 'pg' | 'redis' | 'nats' | 'nats-cluster' | 'pg-async-commit';
+export type Backend =
+  | 'pg'
+  | 'redis'
+  | 'nats'
+  | 'nats-cluster'
+  | 'redis-cluster'
+  | 'pg-async-commit';
 
 /** A server the suite owns: killing it disturbs nobody else. */
 export interface ChaosServer {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
+import { registerDashboard } from './commands/dashboard.js';
 import { registerEnqueue } from './commands/enqueue.js';
 import { registerEvents } from './commands/events.js';
 import { registerJobsActions } from './commands/jobs-act.js';
@@ -74,5 +75,6 @@ export function createProgram(
   registerPurge(program, cli);
   registerEvents(program, cli);
   registerEnqueue(program, cli);
+  registerDashboard(program, cli);
   return program;
 }

@@ -2,6 +2,7 @@ import type { Driver } from '@berth/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { berthOnPath, runBlock, shBlocks } from './support/blocks.js';
 import { commandsIn, leafPaths, realProgram, resolveCommand } from './support/commands.js';
+import { start } from './support/serve.js';
 import { deadJob, pgTarget, type Target } from './support/targets.js';
 
 const HOUR = 3_600_000;
@@ -13,6 +14,11 @@ interface Case {
   /** What must hold once the block ran (it already exited 0). */
   readonly check: (driver: Driver, stdout: string, jobId: string | undefined) => Promise<void>;
   readonly migrated?: false;
+  /**
+   * The block serves until interrupted: it runs on port 0 (tests must not collide over the
+   * default port), this checks it at the address it printed, then SIGINT must end it with 0.
+   */
+  readonly serves?: (url: string) => Promise<void>;
 }
 
 const later = () => Date.now() + HOUR;
@@ -92,6 +98,17 @@ const CASES: Readonly<Record<string, Case>> = {
       expect(stdout).toMatch(/^purged 0 completed, cancelled jobs/);
     },
   },
+  dashboard: {
+    serves: async (url) => {
+      expect(await (await fetch(url)).text()).toContain('"readOnly":true');
+      expect((await fetch(`${url}api/jobs`)).status).toBe(200);
+    },
+    check: async (_driver, stdout) => {
+      expect(stdout).toMatch(
+        /^dashboard at http:\/\/127\.0\.0\.1:\d+\/\nstopped; the driver is closed\n$/,
+      );
+    },
+  },
   events: {
     check: async (driver, stdout) => {
       const [event] = await driver.events.list('order.paid');
@@ -129,7 +146,10 @@ describe('the README documents every command with an example that runs', () => {
       try {
         target = await pgTarget(scenario.migrated === false ? { migrate: false } : {});
         const jobId = await scenario.arrange?.(target.driver);
-        const stdout = await runBlock(block, path.dir, { ...target.env, JOB_ID: jobId ?? '' });
+        const stdout =
+          scenario.serves === undefined
+            ? await runBlock(block, path.dir, { ...target.env, JOB_ID: jobId ?? '' })
+            : await serveBlock(block, target.env, scenario.serves);
         await scenario.check(target.driver, stdout, jobId);
       } finally {
         await target?.dispose();
@@ -137,3 +157,19 @@ describe('the README documents every command with an example that runs', () => {
     });
   }
 });
+
+/** Runs a serving block's one command until `serves` has checked it; answers its stdout. */
+async function serveBlock(
+  block: string,
+  env: Readonly<Record<string, string>>,
+  serves: (url: string) => Promise<void>,
+): Promise<string> {
+  const served = start([...(commandsIn(block)[0] ?? []), '--port', '0'], env);
+  try {
+    const [, url] = await served.waitFor(/dashboard at (\S+)/);
+    await serves(url ?? '');
+  } finally {
+    expect(await served.stop('SIGINT')).toBe(0);
+  }
+  return served.output().stdout;
+}

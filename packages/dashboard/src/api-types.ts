@@ -34,11 +34,18 @@ export interface PageConfig {
   readonly refreshMs: number;
   readonly driver: string;
   readonly deadLetterScan: number;
+  readonly idSearchScan: number;
   readonly tenantScan: number;
 }
 
 export interface ProblemBody {
-  readonly error: { readonly code: string; readonly message: string; readonly fix?: string };
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    readonly fix?: string;
+    /** `ID_AMBIGUOUS`: the jobs a part of an id could mean. */
+    readonly candidates?: readonly JobSummary[];
+  };
 }
 
 export interface QueueOverview {
@@ -89,6 +96,11 @@ export interface JobsResponse {
   readonly jobs: readonly JobSummary[];
   readonly next?: string;
   readonly prev?: string;
+}
+
+/** `GET /api/find?id=`: the one job a whole id, or a unique start or end of one, names. */
+export interface FindResponse {
+  readonly job: JobSummary;
 }
 
 export interface JobView extends JobSummary {

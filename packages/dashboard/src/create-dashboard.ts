@@ -4,6 +4,7 @@ import type { PageConfig } from './api-types.js';
 import { type Assets, loadAssets } from './http/assets.js';
 import { BodyError, readJson } from './http/body.js';
 import { admit } from './http/gate.js';
+import { isNormalPath, normalisePath, rawPathOf } from './http/normal-path.js';
 import {
   securityHeaders,
   sendError,
@@ -42,6 +43,26 @@ function below(pathname: string, basePath: string): string | undefined {
 }
 
 const ASSET_NAME = /^[\w.-]+$/;
+
+/** The path `new URL` reads, which takes `//x/…` for a host and path. */
+function urlReading(rawPath: string): string {
+  try {
+    return new URL(rawPath, 'http://dashboard.invalid').pathname;
+  } catch {
+    return rawPath;
+  }
+}
+
+/** 400 for a path that is not its normalised form: JSON for the API, text for the page. */
+function refuseNotNormal(request: IncomingMessage, response: ServerResponse, rawPath: string) {
+  const normal = normalisePath(rawPath);
+  const message = `The path ${JSON.stringify(rawPath)} is not in normal form (it reads as ${JSON.stringify(normal)}): the dashboard answers only normal paths, so it sees the same path as the app's own routes and guards.`;
+  const fix = `Request ${normal} itself.`;
+  securityHeaders(response);
+  const apiLike = /\/api(\/|$)/.test(normal) || request.headers.accept?.includes('json') === true;
+  if (apiLike) sendProblem(response, 400, { code: 'PATH_NOT_NORMAL', message, fix });
+  else sendText(response, 400, `PATH_NOT_NORMAL ${message}\n${fix}\n`);
+}
 
 export function createDashboard(options: DashboardOptions): DashboardHandler {
   const resolved: ResolvedOptions = resolveOptions(options);
@@ -96,12 +117,23 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
       if (error instanceof BodyError) {
         sendProblem(response, 400, { code: 'BODY_INVALID', message: error.message });
       } else {
-        sendError(response, error);
+        sendError(response, error, { tenantId });
       }
     }
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse, next?: NextHandler) {
+    const rawPath = rawPathOf(fullUrl(request));
+    if (!isNormalPath(rawPath)) {
+      // Another app's path however it is read: not the dashboard's to answer.
+      const readings = [normalisePath(rawPath), urlReading(rawPath)];
+      if (readings.every((path) => below(path, basePath) === undefined) && next !== undefined) {
+        next();
+        return;
+      }
+      refuseNotNormal(request, response, rawPath);
+      return;
+    }
     let url: URL;
     try {
       url = new URL(fullUrl(request), 'http://dashboard.invalid');
@@ -148,6 +180,7 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
       refreshMs: resolved.refreshMs,
       driver: driver.name,
       deadLetterScan: resolved.deadLetterScan,
+      idSearchScan: resolved.idSearchScan,
       tenantScan: TENANT_SCAN,
     };
     sendHtml(response, assets.page(basePath, config), method === 'HEAD');
@@ -155,7 +188,7 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
 
   const handler = (request: IncomingMessage, response: ServerResponse, next?: NextHandler) => {
     handle(request, response, next).catch((error: unknown) => {
-      if (!response.headersSent) sendError(response, error);
+      if (!response.headersSent) sendError(response, error, { tenantId: undefined });
       else response.destroy();
     });
   };

@@ -2,6 +2,7 @@ export type {
   DeadLetterGroup,
   DeadLettersResponse,
   EventsResponse,
+  FindResponse,
   GroupActionResponse,
   GroupActionResult,
   JobResponse,
@@ -25,5 +26,6 @@ export type {
 } from './options.js';
 export type { BasicAuthOptions } from './security/basic-auth.js';
 export { basicAuth } from './security/basic-auth.js';
+export { isLoopbackHost } from './security/loopback.js';
 export type { ServeDashboardOptions, ServedDashboard } from './serve.js';
 export { serveDashboard } from './serve.js';

@@ -52,6 +52,11 @@ export interface DashboardOptions {
   readonly sampleMs?: number;
   /** Most recent dead jobs one dead-letter view reads and groups. Default 1 000, at most 5 000. */
   readonly deadLetterScan?: number;
+  /**
+   * Most recent jobs the id search reads to find one by a part of its id (a whole id is read
+   * directly). Default 5 000, at most 5 000: ten list calls of 500.
+   */
+  readonly idSearchScan?: number;
 }
 
 export interface ResolvedOptions {
@@ -67,9 +72,11 @@ export interface ResolvedOptions {
   readonly refreshMs: number;
   readonly sampleMs: number;
   readonly deadLetterScan: number;
+  readonly idSearchScan: number;
 }
 
 export const MAX_DEAD_LETTER_SCAN = 5_000;
+export const MAX_ID_SEARCH_SCAN = 5_000;
 const DEFAULT_LEASE = 'berth.scheduler';
 // Injected into the page and the cookie's Path: nothing that needs escaping.
 const BASE_PATH = /^(\/[A-Za-z0-9._~-]+)*$/;
@@ -158,5 +165,6 @@ export function resolveOptions(options: DashboardOptions): ResolvedOptions {
     refreshMs: integer('refreshMs', options.refreshMs, 5_000, 3_600_000),
     sampleMs: integer('sampleMs', options.sampleMs, 10_000, 60_000),
     deadLetterScan: integer('deadLetterScan', options.deadLetterScan, 1_000, MAX_DEAD_LETTER_SCAN),
+    idSearchScan: integer('idSearchScan', options.idSearchScan, 5_000, MAX_ID_SEARCH_SCAN),
   };
 }

@@ -14,9 +14,13 @@ export interface RedisContext {
   run(script: Script, now: number, args: readonly ScriptArg[]): Promise<unknown>;
 }
 
-export function createContext(input: Omit<RedisContext, 'run'>): RedisContext {
+/** Every script goes through `run`: given one (confirmed.ts, failover.ts), it is used as is. */
+export function createContext(
+  input: Omit<RedisContext, 'run'>,
+  run?: RedisContext['run'],
+): RedisContext {
   return {
     ...input,
-    run: (script, now, args) => runScript(input.redis, input.keys.base, script, now, args),
+    run: run ?? ((script, now, args) => runScript(input.redis, input.keys.base, script, now, args)),
   };
 }

@@ -16,7 +16,7 @@ import { defineScript } from './scripts.js';
 
 const PUBLISH = defineScript('publish', PUBLISH_LUA);
 const WAKE_MORE = defineScript('wake-more', WAKE_MORE_LUA);
-const EVENT_WALK = defineScript('event-walk', EVENT_WALK_LUA);
+const EVENT_WALK = defineScript('event-walk', EVENT_WALK_LUA, { readOnly: true });
 const EVENT_PURGE = defineScript('event-purge', EVENT_PURGE_LUA);
 
 /** Events one script call scans at most. */

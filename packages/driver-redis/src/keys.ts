@@ -83,6 +83,8 @@ const SHAPES = {
   marks: 'marks',
   /** Pub/sub channel: NUL-joined queues that got work. */
   wake: 'wake',
+  /** String: written before each WAIT of `durability`, so the WAIT covers every earlier write. */
+  confirm: 'confirm',
 } as const;
 
 type Shape = keyof typeof SHAPES;

@@ -4,6 +4,8 @@ import { LEASES_LUA } from './lua/leases.js';
 import { defineScript } from './scripts.js';
 
 const LEASES = defineScript('leases', LEASES_LUA);
+/** The same script, for its read-only `holder` op. */
+const LEASE_HOLDER = defineScript('leases', LEASES_LUA, { readOnly: true });
 
 type Op = 'acquire' | 'renew' | 'release' | 'acquireSlot' | 'renewSlot' | 'releaseSlot';
 
@@ -21,7 +23,7 @@ export function createLeaseStore(context: RedisContext): LeaseStore {
     renew: (name, holder, ttlMs) => call('renew', name, holder, ttlMs),
     release: (name, holder) => call('release', name, holder),
     holder: async (name) =>
-      toHolder(await context.run(LEASES, context.clock.now(), ['holder', name, '', 0, 0])),
+      toHolder(await context.run(LEASE_HOLDER, context.clock.now(), ['holder', name, '', 0, 0])),
     acquireSlot: (key, limit, holder, ttlMs) => call('acquireSlot', key, holder, ttlMs, limit),
     renewSlot: (key, holder, ttlMs) => call('renewSlot', key, holder, ttlMs),
     releaseSlot: (key, holder) => call('releaseSlot', key, holder),

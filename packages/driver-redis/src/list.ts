@@ -5,8 +5,8 @@ import { memberDigits } from './keys.js';
 import { LIST_DUE_LUA, LIST_LUA } from './lua/list.js';
 import { defineScript } from './scripts.js';
 
-const LIST = defineScript('list', LIST_LUA);
-const LIST_DUE = defineScript('list-due', LIST_DUE_LUA);
+const LIST = defineScript('list', LIST_LUA, { readOnly: true });
+const LIST_DUE = defineScript('list-due', LIST_DUE_LUA, { readOnly: true });
 
 /** Members one script call scans at most: a walk over a sparse filter takes several calls. */
 const SCAN_CAP = 500;

@@ -28,9 +28,9 @@ import { PURGE_IDS_LUA, PURGE_LUA } from './lua/purge.js';
 import { defineScript } from './scripts.js';
 
 const OPERATOR = defineScript('operator', OPERATOR_LUA);
-const REQUEUE_CHECK = defineScript('requeue-check', REQUEUE_CHECK_LUA);
+const REQUEUE_CHECK = defineScript('requeue-check', REQUEUE_CHECK_LUA, { readOnly: true });
 const REQUEUE = defineScript('requeue', REQUEUE_LUA);
-const STATS = defineScript('stats', STATS_LUA);
+const STATS = defineScript('stats', STATS_LUA, { readOnly: true });
 const PURGE = defineScript('purge', PURGE_LUA);
 const PURGE_IDS = defineScript('purge-ids', PURGE_IDS_LUA);
 

@@ -11,10 +11,19 @@ import {
   isBerthError,
   systemClock,
 } from '@berth/core';
-import type { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { claim } from './claim.js';
-import { explain, openConnection, screenUrl } from './connection.js';
+import { type ClusterNode, openCluster, screenCluster } from './cluster.js';
+import { createClusterWake } from './cluster-wake.js';
+import {
+  type Durability,
+  screenDurability,
+  UnconfirmedWrite,
+  unconfirmedError,
+} from './confirmed.js';
+import { explain, type OwnedConnection, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
+import { explainHangUp } from './denied.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { createEventStore } from './events.js';
@@ -25,18 +34,26 @@ import { list } from './list.js';
 import { createMarkStore } from './marks.js';
 import { cancel, get, promote, purge, requeue, stats } from './operator.js';
 import { progress } from './progress.js';
+import { scriptRunner } from './script-runner.js';
+import { type SentinelOptions, screenSentinel } from './sentinel.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
 import { createWake } from './wake.js';
 
-export interface RedisDriverOptions {
+export interface RedisDriverOptions extends SentinelOptions {
   /**
    * The app's own connection (a `Redis`, or a `Cluster`: all keys share one hash tag): used,
-   * never closed by the driver. Give this or `url`.
+   * never closed by the driver. Give this, `url` or `sentinels`.
    */
   readonly redis?: Redis | Cluster;
   /** A Redis URL: the driver opens (and on close, closes) its own; undefined is the default. */
   readonly url?: string | undefined;
+  /**
+   * The startup nodes of a Redis Cluster: the driver opens (and on close, closes) its own cluster
+   * client. All keys of a prefix share one hash tag, so a prefix lives on one shard. Give this,
+   * `url` or `redis`.
+   */
+  readonly cluster?: readonly ClusterNode[] | undefined;
   /** Every key is `{prefix}:...`; one prefix is one queue. Default `berth`. */
   readonly prefix?: string;
   readonly clock?: Clock;
@@ -52,6 +69,11 @@ export interface RedisDriverOptions {
    * process) to make cursors unforgeable.
    */
   readonly cursorSecret?: string;
+  /**
+   * After every write that acknowledges something, WAIT until `replicas` replicas hold it, at most
+   * `timeoutMs` (under commandTimeoutMs); fewer answers DRIVER_UNAVAILABLE with `meta.replicas`.
+   */
+  readonly durability?: Durability;
 }
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -86,14 +108,29 @@ function screenOptions(options: RedisDriverOptions) {
     });
   }
   const url = options.url === undefined ? undefined : screenUrl(options.url);
-  return { limit, timeout, url, keys: keysFor(options.prefix ?? 'berth') };
+  const sentinel = screenSentinel(options);
+  const cluster =
+    options.cluster === undefined
+      ? undefined
+      : screenCluster(options.cluster, {
+          url: options.url !== undefined,
+          redis: options.redis !== undefined,
+          sentinels: options.sentinels !== undefined,
+        });
+  const durability = screenDurability(options.durability, timeout);
+  const keys = keysFor(options.prefix ?? 'berth');
+  return { limit, timeout, url, sentinel, cluster, durability, keys };
 }
 
 /** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
 export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
-  const { limit, timeout, url, keys } = screenOptions(options);
-  const connection =
-    options.redis === undefined ? openConnection(url ?? DEFAULT_REDIS_URL, timeout) : undefined;
+  const { limit, timeout, url, sentinel, cluster, durability, keys } = screenOptions(options);
+  const connection: OwnedConnection<Redis | Cluster> | undefined =
+    cluster !== undefined
+      ? openCluster(cluster, timeout)
+      : options.redis === undefined
+        ? openConnection(sentinel ?? url ?? DEFAULT_REDIS_URL, timeout)
+        : undefined;
   const owned = connection !== undefined;
   // One of the two is set: the app's connection, or the one opened from the URL.
   const redis = connection?.redis ?? (options.redis as Redis | Cluster);
@@ -106,20 +143,31 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
         return await call(...args);
       } catch (error) {
         if (isBerthError(error)) throw error;
+        if (error instanceof UnconfirmedWrite) throw unconfirmedError(DRIVER, operation, error);
+        connection?.noticed(error);
         const cause = explain(error, connection?.lastError());
-        throw driverUnavailable({ driver: DRIVER, operation, cause });
+        throw (
+          (await explainHangUp(DRIVER, operation, cause, connection?.hungUp)) ??
+          driverUnavailable({ driver: DRIVER, operation, cause })
+        );
       }
     };
 
-  const context = createContext({
-    redis,
-    keys,
-    clock: options.clock ?? systemClock,
-    hooks: options.hooks ?? {},
-  });
+  const context = createContext(
+    { redis, keys, clock: options.clock ?? systemClock, hooks: options.hooks ?? {} },
+    scriptRunner({
+      redis,
+      base: keys.base,
+      durability,
+      owned: connection?.redis instanceof Redis ? connection.redis : undefined,
+      timeout,
+    }),
+  );
   // ioredis puts an app connection's keyPrefix before KEYS[1], so the scripts publish under it;
   // it never prefixes a SUBSCRIBE channel.
-  const wake = createWake(redis, (redis.options.keyPrefix ?? '') + keys.wake());
+  const channel = (redis.options.keyPrefix ?? '') + keys.wake();
+  const wake =
+    redis instanceof Cluster ? createClusterWake(redis, channel) : createWake(redis, channel);
   const steps = createStepStore(context);
   const events = createEventStore(context);
   const leases = createLeaseStore(context);
@@ -187,11 +235,9 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       closed = true;
       await wake.close();
       if (!owned) return;
-      if (redis.status === 'ready') {
-        await redis.quit().catch(() => redis.disconnect());
-      } else {
-        redis.disconnect();
-      }
+      if (redis.status === 'ready') await redis.quit().catch(() => {});
+      // Also after QUIT: with sentinels, this stops the connections watching for a failover.
+      redis.disconnect();
     },
   };
   return createDriver(backend);

@@ -8,16 +8,26 @@ export interface Script {
   readonly name: string;
   readonly lua: string;
   readonly sha: string;
+  /** Writes nothing: no `durability` WAIT follows it. */
+  readonly readOnly: boolean;
 }
 
-export function defineScript(name: string, body: string): Script {
+export function defineScript(
+  name: string,
+  body: string,
+  options: { readOnly?: true } = {},
+): Script {
   const lua = `${LUA_KEYS}\n${LUA_COMMON}\n${body}`;
-  return { name, lua, sha: createHash('sha1').update(lua).digest('hex') };
+  const sha = createHash('sha1').update(lua).digest('hex');
+  return { name, lua, sha, readOnly: options.readOnly === true };
 }
 
 export type ScriptArg = string | number;
 
-const isNoScript = (error: unknown): boolean =>
+/** A script's ARGV: `now` first, then its own arguments. */
+export const scriptArgv = (now: number, args: readonly ScriptArg[]): ScriptArg[] => [now, ...args];
+
+export const isNoScript = (error: unknown): boolean =>
   error instanceof Error && error.message.startsWith('NOSCRIPT');
 
 /**
@@ -32,8 +42,7 @@ export async function runScript(
   now: number,
   args: readonly ScriptArg[],
 ): Promise<unknown> {
-  const argv: ScriptArg[] = [now];
-  for (const arg of args) argv.push(arg);
+  const argv = scriptArgv(now, args);
   try {
     return await redis.evalsha(script.sha, 1, base, ...argv);
   } catch (error) {

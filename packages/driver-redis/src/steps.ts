@@ -5,7 +5,7 @@ import { STEP_LIST_LUA, STEP_PUT_LUA } from './lua/steps.js';
 import { defineScript } from './scripts.js';
 
 const STEP_PUT = defineScript('step-put', STEP_PUT_LUA);
-const STEP_LIST = defineScript('step-list', STEP_LIST_LUA);
+const STEP_LIST = defineScript('step-list', STEP_LIST_LUA, { readOnly: true });
 
 const stepOf = (text: string): StepRecord => JSON.parse(text) as StepRecord;
 

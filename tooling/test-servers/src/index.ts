@@ -123,6 +123,8 @@ export { type PrivatePg, type PrivatePgOptions, startPrivatePg } from './private
 export { accepts, freePort, onExit, run, until } from './private/process.js';
 export type { CutProxy } from './private/proxy.js';
 export { cutProxy } from './private/proxy.js';
+export type { RedisNode, RedisReplicaSet, ReplicaSetOptions } from './private/redis-replica-set.js';
+export { startRedisReplicaSet } from './private/redis-replica-set.js';
 export type { PrivateKind, PrivateServer } from './private/servers.js';
 export { startPrivateServer } from './private/servers.js';
 export {
@@ -132,3 +134,8 @@ export {
   splitImports,
   stripTypes,
 } from './readme-snippets.js';
+export {
+  type RedisCluster,
+  type RedisClusterNode,
+  startRedisCluster,
+} from './redis-cluster.js';

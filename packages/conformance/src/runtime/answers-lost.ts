@@ -137,6 +137,10 @@ export const suspendAnswerLost: GoldenScenario = {
         note('worker events while parked', [...seen]);
         await clock.advance(60_000);
         note('nap settled', outcomeOf(await driveToState(driver, clock, id, 'completed')));
+        // The row reads completed as soon as the ack lands; the worker hears so a moment later.
+        await driveUntil(clock, 'the worker reported the completion', () =>
+          seen.includes('completed:nap'),
+        );
         note('worker events', seen);
         note('runs of the handler', runs.length);
       },

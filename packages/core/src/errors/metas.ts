@@ -63,6 +63,11 @@ export interface BerthErrorMetas {
     readonly operation: string;
     /** The backend's own error code, when it gave one (`ECONNREFUSED`, a SQLSTATE). */
     readonly errorCode?: string;
+    /**
+     * A write the primary made but too few replicas confirmed (a driver's `durability` option):
+     * how many were asked for, how many confirmed in time.
+     */
+    readonly replicas?: { readonly wanted: number; readonly confirmed: number };
   };
   DRIVER_NOT_MIGRATED: {
     readonly driver: string;

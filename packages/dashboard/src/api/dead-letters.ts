@@ -44,7 +44,7 @@ async function groupRequest(context: RequestContext): Promise<GroupRequest> {
 
 const refused = (id: string, error: unknown): GroupActionResult => {
   if (!isBerthError(error)) throw error;
-  return { id, outcome: 'refused', code: error.code, message: error.message };
+  return { id, outcome: 'refused', code: error.code, message: error.detail };
 };
 
 /**

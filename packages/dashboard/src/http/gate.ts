@@ -33,7 +33,7 @@ export async function admit(
       return refuse(response, api, 403, {
         code: 'LOOPBACK_ONLY',
         message: `This dashboard has no auth, so it accepts only requests from this machine, and ${why}.`,
-        fix: 'Pass auth to createDashboard (or serveDashboard) to serve it to other machines.',
+        fix: 'Pass auth to createDashboard or serveDashboard (berth dashboard: --auth user:pass) to serve it to other machines.',
       });
     }
   } else {

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { isBerthError } from '@berth/core';
+import type { JobSummary } from '../api-types.js';
+import { dashboardFix, type FixContext } from './fixes.js';
 
 /**
  * Every asset is the package's own: scripts and styles only from this origin, nothing inline,
@@ -57,6 +59,18 @@ export interface Problem {
   readonly code: string;
   readonly message: string;
   readonly fix?: string;
+  /** An ambiguous part of an id: the jobs it could mean. */
+  readonly candidates?: readonly JobSummary[];
+}
+
+/** A route's own refusal, answered with its status and problem as they are. */
+export class ProblemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Problem,
+  ) {
+    super(problem.message);
+  }
 }
 
 export function sendProblem(response: ServerResponse, status: number, problem: Problem): void {
@@ -78,12 +92,22 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   DRIVER_CLOSED: 503,
 };
 
-/** A driver refusal keeps its code and words; anything else is a bare 500 that leaks nothing. */
-export function problemOf(error: unknown): { status: number; problem: Problem } {
+/**
+ * A driver refusal keeps its code and detail (the code is its own field: `message` does not
+ * repeat it) with the dashboard's fix; anything else is a bare 500 that leaks nothing.
+ */
+export function problemOf(
+  error: unknown,
+  context: FixContext,
+): { status: number; problem: Problem } {
   if (isBerthError(error)) {
     return {
       status: STATUS_BY_CODE[error.code] ?? 500,
-      problem: { code: error.code, message: error.message, fix: error.fix },
+      problem: {
+        code: error.code,
+        message: error.detail,
+        fix: dashboardFix(error.code, error.fix, context),
+      },
     };
   }
   return {
@@ -92,7 +116,11 @@ export function problemOf(error: unknown): { status: number; problem: Problem } 
   };
 }
 
-export function sendError(response: ServerResponse, error: unknown): void {
-  const { status, problem } = problemOf(error);
+export function sendError(response: ServerResponse, error: unknown, context: FixContext): void {
+  if (error instanceof ProblemError) {
+    sendProblem(response, error.status, error.problem);
+    return;
+  }
+  const { status, problem } = problemOf(error, context);
   sendProblem(response, status, problem);
 }

@@ -1,5 +1,6 @@
 import { deadLetters, purgeGroup, retryGroup } from '../api/dead-letters.js';
 import { events } from '../api/events.js';
+import { findJob } from '../api/find.js';
 import { cancelJob, promoteJob, retryJob } from '../api/job-actions.js';
 import { getJob, listJobs } from '../api/jobs.js';
 import { overview } from '../api/overview.js';
@@ -13,6 +14,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/overview$/, run: overview },
   { method: 'GET', pattern: /^\/jobs$/, run: listJobs },
   { method: 'GET', pattern: new RegExp(`^/jobs/${ID}$`), run: getJob },
+  { method: 'GET', pattern: /^\/find$/, run: findJob },
   { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/retry$`), run: retryJob },
   { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/cancel$`), run: cancelJob },
   { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/promote$`), run: promoteJob },

@@ -108,3 +108,30 @@ export function rawGet(
     sent.end();
   });
 }
+
+/**
+ * A request whose target is sent exactly as given (`..`, `//`, `%2e`, backslashes): fetch and
+ * `new URL` would normalise it first.
+ */
+export function rawRequest(
+  origin: string,
+  target: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      { hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    sent.on('error', reject);
+    sent.end(options.body);
+  });
+}

@@ -1,4 +1,4 @@
-import type { ProblemBody } from '../../src/api-types';
+import type { JobSummary, ProblemBody } from '../../src/api-types';
 import { config } from './config';
 
 /** A refusal from the dashboard or the driver, with its code and, when there is one, its fix. */
@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fix?: string,
+    /** `ID_AMBIGUOUS`: the jobs a part of an id could mean. */
+    readonly candidates: readonly JobSummary[] = [],
   ) {
     super(message);
   }
@@ -24,6 +26,7 @@ async function answer<T>(response: Response): Promise<T> {
     problem?.code ?? `HTTP_${response.status}`,
     problem?.message ?? `The dashboard answered ${response.status}.`,
     problem?.fix,
+    problem?.candidates,
   );
 }
 

@@ -3,6 +3,7 @@ import { ThemeToggle } from './components/theme-toggle';
 import { config } from './config';
 import { DeadLettersPage } from './pages/dead-letters';
 import { EventsPage } from './pages/events';
+import { FindPage } from './pages/find';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { OverviewPage } from './pages/overview';
@@ -24,6 +25,7 @@ const TITLES: Record<Route['page'], string> = {
   'dead-letters': 'Dead letters',
   schedules: 'Schedules',
   events: 'Events',
+  find: 'Find a job',
   'not-found': 'Not found',
 };
 
@@ -41,6 +43,8 @@ function Page({ route }: { readonly route: Route }) {
       return <SchedulesPage />;
     case 'events':
       return <EventsPage query={route.query} />;
+    case 'find':
+      return <FindPage id={route.id} />;
     case 'not-found':
       return (
         <section>
@@ -53,7 +57,7 @@ function Page({ route }: { readonly route: Route }) {
   }
 }
 
-/** Finds a job by id from every page; `/` focuses it. */
+/** Finds a job by its id, or a unique start or end of it, from every page; `/` focuses it. */
 function IdSearch() {
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -71,20 +75,20 @@ function IdSearch() {
   const onSubmit = (event: Event) => {
     event.preventDefault();
     const id = input.current?.value.trim() ?? '';
-    if (id !== '') navigate(`/jobs/${encodeURIComponent(id)}`);
+    if (id !== '') navigate(`/find?${new URLSearchParams({ id })}`);
   };
   return (
     <search class="id-search">
       <form class="id-search-form" onSubmit={onSubmit}>
         <label for="job-id-search" class="visually-hidden">
-          Find a job by id
+          Find a job by its id, or the start or end of it
         </label>
         <input
           id="job-id-search"
           class="id-search-input"
           ref={input}
           type="search"
-          placeholder="Job id  ( / )"
+          placeholder="Job id or part  ( / )"
           autoComplete="off"
           spellcheck={false}
         />

@@ -22,8 +22,6 @@ export function formatRelative(instant: number, now = Date.now()): string {
   return delta < 0 ? `${formatDuration(delta)} ago` : `in ${formatDuration(delta)}`;
 }
 
-export const shortId = (id: string): string => id.slice(0, 8);
-
 export function formatJson(value: unknown): string {
   if (value === undefined) return '';
   return JSON.stringify(value, null, 2) ?? String(value);

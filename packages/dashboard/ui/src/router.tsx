@@ -9,6 +9,7 @@ export type Route =
   | { readonly page: 'dead-letters'; readonly query: URLSearchParams }
   | { readonly page: 'schedules' }
   | { readonly page: 'events'; readonly query: URLSearchParams }
+  | { readonly page: 'find'; readonly id: string }
   | { readonly page: 'not-found' };
 
 const NAVIGATE = 'berth:navigate';
@@ -29,6 +30,7 @@ export function parseRoute(location: Location): Route {
   if (path === '/dead-letters') return { page: 'dead-letters', query };
   if (path === '/schedules') return { page: 'schedules' };
   if (path === '/events') return { page: 'events', query };
+  if (path === '/find') return { page: 'find', id: query.get('id') ?? '' };
   return { page: 'not-found' };
 }
 
@@ -60,6 +62,7 @@ interface LinkProps {
   readonly class?: string;
   readonly rel?: string;
   readonly 'aria-label'?: string;
+  readonly title?: string;
   readonly 'aria-current'?: 'page' | undefined;
 }
 

@@ -1,6 +1,6 @@
 import type { GroupActionResult } from '../../../src/api-types';
-import { shortId } from '../format';
-import { Link } from '../router';
+import { JobIdCell } from '../components/job-id';
+import { distinguishingTails } from '../id-tail';
 
 /** What a group action did, job by job. */
 export function GroupReport({
@@ -10,6 +10,7 @@ export function GroupReport({
   readonly title: string;
   readonly results: readonly GroupActionResult[];
 }) {
+  const tails = distinguishingTails(results.map((result) => result.id));
   const tally = new Map<string, number>();
   for (const result of results) tally.set(result.outcome, (tally.get(result.outcome) ?? 0) + 1);
   return (
@@ -35,9 +36,7 @@ export function GroupReport({
             {results.map((result) => (
               <tr key={result.id} data-job-id={result.id}>
                 <td>
-                  <Link to={`/jobs/${encodeURIComponent(result.id)}`} class="mono">
-                    {shortId(result.id)}
-                  </Link>
+                  <JobIdCell id={result.id} tail={tails.get(result.id) ?? result.id} />
                 </td>
                 <td>
                   <span class={`badge outcome-${result.outcome}`}>{result.outcome}</span>

@@ -1,10 +1,11 @@
 import type { JobsResponse, State } from '../../../src/api-types';
 import { getJson } from '../api';
 import { Instant } from '../components/instant';
+import { JobIdCell } from '../components/job-id';
 import { Loading, Problem } from '../components/problem';
 import { StateBadge } from '../components/state-badge';
 import { config } from '../config';
-import { shortId } from '../format';
+import { distinguishingTails } from '../id-tail';
 import { Link, navigate, withQuery } from '../router';
 import { usePoll } from '../use-poll';
 
@@ -113,6 +114,7 @@ function Pager({ query, page }: { readonly query: URLSearchParams; readonly page
 export function JobsPage({ query }: { readonly query: URLSearchParams }) {
   const key = query.toString();
   const { data, error } = usePoll(`jobs?${key}`, () => getJson<JobsResponse>('/jobs', query));
+  const tails = distinguishingTails(data?.jobs.map((job) => job.id) ?? []);
   return (
     <section aria-labelledby="jobs-title">
       <h1 id="jobs-title">Jobs</h1>
@@ -148,9 +150,7 @@ export function JobsPage({ query }: { readonly query: URLSearchParams }) {
                 {data.jobs.map((job) => (
                   <tr key={job.id} data-job-id={job.id}>
                     <td>
-                      <Link to={`/jobs/${job.id}`} class="mono" aria-label={`Job ${job.id}`}>
-                        {shortId(job.id)}
-                      </Link>
+                      <JobIdCell id={job.id} tail={tails.get(job.id) ?? job.id} />
                     </td>
                     <td>{job.name}</td>
                     <td>{job.queue}</td>

@@ -1,0 +1,31 @@
+import { type DriverFactory, describeDriver, type KitShard } from '@berth/conformance';
+import { createMemoryDriver } from '@berth/driver-memory';
+import { afterAll } from 'vitest';
+import { clusterFactory } from './cluster-factory.js';
+
+/** How many files run the kit on a cluster between them (each on a cluster of its own). */
+export const CLUSTER_KIT_SHARES = 2;
+
+const memory: DriverFactory = async ({ clock, hooks }) => {
+  const driver = createMemoryDriver({ clock, hooks });
+  return {
+    driver,
+    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
+    dispose: () => driver.close(),
+  };
+};
+
+/**
+ * This file's share of the whole kit on a private Redis Cluster of 3 masters and 3 replicas,
+ * started once for the file, each driver given `cluster: [...]`.
+ */
+export function describeClusterKit(index: number): void {
+  const { factory, serverFactory, stop } = clusterFactory();
+  afterAll(stop, 30_000);
+  const shard: KitShard = { index, count: CLUSTER_KIT_SHARES };
+  describeDriver('redis (cluster of 3 masters + 3 replicas)', factory, {
+    reference: memory,
+    serverFactory,
+    shard,
+  });
+}
