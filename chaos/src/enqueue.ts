@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, JobDefinition } from '@berth/core';
+import { now } from './ledger/events.ts';
 
-/** Every id the run tried to enqueue, and those whose enqueue was answered. */
+/** Every id the run tried to enqueue, those whose enqueue was answered, and when. */
 export interface Enqueued {
   readonly ids: string[];
   readonly acknowledged: Set<string>;
+  readonly ackedAt: Map<string, number>;
 }
+
+export const noneEnqueued = (): Enqueued => ({
+  ids: [],
+  acknowledged: new Set(),
+  ackedAt: new Map(),
+});
 
 const RETRIES = 20;
 const RETRY_PAUSE_MS = 250;
@@ -28,6 +36,7 @@ export async function enqueueOne<P>(
     try {
       await client.enqueue(job, payload as never, options);
       into.acknowledged.add(id);
+      into.ackedAt.set(id, now());
       return;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));

@@ -1,3 +1,5 @@
+import type { PartitionWindow } from './nemesis/partition.ts';
+
 /** How big and how rough one run is. Every duration is in ms from the start of the run. */
 export interface Profile {
   readonly name: 'ci' | 'long';
@@ -26,6 +28,12 @@ export interface Profile {
   /** Three schedulers run for `cronMs`; the leader is SIGKILLed at each `leaderKillAtMs`. */
   readonly cronMs: number;
   readonly leaderKillAtMs: readonly number[];
+  /**
+   * When the island's worker (a worker host of its own, see net/netns.ts) is cut off from the
+   * server, and for how long: the short cut within a lease, the longer ones past it. Never while
+   * the server is down. Backends whose server cannot serve an island run none (nats-cluster).
+   */
+  readonly partitions: readonly PartitionWindow[];
   /** How long after the nemeses end every acknowledged job must have completed. */
   readonly settleMs: number;
 }
@@ -47,6 +55,10 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     slotStallAtMs: [1_000],
     cronMs: 9_000,
     leaderKillAtMs: [4_000],
+    partitions: [
+      { atMs: 1_500, ms: 1_000 },
+      { atMs: 3_000, ms: 4_000 },
+    ],
     settleMs: 30_000,
   },
   long: {
@@ -65,6 +77,11 @@ export const PROFILES: Record<Profile['name'], Profile> = {
     slotStallAtMs: [15_000, 55_000, 95_000],
     cronMs: 110_000,
     leaderKillAtMs: [20_000, 55_000, 90_000],
+    partitions: [
+      { atMs: 3_000, ms: 1_000 },
+      { atMs: 12_000, ms: 5_000 },
+      { atMs: 35_000, ms: 30_000 },
+    ],
     settleMs: 90_000,
   },
 };

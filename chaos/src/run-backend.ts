@@ -6,6 +6,8 @@ import { checkCron } from './check/cron.ts';
 import { byJob } from './check/index-events.ts';
 import { checkJobs } from './check/jobs.ts';
 import { overLimitUnits } from './check/keyed.ts';
+import { splitByWindow } from './check/loss-window.ts';
+import { checkPartitions } from './check/partition.ts';
 import { firstCompletions, recoveryTimes } from './check/recovery.ts';
 import type { BackendReport } from './check/report.ts';
 import {
@@ -18,18 +20,21 @@ import {
 } from './child/jobs.ts';
 import { type ChildSpec, openDriver, openPgDriver } from './child/spec.ts';
 import { purgeCronJobs } from './cron-purge.ts';
-import { type Enqueued, enqueueSpread } from './enqueue.ts';
+import { enqueueSpread, noneEnqueued } from './enqueue.ts';
 import { Fleet } from './fleet.ts';
 import { now } from './ledger/events.ts';
 import { readLedger } from './ledger/read.ts';
 import { noLedger } from './ledger/write.ts';
 import { Exclusive } from './nemesis/exclusive.ts';
+import { type Partition, partitionIsland } from './nemesis/partition.ts';
 import { type Crash, crashServer } from './nemesis/server-crash.ts';
 import { HOLDER_QUEUE, RIVAL_QUEUE, stallSlotHolder } from './nemesis/slot-stall.ts';
 import { sleepUnless } from './nemesis/timeline.ts';
 import { killLeaders, killWorkers, zombies } from './nemesis/workers.ts';
+import { createIsland, type Island } from './net/netns.ts';
 import type { Profile } from './profiles.ts';
 import { type Backend, startServer } from './servers/index.ts';
+import { ASYNC_COMMIT_WINDOW_MS } from './servers/pg-async-commit.ts';
 import { finalRecords, settled } from './settle.ts';
 
 const SCHEDULERS = 3;
@@ -37,6 +42,8 @@ const SCHEDULERS = 3;
 // runs the unit already due (forgiven by the checker) and must be aborted before the next.
 const UNIT_MS = 250;
 const HOLDER_POLL_MS = 3_600_000;
+/** Backends whose private server can serve an island too (the cluster's servers cannot). */
+export const PARTITIONED: readonly Backend[] = ['pg', 'redis', 'nats'];
 
 /** The job ids of every-second slots in `[from, to]`. */
 const slotIds = (from: number, to: number): string[] => {
@@ -47,17 +54,28 @@ const slotIds = (from: number, to: number): string[] => {
   return ids;
 };
 
+/** The server's URL as the island reaches it: over its end of the veth pair. */
+const viaIsland = (url: string, island: Island | undefined): string =>
+  island === undefined ? url : url.replace('127.0.0.1', island.host);
+
 /** One backend through one profile: its own server, fleets and nemeses; answers the findings. */
 export async function runBackend(backend: Backend, profile: Profile): Promise<BackendReport> {
   const started = Date.now();
   const ledgerDir = await mkdtemp(join(tmpdir(), `berth-chaos-ledger-${backend}-`));
-  const server = await startServer(backend);
+  const windows = PARTITIONED.includes(backend) ? profile.partitions : [];
+  const island: Island | undefined = windows.length > 0 ? await createIsland() : undefined;
+  const server = await startServer(backend, island === undefined ? {} : { island }).catch(
+    async (error: unknown) => {
+      await island?.remove();
+      throw error;
+    },
+  );
   const fleets: Fleet[] = [];
   const stopNemeses = new AbortController();
   const driver = openDriver(backend, server.url);
   try {
     // Redis and NATS need no migration: their drivers create what they use on first use.
-    if (backend === 'pg') {
+    if (backend === 'pg' || backend === 'pg-async-commit') {
       const migrator = openPgDriver(server.url);
       await migrator.migrate().finally(() => migrator.close());
     }
@@ -73,9 +91,15 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     const workers = new Fleet(spec('worker', [MAIN_QUEUE], profile.concurrency));
     const keyedWorkers = new Fleet(spec('worker', [KEYED_QUEUE], 4));
     const schedulers = new Fleet(spec('scheduler', [], 1));
-    fleets.push(workers, keyedWorkers, schedulers);
+    // One more worker on the main queue, on a host of its own: the one the partitions cut off.
+    const islanders = new Fleet(
+      { ...spec('worker', [MAIN_QUEUE], profile.concurrency), url: viaIsland(server.url, island) },
+      island,
+    );
+    fleets.push(workers, keyedWorkers, schedulers, islanders);
     await Promise.all([
       ...Array.from({ length: profile.workers }, () => workers.spawn()),
+      ...(island === undefined ? [] : [islanders.spawn()]),
       // The holder claims only on a wake, never by a poll: after its stall nothing makes it
       // re-claim its own lapsed job (which would fence the stalled attempt) before its renewal.
       keyedWorkers.spawn({ queues: [HOLDER_QUEUE], pollIntervalMs: HOLDER_POLL_MS }),
@@ -84,9 +108,10 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
 
     const jobs = chaosJobs(noLedger);
     const client = createClient({ driver, jobs: jobs.all });
-    const main: Enqueued = { ids: [], acknowledged: new Set() };
-    const keyed: Enqueued = { ids: [], acknowledged: new Set() };
+    const main = noneEnqueued();
+    const keyed = noneEnqueued();
     const crashes: Crash[] = [];
+    const partitions: Partition[] = [];
     const start = Date.now();
     const signal = stopNemeses.signal;
     // The schedule's mark starts at the slot before the run: every lead owes only the slots
@@ -115,6 +140,9 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     }));
     const stallMs = Math.round(profile.leaseMs * 2.5);
     const exclusive = new Exclusive();
+    // A cut and a crash never overlap (a cut while the server is down shows nothing); the cut
+    // may overlap a slot stall, which only the crash must not.
+    const serverLock = new Exclusive();
     await Promise.all([
       enqueueSpread({
         client,
@@ -164,8 +192,20 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         downMs: profile.downMs,
         signal,
         crashes,
-        exclusive,
+        exclusive: { run: (fn) => exclusive.run(() => serverLock.run(fn)) },
       }),
+      island === undefined
+        ? undefined
+        : partitionIsland({
+            fleet: islanders,
+            island,
+            port: Number(new URL(server.url).port),
+            start,
+            windows,
+            signal,
+            partitions,
+            exclusive: serverLock,
+          }),
       cron,
     ]);
     const cronTo = now();
@@ -175,11 +215,16 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     await settled(driver, [MAIN_QUEUE, KEYED_QUEUE, HOLDER_QUEUE, RIVAL_QUEUE], profile.settleMs);
     await workers.close();
     await keyedWorkers.close();
+    await islanders.close();
 
     // Beside the ledger, for reading a kept one (BERTH_CHAOS_KEEP_LEDGER=1).
     await writeFile(
       join(ledgerDir, 'nemeses.json'),
-      JSON.stringify({ crashes, disruptions: fleets.flatMap((fleet) => fleet.disruptions) }),
+      JSON.stringify({
+        crashes,
+        partitions,
+        disruptions: fleets.flatMap((fleet) => fleet.disruptions),
+      }),
     );
     const events = await readLedger(ledgerDir);
     const grouped = byJob(events);
@@ -187,7 +232,18 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     for (const [id, record] of await finalRecords(driver, slotIds(cronFrom, cronTo))) {
       if (record?.state === 'completed') cronCompleted.add(id);
     }
-    const jobFindings = checkJobs({ acknowledged: main.acknowledged, records, events: grouped });
+    const allJobFindings = checkJobs({ acknowledged: main.acknowledged, records, events: grouped });
+    // Losses inside a documented window are findings, not failures: counted apart.
+    const windowed =
+      backend === 'pg-async-commit'
+        ? splitByWindow({
+            findings: allJobFindings,
+            enqueuedAt: main.ackedAt,
+            crashes,
+            windowMs: ASYNC_COMMIT_WINDOW_MS,
+          })
+        : undefined;
+    const jobFindings = windowed?.outside ?? allJobFindings;
     const keyedFindings = checkJobs({ acknowledged: keyed.acknowledged, records, events: grouped });
     const disruptions = workers.disruptions;
     return {
@@ -208,12 +264,15 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         events,
       ),
       crashes: firstCompletions(crashes, events),
+      partitions: checkPartitions(partitions, events),
+      ...(windowed === undefined ? {} : { lossWindow: windowed.inside }),
     };
   } finally {
     stopNemeses.abort();
     for (const fleet of fleets) await fleet.close(1_000).catch(() => {});
     await driver.close().catch(() => {});
     await server.stop();
+    await island?.remove();
     if (process.env.BERTH_CHAOS_KEEP_LEDGER === '1')
       console.log(`chaos: ledger kept in ${ledgerDir}`);
     else await rm(ledgerDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { checkCron } from '../src/check/cron.ts';
 import { byJob } from '../src/check/index-events.ts';
 import { checkJobs } from '../src/check/jobs.ts';
 import { overLimitUnits } from '../src/check/keyed.ts';
+import { splitByWindow } from '../src/check/loss-window.ts';
 import { type BackendReport, violations } from '../src/check/report.ts';
 import { CRON_JOB, CRON_SCHEDULE, KEYED_JOB, STEPS_JOB } from '../src/child/jobs.ts';
 import type { LedgerEvent } from '../src/ledger/events.ts';
@@ -74,6 +75,25 @@ describe('checkJobs', () => {
       completedRow({ a: '1/100/1', b: '2/200/2', claim: 2 }, 2),
     );
     expect(rerun.stepReexecuted).toEqual([ID]);
+  });
+
+  it('counts a step whose acknowledged output is not the stored one as re-run (its write was lost)', () => {
+    // Claim 1 saw step a's write acknowledged; the server lost it (a crash inside an async commit
+    // window), so claim 2 ran the step again: the run under the earlier claim was not in flight.
+    const lostWrite = check(
+      [
+        event('start', 1, 1),
+        event('step-run', 2, 1, { step: 'a', token: '1/100/1' }),
+        event('step-got', 3, 1, { step: 'a', token: '1/100/1' }),
+        event('start', 5, 2, {}, 200),
+        event('step-run', 6, 2, { step: 'a', token: '2/200/1' }, 200),
+        event('step-got', 7, 2, { step: 'a', token: '2/200/1' }, 200),
+        event('step-run', 8, 2, { step: 'b', token: '2/200/2' }, 200),
+      ],
+      completedRow({ a: '2/200/1', b: '2/200/2', claim: 2 }, 2),
+    );
+    expect(lostWrite).toMatchObject({ stepReexecuted: [ID], inFlightReexecuted: 0 });
+    expect(lostWrite.ackedStepLost).toEqual(new Map([[ID, 3]]));
   });
 
   it('finds a stale result or step write, a double completion, a lost and a stuck job', () => {
@@ -195,6 +215,8 @@ describe('violations', () => {
     staleRefused: 0,
     leaseLost: 0,
     stuck: [],
+    ackedStepLost: new Map(),
+    completedTwiceAt: new Map(),
   };
   const report = (missed: number[]): BackendReport => ({
     backend: 'pg',
@@ -211,6 +233,7 @@ describe('violations', () => {
     leaderKills: 1,
     killRecoveryMs: [],
     crashes: [{ downMs: 1 }],
+    partitions: [],
   });
 
   it('counts a missed cron slot as a violation, whatever leader kills and server crashes the run saw', () => {
@@ -219,5 +242,38 @@ describe('violations', () => {
     expect(violations(report([slot]))).toEqual([
       'pg: 1 cron slots missed (e.g. 2026-01-01T00:00:00.000Z)',
     ]);
+  });
+});
+
+describe('splitByWindow', () => {
+  it('keeps as violations only the losses acknowledged outside the window before a crash', () => {
+    const ids = ['early', 'inside', 'after'];
+    const findings = {
+      ...checkJobs({ acknowledged: new Set(), records: new Map(), events: new Map() }),
+      lost: ids,
+      completedTwice: ['early', 'inside'],
+      completedTwiceAt: new Map([
+        ['early', 100],
+        ['inside', 950],
+      ]),
+      stepReexecuted: ['inside', 'never-acked'],
+      ackedStepLost: new Map([['inside', 990]]),
+    };
+    const { outside, inside } = splitByWindow({
+      findings,
+      enqueuedAt: new Map([
+        ['early', 100],
+        ['inside', 900],
+        ['after', 5_000],
+      ]),
+      crashes: [{ down: 1_000, up: 2_000 }],
+      windowMs: 600,
+    });
+    expect(outside).toMatchObject({
+      lost: ['early', 'after'],
+      completedTwice: ['early'],
+      stepReexecuted: ['never-acked'],
+    });
+    expect(inside).toEqual({ windowMs: 600, lost: 1, completedTwice: 1, stepReexecuted: 1 });
   });
 });

@@ -1,3 +1,3 @@
 import { describeCiProfile } from './ci-profile.ts';
 
-describeCiProfile('nats', 'private nats server', '');
+describeCiProfile('nats', 'private nats server', ', through a worker host cut off twice');

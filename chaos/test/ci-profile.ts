@@ -1,13 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { partitionsIdle } from '../src/check/partition.ts';
 import { type BackendReport, formatTable, violations } from '../src/check/report.ts';
 import { PROFILES } from '../src/profiles.ts';
-import { runBackend } from '../src/run-backend.ts';
+import { PARTITIONED, runBackend } from '../src/run-backend.ts';
 import type { Backend } from '../src/servers/index.ts';
 
 /**
  * The ci profile on one backend, on a private server (or cluster) of its own: ~1,000 jobs
  * through SIGKILLs, a zombie, a server crash (on a cluster, a stream leader kill), a stalled slot
- * holder and a killed scheduler leader. One file per backend, so two backends run at once.
+ * holder, a killed scheduler leader and (single servers) a worker host cut off twice. One file per backend, so two backends run at once.
  */
 export function describeCiProfile(backend: Backend, setting: string, claim: string): void {
   let report: BackendReport | undefined;
@@ -27,6 +28,8 @@ export function describeCiProfile(backend: Backend, setting: string, claim: stri
       expect(report.zombies).toBe(PROFILES.ci.zombieAtMs.length);
       expect(report.slotStalls).toBe(PROFILES.ci.slotStallAtMs.length);
       expect(report.leaderKills).toBe(PROFILES.ci.leaderKillAtMs.length);
+      const windows = PARTITIONED.includes(backend) ? PROFILES.ci.partitions : [];
+      expect(partitionsIdle(report.partitions, windows, PROFILES.ci.leaseMs)).toEqual([]);
       expect(violations(report)).toEqual([]);
     });
   });

@@ -8,8 +8,15 @@ export interface JobFindings {
   readonly lost: string[];
   /** More than one completion landed for one run. */
   readonly completedTwice: string[];
-  /** A step ran again under a claim that came after the claim whose output was stored. */
+  /**
+   * A step ran again under a claim that came after the claim whose output was stored, or a step
+   * output a handler saw acknowledged (`step-got`) is not the one stored: its write was lost.
+   */
   readonly stepReexecuted: string[];
+  /** Per job, when the first acknowledged step output that is not the stored one was acknowledged. */
+  readonly ackedStepLost: ReadonlyMap<string, number>;
+  /** Per job completed twice, when its first completion was acknowledged. */
+  readonly completedTwiceAt: ReadonlyMap<string, number>;
   /** A step ran again under a claim that came before the stored one (its run was cut short). */
   readonly inFlightReexecuted: number;
   /** A write (result or step) from a claim that a later claim had already superseded, landed. */
@@ -19,6 +26,8 @@ export interface JobFindings {
   readonly leaseLost: number;
   readonly stuck: string[];
 }
+
+type StepEvent = Extract<LedgerEvent, { readonly ev: 'step-run' | 'step-got' }>;
 
 const isStepsResult = (result: unknown): result is StepsResult =>
   typeof result === 'object' && result !== null && 'a' in result && 'b' in result;
@@ -36,6 +45,8 @@ export function checkJobs(input: {
     staleLanded: [] as string[],
     stuck: [] as string[],
   };
+  const ackedStepLost = new Map<string, number>();
+  const completedTwiceAt = new Map<string, number>();
   let completed = 0;
   let inFlight = 0;
   let refused = 0;
@@ -51,10 +62,12 @@ export function checkJobs(input: {
       continue;
     }
     completed++;
-    const completions = new Set(
-      events.filter((event) => event.ev === 'completed').map((event) => event.claim),
-    );
-    if (completions.size > 1) found.completedTwice.push(id);
+    // Told apart by process too: a claim whose commit a crash lost is numbered again.
+    const completions = events.filter((event) => event.ev === 'completed');
+    if (new Set(completions.map((event) => `${event.claim}/${event.pid}`)).size > 1) {
+      found.completedTwice.push(id);
+      completedTwiceAt.set(id, completions[0]?.t ?? 0);
+    }
     const starts = events.filter((event) => event.ev === 'start');
     const lastClaim = Math.max(record.claim, ...starts.map((event) => event.claim));
     if (isStepsResult(record.result)) {
@@ -62,11 +75,25 @@ export function checkJobs(input: {
       for (const step of ['a', 'b'] as const) {
         const stored = record.result[step];
         const storedClaim = tokenClaim(stored);
-        const runs = events.filter(
-          (event) => event.ev === 'step-run' && event.step === step && event.token !== stored,
-        );
-        if (runs.some((event) => event.claim >= storedClaim)) found.stepReexecuted.push(id);
-        inFlight += runs.filter((event) => event.claim < storedClaim).length;
+        const others = (ev: 'step-run' | 'step-got') =>
+          events.filter(
+            (event): event is StepEvent =>
+              event.ev === ev && event.step === step && event.token !== stored,
+          );
+        const runs = others('step-run');
+        // An output the handler saw acknowledged must be the one stored: another means the
+        // write was lost and the step ran again, however the claims compare.
+        const ackedLost = others('step-got');
+        const lostTokens = new Set(ackedLost.map((event) => event.token));
+        const rerun = runs.some((event) => event.claim >= storedClaim) || ackedLost.length > 0;
+        if (rerun && !found.stepReexecuted.includes(id)) found.stepReexecuted.push(id);
+        const firstLost = ackedLost[0]?.t;
+        if (firstLost !== undefined) {
+          ackedStepLost.set(id, Math.min(firstLost, ackedStepLost.get(id) ?? firstLost));
+        }
+        inFlight += runs.filter(
+          (event) => event.claim < storedClaim && !lostTokens.has(event.token),
+        ).length;
         const producedAt = events.find(
           (event) => event.ev === 'step-run' && event.token === stored,
         )?.t;
@@ -79,6 +106,8 @@ export function checkJobs(input: {
   }
   return {
     ...found,
+    ackedStepLost,
+    completedTwiceAt,
     completed,
     inFlightReexecuted: inFlight,
     staleRefused: refused,

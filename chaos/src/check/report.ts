@@ -2,6 +2,8 @@ import type { Backend } from '../servers/server.ts';
 import type { CronFindings } from './cron.ts';
 import { median } from './index-events.ts';
 import type { JobFindings } from './jobs.ts';
+import type { WindowLosses } from './loss-window.ts';
+import type { PartitionFindings } from './partition.ts';
 
 export interface BackendReport {
   readonly backend: Backend;
@@ -22,6 +24,13 @@ export interface BackendReport {
     readonly downMs: number;
     readonly firstCompletionMs?: number | undefined;
   }[];
+  /** The island's worker cut off from the server, per window (none on backends without). */
+  readonly partitions: readonly PartitionFindings[];
+  /**
+   * A backend with a documented loss window (pg-async-commit): what was lost inside it. The job
+   * findings then hold only what was lost outside it.
+   */
+  readonly lossWindow?: WindowLosses;
 }
 
 /** Every broken promise in the report, in words; empty when the run kept them all. */
@@ -63,6 +72,9 @@ export function violations(report: BackendReport): string[] {
 
 const ms = (value: number | undefined) => (value === undefined ? '-' : `${Math.round(value)} ms`);
 
+const each = (report: BackendReport, cell: (p: PartitionFindings) => string | number) =>
+  report.partitions.map(cell).join(', ') || '-';
+
 /** The Jepsen-style table: one row per figure, one column per backend. */
 export function formatTable(reports: readonly BackendReport[]): string {
   const rows: [string, (report: BackendReport) => string | number][] = [
@@ -74,6 +86,13 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ['lost', (r) => r.jobs.lost.length],
     ['completed twice', (r) => r.jobs.completedTwice.length],
     ['completed step re-executed (bug)', (r) => r.jobs.stepReexecuted.length],
+    [
+      'inside the loss window: lost / completed twice / steps re-run',
+      (r) =>
+        r.lossWindow === undefined
+          ? '-'
+          : `${r.lossWindow.lost} / ${r.lossWindow.completedTwice} / ${r.lossWindow.stepReexecuted} (${r.lossWindow.windowMs} ms)`,
+    ],
     ['in-flight step re-executed (expected)', (r) => r.jobs.inFlightReexecuted],
     ['stale write landed (zombie)', (r) => r.jobs.staleLanded.length],
     ['stale step write refused (LEASE_LOST)', (r) => r.jobs.staleRefused + r.keyed.staleRefused],
@@ -96,6 +115,21 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ],
     ['keyed: slot holders stalled past the ttl', (r) => r.slotStalls],
     ['keyed: units over the per-key limit', (r) => r.keyed.overLimitUnits],
+    ['partitions of a worker host (cut for)', (r) => each(r, (p) => ms(p.cutMs))],
+    [
+      'partition: probe blocked / reachable after heal',
+      (r) => each(r, (p) => `${p.blocked ? 'yes' : 'NO'} / ${ms(p.reachableAfterMs)}`),
+    ],
+    [
+      'partition: jobs held at the cut / re-claimed elsewhere',
+      (r) => each(r, (p) => `${p.held} / ${p.reclaimed}`),
+    ],
+    ['partition: re-claimed after the cut (max)', (r) => each(r, (p) => ms(p.reclaimMs))],
+    [
+      'partition: late writes refused / attempts aborted (cut-off worker)',
+      (r) => each(r, (p) => `${p.refused} / ${p.leaseLost}`),
+    ],
+    ['partition: acks the cut-off worker got while cut', (r) => each(r, (p) => p.ackedInside)],
     ['cron: slots / leader SIGKILLs', (r) => `${r.cron.slots} / ${r.leaderKills}`],
     ['cron: slots fired twice', (r) => r.cron.firedTwice.length],
     ['cron: slots missed', (r) => r.cron.missed.length],

@@ -45,6 +45,14 @@ const ids = (job: ClaimedJob) => ({
   claim: job.claim,
 });
 
+/** What ended an attempt, for a reader of the ledger: the Berth code, else the error's name. */
+const errorName = (error: unknown): string =>
+  isBerthError(error)
+    ? error.code
+    : error instanceof Error
+      ? `${error.name}: ${error.message.slice(0, 80)}`
+      : String(error);
+
 /** Told to the parent so a nemesis can pick a process that is running a job right now. */
 export type KeyedNotice = { readonly type: 'holding' | 'released'; readonly key: string };
 
@@ -81,7 +89,7 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
       ledger.append({ ev: 'end', ...ids(job), ok: true }, now());
       return answer;
     } catch (error) {
-      ledger.append({ ev: 'end', ...ids(job), ok: false }, now());
+      ledger.append({ ev: 'end', ...ids(job), ok: false, error: errorName(error) }, now());
       throw error;
     } finally {
       notify({ type: 'released', key: held });

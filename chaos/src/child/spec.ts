@@ -27,13 +27,18 @@ export type ChildMessage =
   | { readonly type: 'holding' | 'released'; readonly key: string };
 
 export function openDriver(backend: Backend, url: string): Driver {
-  return backend === 'pg' ? openPgDriver(url) : openKeyValueDriver(backend, url);
+  return backend === 'pg' || backend === 'pg-async-commit'
+    ? openPgDriver(url)
+    : openKeyValueDriver(backend, url);
 }
 
 export const openPgDriver = (url: string) =>
   createPgDriver({ connectionString: url, schema: NAMESPACE });
 
-function openKeyValueDriver(backend: Exclude<Backend, 'pg'>, url: string): Driver {
+function openKeyValueDriver(
+  backend: Exclude<Backend, 'pg' | 'pg-async-commit'>,
+  url: string,
+): Driver {
   if (backend === 'redis') return createRedisDriver({ url, prefix: NAMESPACE });
   if (backend === 'redis-cluster') {
     const cluster = url.split(',').map((node) => {

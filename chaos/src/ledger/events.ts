@@ -4,7 +4,7 @@
  */
 export type LedgerEvent =
   | (HandlerEvent<'start'> & { readonly key: string })
-  | (HandlerEvent<'end'> & { readonly ok: boolean })
+  | (HandlerEvent<'end'> & { readonly ok: boolean; readonly error?: string })
   | (HandlerEvent<'step-run' | 'step-got'> & { readonly step: string; readonly token: string })
   | (HandlerEvent<'refused'> & { readonly step: string })
   | (HandlerEvent<'unit'> & { readonly key: string })

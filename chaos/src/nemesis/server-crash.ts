@@ -17,7 +17,7 @@ export async function crashServer(input: {
   readonly downMs: number;
   readonly signal: AbortSignal;
   readonly crashes: Crash[];
-  readonly exclusive: Exclusive;
+  readonly exclusive: Pick<Exclusive, 'run'>;
 }): Promise<void> {
   for (const atMs of input.atMs) {
     await at(input.start, atMs, input.signal, () =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, run } from '@berth/test-servers';
 import { processServer } from './process-server.ts';
-import type { ChaosServer } from './server.ts';
+import type { ChaosServer, ServerOptions } from './server.ts';
 
 /** `nats-server --version` → [major, minor]. */
 async function natsVersion(): Promise<readonly [number, number]> {
@@ -24,8 +24,12 @@ export async function jetStreamConfig(): Promise<string> {
   return syncAlways ? 'jetstream { sync_interval: always }\n' : 'jetstream: enabled\n';
 }
 
-/** A private single-node nats-server with JetStream on a temp store. */
-export async function startNats(): Promise<ChaosServer> {
+/**
+ * A private single-node nats-server with JetStream on a temp store. It takes one listen address:
+ * with an island to serve it listens on every address (the island's host end among them).
+ */
+export async function startNats(options: ServerOptions = {}): Promise<ChaosServer> {
+  const listen = options.island === undefined ? '127.0.0.1' : '0.0.0.0';
   const dir = await mkdtemp(join(tmpdir(), 'berth-chaos-nats-'));
   const port = await freePort();
   const config = join(dir, 'nats.conf');
@@ -36,6 +40,6 @@ export async function startNats(): Promise<ChaosServer> {
     port,
     dir,
     command: 'nats-server',
-    args: ['-c', config, '-js', '-sd', join(dir, 'store'), '-a', '127.0.0.1', '-p', String(port)],
+    args: ['-c', config, '-js', '-sd', join(dir, 'store'), '-a', listen, '-p', String(port)],
   });
 }

@@ -4,13 +4,14 @@ import { join } from 'node:path';
 import { freePort } from '@berth/test-servers';
 import { Redis } from 'ioredis';
 import { processServer } from './process-server.ts';
-import type { ChaosServer } from './server.ts';
+import type { ChaosServer, ServerOptions } from './server.ts';
 
 /**
  * A private redis-server with the settings under which an acknowledged write survives a crash:
  * AOF on, fsynced on every write. Restarted on the same AOF after a SIGKILL.
  */
-export async function startRedis(): Promise<ChaosServer> {
+export async function startRedis(options: ServerOptions = {}): Promise<ChaosServer> {
+  const { island } = options;
   const dir = await mkdtemp(join(tmpdir(), 'berth-chaos-redis-'));
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
@@ -35,6 +36,9 @@ export async function startRedis(): Promise<ChaosServer> {
       String(port),
       '--bind',
       '127.0.0.1',
+      // An island's clients come from a non-loopback address, which protected mode refuses
+      // (without a password) however the server is bound.
+      ...(island === undefined ? [] : [island.host, '--protected-mode', 'no']),
       '--appendonly',
       'yes',
       '--appendfsync',

@@ -1,8 +1,15 @@
 /**
  * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `redis-cluster`: a Redis
- * Cluster of 3 masters and 3 replicas.
+ * Cluster of 3 masters and 3 replicas. `pg-async-commit`: pg with `synchronous_commit = off`, its
+ * losses counted against the documented window.
  */
-export type Backend = 'pg' | 'redis' | 'nats' | 'nats-cluster' | 'redis-cluster';
+export type Backend =
+  | 'pg'
+  | 'redis'
+  | 'nats'
+  | 'nats-cluster'
+  | 'redis-cluster'
+  | 'pg-async-commit';
 
 /** A server the suite owns: killing it disturbs nobody else. */
 export interface ChaosServer {
@@ -14,4 +21,13 @@ export interface ChaosServer {
   restart(): Promise<void>;
   /** Stops it for good and removes its data directory. Idempotent. */
   stop(): Promise<void>;
+}
+
+/** What a run asks of its server beyond the backend's defaults. */
+export interface ServerOptions {
+  /**
+   * An island's host address (see net/netns.ts) to serve on besides 127.0.0.1, and the island's
+   * network to let clients in from.
+   */
+  readonly island?: { readonly host: string; readonly network: string };
 }

@@ -118,7 +118,7 @@ export { type NatsRelease, natsServerBinary, natsServerVersion } from './nats-bi
 export { type NatsCluster, type NatsNode, startNatsCluster } from './nats-cluster.js';
 export type { ProxiedInstances, RestartControl } from './private/instances.js';
 export { privateServerOnce, proxiedInstances } from './private/instances.js';
-export { type PrivatePg, startPrivatePg } from './private/pg.js';
+export { type PrivatePg, type PrivatePgOptions, startPrivatePg } from './private/pg.js';
 // For suites that run servers of their own (chaos): the same process plumbing.
 export { accepts, freePort, onExit, run, until } from './private/process.js';
 export type { CutProxy } from './private/proxy.js';

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -53,27 +53,65 @@ export interface PrivatePg {
   stop(): Promise<void>;
   /** `pg_ctl stop -m immediate`: no checkpoint; the next start replays the WAL. */
   crash(): Promise<void>;
+  /**
+   * SIGKILL of the postmaster and of every process it started, at once: nothing is flushed on the
+   * way down (unlike `crash`, whose backends still answer their SIGQUIT); the next start recovers.
+   */
+  kill(): Promise<void>;
   start(): Promise<void>;
   dispose(): Promise<void>;
 }
 
+/** Whether `pid` runs (a zombie, dead but not yet reaped by its parent, does not). */
+async function runs(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return stat !== '' && !/^\d+ \(.*\) Z/.test(stat);
+}
+
+/** SIGKILL of `postmaster` and its children; answers once the postmaster is gone. */
+async function killAll(postmaster: number): Promise<void> {
+  // Stopped first, so it cannot start a child (or a recovery) while its children die.
+  process.kill(postmaster, 'SIGSTOP');
+  const children = await readFile(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8');
+  for (const child of children.split(' ').filter((pid) => pid.trim() !== '')) {
+    try {
+      process.kill(Number(child), 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  process.kill(postmaster, 'SIGKILL');
+  await until(`postmaster ${postmaster} to die`, async () => !(await runs(postmaster)), 10_000);
+}
+
+/** How {@link startPrivatePg} sets its cluster up beyond the defaults. */
+export interface PrivatePgOptions {
+  /** Keeps PostgreSQL's default fsync (a crash test needs it; a restart test runs faster without). */
+  readonly durable?: boolean;
+  readonly maxConnections?: number;
+  /** Addresses it listens on besides 127.0.0.1 (a chaos island's end of its veth pair). */
+  readonly listen?: readonly string[];
+  /** Client networks (`a.b.c.d/n`) it trusts besides loopback, for those addresses. */
+  readonly trust?: readonly string[];
+  /** Further settings, each passed as `-c name=value` (`synchronous_commit: 'off'`). */
+  readonly settings?: Readonly<Record<string, string>>;
+}
+
 /**
  * A private PostgreSQL cluster (initdb into a temporary directory, trust auth) on a free loopback
- * port. `durable` keeps PostgreSQL's default fsync (a crash test needs it; a restart test, whose
- * stops are graceful, runs faster without).
+ * port.
  */
-export async function startPrivatePg(
-  input: { readonly durable?: boolean; readonly maxConnections?: number } = {},
-): Promise<PrivatePg> {
+export async function startPrivatePg(input: PrivatePgOptions = {}): Promise<PrivatePg> {
   const dir = await mkdtemp(join(tmpdir(), 'berth-private-pg-'));
   await ownedByServerUser(dir);
   const data = join(dir, 'data');
   const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const options = [
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+    `-p ${port} -k ${dir} -c listen_addresses=${['127.0.0.1', ...(input.listen ?? [])].join(',')}`,
     input.durable === true ? '' : '-c fsync=off',
     input.maxConnections === undefined ? '' : `-c max_connections=${input.maxConnections}`,
+    ...Object.entries(input.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`),
   ].join(' ');
   let running = false;
   const start = async () => {
@@ -94,8 +132,17 @@ export async function startPrivatePg(
     running = false;
     await run(...asServerUser('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']));
   };
+  const kill = async () => {
+    if (!running) return;
+    running = false;
+    const pidFile = await readFile(join(data, 'postmaster.pid'), 'utf8');
+    await killAll(Number(pidFile.split('\n')[0]));
+  };
   try {
     await run(...asServerUser('initdb', ['-D', data, '-U', OS_USER, '-A', 'trust', '--no-sync']));
+    for (const network of input.trust ?? []) {
+      await appendFile(join(data, 'pg_hba.conf'), `host all all ${network} trust\n`);
+    }
     await start();
   } catch (error) {
     await stop().catch(() => {});
@@ -113,6 +160,7 @@ export async function startPrivatePg(
     start,
     stop,
     crash,
+    kill,
     dispose: async () => {
       unregister();
       await stop().catch(() => {});
