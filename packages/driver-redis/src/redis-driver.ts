@@ -1,6 +1,7 @@
 import {
   type Clock,
   configInvalid,
+  createCursorCodec,
   createDriver,
   DEFAULT_MAX_PAYLOAD_BYTES,
   type Driver,
@@ -120,12 +121,17 @@ function screenOptions(options: RedisDriverOptions) {
         });
   const durability = screenDurability(options.durability, timeout);
   const keys = keysFor(options.prefix ?? 'berth');
-  return { limit, timeout, url, sentinel, cluster, durability, keys };
+  const cursorSecret =
+    options.cursorSecret ?? defaultCursorSecret(DRIVER, options.prefix ?? 'berth');
+  // Screened here, before a connection is opened that a refusal would leave behind.
+  createCursorCodec(cursorSecret, 'createRedisDriver');
+  return { limit, timeout, url, sentinel, cluster, durability, keys, cursorSecret };
 }
 
 /** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
 export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
-  const { limit, timeout, url, sentinel, cluster, durability, keys } = screenOptions(options);
+  const { limit, timeout, url, sentinel, cluster, durability, keys, cursorSecret } =
+    screenOptions(options);
   const connection: OwnedConnection<Redis | Cluster> | undefined =
     cluster !== undefined
       ? openCluster(cluster, timeout)
@@ -185,7 +191,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     name: DRIVER,
     clock: context.clock,
     maxPayloadBytes: limit,
-    cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER, options.prefix ?? 'berth'),
+    cursorSecret,
     enqueue: guard('enqueue', (request) =>
       request.advanceMark === undefined
         ? enqueueOne(context, request)
