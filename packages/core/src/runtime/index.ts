@@ -83,6 +83,16 @@ export {
   slotMarkName,
 } from './scheduler/index.js';
 export type {
+  FindStaleReadyRequest,
+  StaleReadyName,
+  StaleReadyPage,
+} from './stale/find-stale-ready.js';
+export {
+  DEFAULT_STALE_READY_AFTER_MS,
+  findStaleReady,
+  STALE_READY_PAGE,
+} from './stale/find-stale-ready.js';
+export type {
   CreateStepApiInput,
   StepApi,
   StepContext,

@@ -15,6 +15,7 @@ import { runOnSettled } from './on-settled.js';
 import { announceBuried, type ProcessDeps } from './process-job.js';
 import { SettleBatcher } from './settle-batcher.js';
 import { SlotWaits } from './slot-waits.js';
+import { UnrunNamesWatch } from './unrun-names.js';
 import { Emptying } from './waits.js';
 import { WorkerEmitter } from './worker-events.js';
 import { checkWorkerOptions } from './worker-options.js';
@@ -41,6 +42,13 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   // The worker claims only jobs it has a handler for: others stay ready for workers that do.
   const names = [...registry.keys()];
   const events = new WorkerEmitter(logger);
+  const unrun = new UnrunNamesWatch({
+    driver,
+    queues,
+    runs: new Set(names),
+    staleAfterMs: settings.staleReadyAfterMs,
+    logger,
+  });
   const batcher = new SettleBatcher(driver, clock, settings.settleBatchMs);
   // Handlers running now: each holds one of `concurrency` worker slots until it returns.
   const running = new Set<Attempt>();
@@ -245,7 +253,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       graceMs,
       startedAt,
       handBackBuffered,
-      stopClaiming: () => loop.stop(),
+      stopClaiming: () => Promise.all([loop.stop(), unrun.stop()]).then(() => {}),
       unsubscribe: dropSubscription,
       flushSettles: () => batcher.flushImmediately(),
       settlesLanded: () => batcher.drain(),
@@ -301,6 +309,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
         return;
       }
       loop.start();
+      unrun.start();
     },
     stop(stopOptions: StopOptions = {}) {
       const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;

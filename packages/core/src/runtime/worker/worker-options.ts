@@ -11,6 +11,7 @@ import {
 } from '../../internal/config-screen.js';
 import { optionExample } from '../../internal/option-example.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
+import { DEFAULT_STALE_READY_AFTER_MS } from '../stale/find-stale-ready.js';
 import type { RuntimeLogger } from './logger.js';
 import type { WorkerOptions } from './worker-types.js';
 
@@ -35,6 +36,7 @@ export interface WorkerSettings {
   readonly renewIntervalMs: number;
   readonly keyBusyDelayMs: number;
   readonly prefetch: number;
+  readonly staleReadyAfterMs: number;
 }
 
 /** A valid value of each worker option, for the example in a CONFIG_INVALID fix. */
@@ -54,6 +56,7 @@ const SAMPLES: Readonly<Record<string, string>> = {
   random: 'Math.random',
   defaultStepTimeoutMs: '60_000',
   eventPollMs: '5_000',
+  staleReadyAfterMs: '300_000',
 };
 
 const OPTIONS_EXAMPLE =
@@ -200,5 +203,12 @@ function readWorkerOptions(given: WorkerOptions): WorkerSettings {
     renewIntervalMs,
     keyBusyDelayMs: check('keyBusyDelayMs', options.keyBusyDelayMs ?? DEFAULT_KEY_BUSY_DELAY_MS, 1),
     prefetch: check('prefetch', options.prefetch ?? 0, 0, true, MAX_CLAIM_BATCH),
+    // At least a second: it is also how often the worker looks, one list page per queue.
+    staleReadyAfterMs: check(
+      'staleReadyAfterMs',
+      options.staleReadyAfterMs ?? DEFAULT_STALE_READY_AFTER_MS,
+      1_000,
+      true,
+    ),
   };
 }

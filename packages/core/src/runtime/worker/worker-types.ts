@@ -41,6 +41,13 @@ export interface WorkerOptions<
   readonly defaultStepTimeoutMs?: number;
   /** Longest park of an event wait before it looks again, ms (the step runner's default otherwise). */
   readonly eventPollMs?: number;
+  /**
+   * A queue this worker claims that holds ready jobs of a name it does not run, waiting longer
+   * than this, is logged once per (queue, name) at `warn`: nothing claims them until a worker
+   * runs that name. Also how often it looks (one list page per queue), ms, an integer >= 1 000.
+   * Default 300 000 (5 minutes).
+   */
+  readonly staleReadyAfterMs?: number;
 }
 
 /**
