@@ -107,6 +107,17 @@ export {
   isRunSuspended,
   RunSuspended,
 } from './steps/index.js';
+export {
+  MINUTE_MS,
+  MinuteCounts,
+  minuteStart,
+  WINDOW_MINUTES,
+  windowMinutes,
+} from './throughput/minutes.js';
+export type { ScannedThroughput, ScanThroughputRequest } from './throughput/scan-throughput.js';
+export { scanThroughput } from './throughput/scan-throughput.js';
+export type { SettledSeries } from './throughput/tally.js';
+export { SettledTally } from './throughput/tally.js';
 export type { ScheduleTimeout } from './timers.js';
 export { sleepFor, timeoutsFor } from './timers.js';
 export type {

@@ -1,6 +1,12 @@
-import { type Driver, JOB_STATES, type JobRecord, type JobState } from '@berth/core';
+import {
+  type Driver,
+  JOB_STATES,
+  type JobRecord,
+  type JobState,
+  SettledTally,
+  windowMinutes,
+} from '@berth/core';
 import type { OverviewResponse, QueueOverview, State } from '../api-types.js';
-import { MinuteCounts, windowMinutes } from '../throughput/minutes.js';
 
 /** Rows of one tenant read per state for its overview: counts past this are lower bounds. */
 export const TENANT_SCAN = 200;
@@ -8,8 +14,6 @@ export const TENANT_SCAN = 200;
 interface Tally {
   readonly counts: Record<State, number>;
   oldestReadyAgeMs: number | null;
-  readonly completed: MinuteCounts;
-  readonly failed: MinuteCounts;
 }
 
 const emptyCounts = (): Record<State, number> => ({
@@ -41,20 +45,14 @@ export async function tenantOverview(
   );
   const now = driver.clock.now();
   const minuteStarts = windowMinutes(now);
-  const windowStart = minuteStarts[0] ?? now;
   const tallies = new Map<string, Tally>();
-  const total = { completed: new MinuteCounts(), failed: new MinuteCounts() };
+  const settled = new SettledTally(minuteStarts);
   const capped: JobState[] = [];
 
   const tallyOf = (queue: string): Tally => {
     let found = tallies.get(queue);
     if (found === undefined) {
-      found = {
-        counts: emptyCounts(),
-        oldestReadyAgeMs: null,
-        completed: new MinuteCounts(),
-        failed: new MinuteCounts(),
-      };
+      found = { counts: emptyCounts(), oldestReadyAgeMs: null };
       tallies.set(queue, found);
     }
     return found;
@@ -67,12 +65,7 @@ export async function tenantOverview(
       const age = Math.max(0, now - job.runAt);
       tally.oldestReadyAgeMs = Math.max(tally.oldestReadyAgeMs ?? 0, age);
     }
-    const finished = job.finishedAt;
-    if (finished === undefined || finished < windowStart) return;
-    const series = state === 'completed' ? 'completed' : state === 'cancelled' ? null : 'failed';
-    if (series === null) return;
-    tally[series].add(finished, 1);
-    total[series].add(finished, 1);
+    settled.add(state, job);
   };
 
   for (const { state, page } of pages) {
@@ -80,6 +73,9 @@ export async function tenantOverview(
     for (const job of page.jobs) count(state, job);
   }
 
+  const series = settled.perQueue();
+  const zeros = minuteStarts.map(() => 0);
+  const total = settled.total();
   const queues: QueueOverview[] = [...tallies.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([queue, tally]) => ({
@@ -87,8 +83,8 @@ export async function tenantOverview(
       counts: tally.counts,
       oldestReadyAgeMs: tally.oldestReadyAgeMs,
       capped,
-      completed: tally.completed.over(minuteStarts),
-      failed: tally.failed.over(minuteStarts),
+      completed: series.get(queue)?.completed ?? zeros,
+      failed: series.get(queue)?.failed ?? zeros,
     }));
   return {
     now,
@@ -98,8 +94,8 @@ export async function tenantOverview(
       since: null,
       sampleMs,
       minuteStarts,
-      completed: total.completed.over(minuteStarts),
-      failed: total.failed.over(minuteStarts),
+      completed: total.completed,
+      failed: total.failed,
     },
   };
 }

@@ -1,5 +1,4 @@
-import type { Driver, QueueStats } from '@berth/core';
-import { MinuteCounts, windowMinutes } from './minutes.js';
+import { type Driver, MinuteCounts, type QueueStats, windowMinutes } from '@berth/core';
 
 interface Totals {
   readonly completed: number;

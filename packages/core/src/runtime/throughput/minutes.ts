@@ -1,16 +1,13 @@
 export const MINUTE_MS = 60_000;
-/** The chart's window: the last hour, one bucket a minute. */
+/** The dashboard chart's window: the last hour, one bucket a minute. */
 export const WINDOW_MINUTES = 60;
 
 export const minuteStart = (instant: number): number => instant - (instant % MINUTE_MS);
 
-/** The window's minute starts ending with the minute of `now`, oldest first. */
-export function windowMinutes(now: number): number[] {
+/** The starts of the `count` minutes ending with the minute of `now`, oldest first. */
+export function windowMinutes(now: number, count = WINDOW_MINUTES): number[] {
   const last = minuteStart(now);
-  return Array.from(
-    { length: WINDOW_MINUTES },
-    (_, index) => last - (WINDOW_MINUTES - 1 - index) * MINUTE_MS,
-  );
+  return Array.from({ length: count }, (_, index) => last - (count - 1 - index) * MINUTE_MS);
 }
 
 /** Per-minute counts of one series, keyed by minute start. */
