@@ -105,10 +105,17 @@ const CASES: Readonly<Record<string, Case>> = {
   stats: {
     arrange: async (driver) => {
       await driver.enqueue({ name: 'email.send' });
+      await driver.enqueue({ name: 'report.build', queue: 'reports', runAt: Date.now() - HOUR });
       return undefined;
     },
     check: async (_driver, stdout) => {
       expect(stdout).toMatch(/^default +1 +0 /m);
+      expect(stdout).toMatch(/COMPLETED\/MIN +FAILED\/MIN/);
+      expect(stdout).toContain('per minute over the last 15 min');
+      // The default 5m and the example's 1m both flag the job waiting for an hour, only it.
+      expect(stdout.match(/^reports +report\.build +1h/gm)).toHaveLength(2);
+      expect(stdout).toContain('ready jobs no worker ran for over 1m');
+      expect(stdout).not.toMatch(/^default +email\.send/m);
     },
   },
   purge: {

@@ -1,33 +1,81 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JOB_STATES, type QueueStats } from '@berth/core';
+import { DEFAULT_STALE_READY_AFTER_MS, JOB_STATES } from '@berth/core';
 import { type Command, Option } from 'commander';
-import { positiveDurationArg } from '../args.js';
+import { integerArg, positiveDurationArg } from '../args.js';
 import { formatSpan } from '../duration.js';
 import { escapeLine } from '../escape.js';
 import type { Output } from '../output.js';
 import { type Cli, withSession } from '../session.js';
 import { refusesTenant } from '../tenancy.js';
+import { type StatsReport, statsReport } from './stats-report.js';
 
 const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
-function render(out: Output, queues: readonly QueueStats[]): void {
+const rate = (value: number): string => (value === 0 ? '0' : String(value));
+
+function render(out: Output, report: StatsReport): void {
+  const { queues, throughput, stale } = report;
   if (queues.length === 0) {
     out.line('no jobs in any queue');
     return;
   }
   const alarm = new Set(['dead', 'failed']);
+  const rates = new Map(throughput.queues.map((entry) => [entry.queue, entry]));
   out.table(
-    ['QUEUE', ...JOB_STATES.map((state) => state.toUpperCase()), 'OLDEST READY'],
-    queues.map((queue) => [
-      escapeLine(queue.queue),
-      ...JOB_STATES.map((state) => {
-        const count = queue.counts[state];
-        return count > 0 && alarm.has(state) ? out.color.red(String(count)) : String(count);
-      }),
-      queue.oldestReadyAgeMs === null ? '-' : formatSpan(queue.oldestReadyAgeMs),
-    ]),
-    ['left', ...JOB_STATES.map(() => 'right' as const), 'right'],
+    [
+      'QUEUE',
+      ...JOB_STATES.map((state) => state.toUpperCase()),
+      'OLDEST READY',
+      'COMPLETED/MIN',
+      'FAILED/MIN',
+    ],
+    queues.map((queue) => {
+      const rated = rates.get(queue.queue);
+      const failed = rated?.failedPerMinute ?? 0;
+      return [
+        escapeLine(queue.queue),
+        ...JOB_STATES.map((state) => {
+          const count = queue.counts[state];
+          return count > 0 && alarm.has(state) ? out.color.red(String(count)) : String(count);
+        }),
+        queue.oldestReadyAgeMs === null ? '-' : formatSpan(queue.oldestReadyAgeMs),
+        rate(rated?.completedPerMinute ?? 0),
+        failed > 0 ? out.color.red(rate(failed)) : '0',
+      ];
+    }),
+    ['left', ...JOB_STATES.map(() => 'right' as const), 'right', 'right', 'right'],
   );
+  const bound =
+    throughput.capped.length === 0
+      ? ''
+      : ` (at least: more ${throughput.capped.join(', ')} jobs than were read)`;
+  out.line(
+    out.color.dim(`per minute over the last ${throughput.minutes} min, this one included${bound}`),
+  );
+  if (stale.names.length === 0) return;
+  out.line();
+  out.line(
+    out.color.yellow(
+      `ready jobs no worker ran for over ${formatSpan(stale.afterMs)} (a name no worker runs, or workers falling behind):`,
+    ),
+  );
+  out.table(
+    ['QUEUE', 'NAME', 'OLDEST READY', 'JOBS'],
+    stale.names.map((entry) => [
+      escapeLine(entry.queue),
+      escapeLine(entry.name),
+      formatSpan(entry.oldestReadyAgeMs),
+      `${entry.seen}${stale.partial.includes(entry.queue) ? '+' : ''}`,
+    ]),
+    ['left', 'left', 'right', 'right'],
+  );
+}
+
+interface StatsOptions {
+  readonly watch?: boolean;
+  readonly interval: number;
+  readonly minutes: number;
+  readonly staleAfter: number;
 }
 
 export function registerStats(program: Command, cli: Cli): void {
@@ -36,15 +84,33 @@ export function registerStats(program: Command, cli: Cli): void {
     command,
     "it counts every tenant's jobs (the driver's stats have no tenant filter); berth jobs ls --tenant <id> --state <state> lists one tenant's",
   )
-    .description('per queue: how many jobs in each state, and the age of the oldest ready job')
+    .description(
+      'per queue: jobs in each state, the age of the oldest ready job, completed and failed per minute, and names whose ready jobs wait too long',
+    )
     .option('--watch', 'print again every interval until interrupted (Ctrl-C)')
+    .addOption(
+      new Option('--minutes <n>', 'the throughput window: the last N minutes, this one included')
+        .argParser(integerArg(1, 60))
+        .default(5),
+    )
+    .addOption(
+      new Option(
+        '--stale-after <duration>',
+        'flag job names whose oldest ready job waited longer than this',
+      )
+        .argParser(positiveDurationArg)
+        .default(DEFAULT_STALE_READY_AFTER_MS, '5m'),
+    )
     .addOption(
       new Option('--interval <duration>', 'how often --watch prints')
         .argParser(positiveDurationArg)
         .default(2_000, '2s'),
     )
-    .addHelpText('after', '\nExamples:\n  berth stats\n  berth stats --watch --interval 5s')
-    .action(async (options: { watch?: boolean; interval: number }, command: Command) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  berth stats\n  berth stats --stale-after 1m --minutes 15\n  berth stats --watch --interval 5s',
+    )
+    .action(async (options: StatsOptions, command: Command) => {
       await withSession(cli, command, async ({ driver, out }) => {
         const stop = new AbortController();
         const interrupt = () => stop.abort();
@@ -52,11 +118,14 @@ export function registerStats(program: Command, cli: Cli): void {
         process.once('SIGTERM', interrupt);
         try {
           for (;;) {
-            const queues = await driver.stats();
-            const at = driver.clock.now();
+            const report = await statsReport(driver, {
+              minutes: options.minutes,
+              staleAfterMs: options.staleAfter,
+            });
+            const { at } = report;
             if (out.json) {
               // With --watch, one document per line (JSON Lines), each complete on its own.
-              out.document({ at, queues });
+              out.document(report);
             } else {
               if (options.watch === true && cli.io.stdout.isTTY === true)
                 cli.io.stdout.write(CLEAR_SCREEN);
@@ -67,7 +136,7 @@ export function registerStats(program: Command, cli: Cli): void {
                   ),
                 );
               }
-              render(out, queues);
+              render(out, report);
             }
             if (options.watch !== true) return;
             const waited = await sleep(options.interval, true, { signal: stop.signal }).catch(
