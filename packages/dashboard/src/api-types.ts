@@ -72,6 +72,26 @@ export interface OverviewResponse {
     readonly completed: readonly number[];
     readonly failed: readonly number[];
   };
+  /**
+   * Job names whose oldest ready job waited longer than `afterMs` (the `staleReadyAfterMs`
+   * option): a name no worker runs, or workers falling behind. Only queues whose oldest ready
+   * job is that old are read, STALE_OVERVIEW_PAGES list pages each; `partial` names the queues
+   * holding more ready jobs than were read.
+   */
+  readonly stale: {
+    readonly afterMs: number;
+    readonly names: readonly StaleName[];
+    readonly partial: readonly string[];
+  };
+}
+
+export interface StaleName {
+  readonly queue: string;
+  readonly name: string;
+  /** `now - runAt` of its oldest ready job among the rows read. */
+  readonly oldestReadyAgeMs: number;
+  /** How many of its ready jobs past `afterMs` were among the rows read. */
+  readonly seen: number;
 }
 
 export interface JobSummary {

@@ -14,6 +14,7 @@ export type {
   QueueOverview,
   SchedulesResponse,
   ScheduleView,
+  StaleName,
   StepView,
 } from './api-types.js';
 export type { DashboardHandler, NextHandler } from './create-dashboard.js';

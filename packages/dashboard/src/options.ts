@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   configInvalid,
+  DEFAULT_STALE_READY_AFTER_MS,
   type Driver,
   type ScheduleDefinition,
   type SchedulerOptions,
@@ -50,6 +51,11 @@ export interface DashboardOptions {
   readonly refreshMs?: number;
   /** How often the throughput sampler reads `stats()`, ms. Default 10 000. */
   readonly sampleMs?: number;
+  /**
+   * The overview flags job names whose oldest ready job waited longer than this, ms (a name no
+   * worker runs, or workers falling behind). Default 300 000 (5 minutes).
+   */
+  readonly staleReadyAfterMs?: number;
   /** Most recent dead jobs one dead-letter view reads and groups. Default 1 000, at most 5 000. */
   readonly deadLetterScan?: number;
   /**
@@ -71,11 +77,14 @@ export interface ResolvedOptions {
   readonly title: string;
   readonly refreshMs: number;
   readonly sampleMs: number;
+  readonly staleReadyAfterMs: number;
   readonly deadLetterScan: number;
   readonly idSearchScan: number;
 }
 
 export const MAX_DEAD_LETTER_SCAN = 5_000;
+/** The longest `staleReadyAfterMs` accepted: a week. */
+export const MAX_STALE_READY_AFTER_MS = 7 * 24 * 3_600_000;
 export const MAX_ID_SEARCH_SCAN = 5_000;
 const DEFAULT_LEASE = 'berth.scheduler';
 // Injected into the page and the cookie's Path: nothing that needs escaping.
@@ -164,6 +173,12 @@ export function resolveOptions(options: DashboardOptions): ResolvedOptions {
     title: options.title ?? 'Berth',
     refreshMs: integer('refreshMs', options.refreshMs, 5_000, 3_600_000),
     sampleMs: integer('sampleMs', options.sampleMs, 10_000, 60_000),
+    staleReadyAfterMs: integer(
+      'staleReadyAfterMs',
+      options.staleReadyAfterMs,
+      DEFAULT_STALE_READY_AFTER_MS,
+      MAX_STALE_READY_AFTER_MS,
+    ),
     deadLetterScan: integer('deadLetterScan', options.deadLetterScan, 1_000, MAX_DEAD_LETTER_SCAN),
     idSearchScan: integer('idSearchScan', options.idSearchScan, 5_000, MAX_ID_SEARCH_SCAN),
   };

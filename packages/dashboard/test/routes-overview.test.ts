@@ -1,7 +1,7 @@
 import { createManualClock, type Driver, type ManualClock } from '@berth/core';
 import { createMemoryDriver } from '@berth/driver-memory';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OverviewResponse } from '../src/index.js';
+import { createDashboard, type OverviewResponse } from '../src/index.js';
 import { getApi, startDashboard, type TestDashboard } from './support/server.js';
 
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -100,5 +100,34 @@ describe('GET /api/overview', () => {
     await clock.advance(61 * MINUTE);
     const hourLater = await overview();
     expect(hourLater.throughput.completed.every((count) => count === 0)).toBe(true);
+  });
+
+  it('flags job names whose oldest ready job waited longer than staleReadyAfterMs, and only those', async () => {
+    await driver.enqueue({ name: 'orphan', queue: 'reports' });
+    await driver.enqueue({ name: 'orphan', queue: 'reports' });
+    await clock.advance(6 * MINUTE);
+    await driver.enqueue({ name: 'fresh', queue: 'reports' });
+    await driver.enqueue({ name: 'job', queue: 'mail' });
+    const body = await overview();
+    expect(body.stale).toEqual({
+      afterMs: 5 * MINUTE,
+      names: [{ queue: 'reports', name: 'orphan', oldestReadyAgeMs: 6 * MINUTE, seen: 2 }],
+      partial: [],
+    });
+    const patient = await startDashboard({ driver, staleReadyAfterMs: 10 * MINUTE });
+    try {
+      const later = (await getApi<OverviewResponse>(patient.base, '/overview')).body;
+      expect(later.stale).toEqual({ afterMs: 10 * MINUTE, names: [], partial: [] });
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it('a staleReadyAfterMs that is not an integer from 1 ms to a week is CONFIG_INVALID', async () => {
+    for (const staleReadyAfterMs of [0, 1.5, 8 * 24 * 60 * MINUTE]) {
+      expect(() => createDashboard({ driver, staleReadyAfterMs })).toThrow(
+        expect.objectContaining({ code: 'CONFIG_INVALID' }),
+      );
+    }
   });
 });

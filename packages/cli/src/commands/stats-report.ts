@@ -1,9 +1,9 @@
 import {
   type Driver,
-  findStaleReady,
   type QueueStats,
-  type StaleReadyName,
+  type StaleReadyReport,
   scanThroughput,
+  staleReadyReport,
 } from '@berth/core';
 
 /** List pages read per settled state for throughput (500 rows each): past them, lower bounds. */
@@ -32,12 +32,7 @@ export interface StatsReport {
     /** Settled states with more rows than were read: their counts are lower bounds. */
     readonly capped: readonly string[];
   };
-  readonly stale: {
-    readonly afterMs: number;
-    readonly names: readonly StaleReadyName[];
-    /** Queues whose ready rows were not all read: more names may be there. */
-    readonly partial: readonly string[];
-  };
+  readonly stale: StaleReadyReport;
 }
 
 const perMinute = (counts: readonly number[], minutes: number): number =>
@@ -45,8 +40,8 @@ const perMinute = (counts: readonly number[], minutes: number): number =>
 
 /**
  * `stats()`, throughput from the settled rows' `finishedAt`, and the names whose oldest ready
- * job waited longer than `staleAfterMs`. Only queues whose oldest ready job is that old are read
- * for names, each within STALE_PAGES pages.
+ * job waited longer than `staleAfterMs` (queues whose oldest ready job is that old, each read
+ * within STALE_PAGES pages).
  */
 export async function statsReport(
   driver: Driver,
@@ -57,18 +52,10 @@ export async function statsReport(
     minutes: options.minutes,
     pages: THROUGHPUT_PAGES,
   });
-  const names: StaleReadyName[] = [];
-  const partial: string[] = [];
-  for (const entry of queues) {
-    if (entry.oldestReadyAgeMs === null || entry.oldestReadyAgeMs < options.staleAfterMs) continue;
-    const found = await findStaleReady(driver, {
-      queue: entry.queue,
-      staleAfterMs: options.staleAfterMs,
-      pages: STALE_PAGES,
-    });
-    names.push(...found.names);
-    if (found.next !== undefined) partial.push(entry.queue);
-  }
+  const stale = await staleReadyReport(driver, queues, {
+    staleAfterMs: options.staleAfterMs,
+    pages: STALE_PAGES,
+  });
   const zeros = scanned.minuteStarts.map(() => 0);
   const throughputQueues = [
     ...new Set([...queues.map((entry) => entry.queue), ...scanned.perQueue.keys()]),
@@ -93,6 +80,6 @@ export async function statsReport(
       queues: throughputQueues,
       capped: scanned.capped,
     },
-    stale: { afterMs: options.staleAfterMs, names, partial },
+    stale,
   };
 }

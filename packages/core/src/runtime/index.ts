@@ -86,11 +86,13 @@ export type {
   FindStaleReadyRequest,
   StaleReadyName,
   StaleReadyPage,
+  StaleReadyReport,
 } from './stale/find-stale-ready.js';
 export {
   DEFAULT_STALE_READY_AFTER_MS,
   findStaleReady,
   STALE_READY_PAGE,
+  staleReadyReport,
 } from './stale/find-stale-ready.js';
 export type {
   CreateStepApiInput,

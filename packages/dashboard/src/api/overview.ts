@@ -1,6 +1,7 @@
+import { staleReadyReport } from '@berth/core';
 import type { OverviewResponse, QueueOverview } from '../api-types.js';
 import type { RequestContext } from '../http/context.js';
-import { tenantOverview } from './tenant-overview.js';
+import { STALE_OVERVIEW_PAGES, tenantOverview } from './tenant-overview.js';
 
 const sum = (rows: readonly (readonly number[])[], length: number): number[] =>
   Array.from({ length }, (_, index) => rows.reduce((total, row) => total + (row[index] ?? 0), 0));
@@ -11,8 +12,10 @@ const sum = (rows: readonly (readonly number[])[], length: number): number[] =>
  * it reads that tenant's recent rows instead, within a stated bound.
  */
 export async function overview(context: RequestContext): Promise<OverviewResponse> {
-  const { driver, sampleMs } = context.options;
-  if (context.tenantId !== undefined) return tenantOverview(driver, context.tenantId, sampleMs);
+  const { driver, sampleMs, staleReadyAfterMs } = context.options;
+  if (context.tenantId !== undefined) {
+    return tenantOverview(driver, context.tenantId, sampleMs, staleReadyAfterMs);
+  }
   context.sampler.start();
   const stats = await context.sampler.sample();
   const now = driver.clock.now();
@@ -32,6 +35,10 @@ export async function overview(context: RequestContext): Promise<OverviewRespons
   // Totals include queues purged away since: their jobs still ran in the window.
   const all = [...sampled.perQueue.values()];
   const length = sampled.minuteStarts.length;
+  const stale = await staleReadyReport(driver, stats, {
+    staleAfterMs: staleReadyAfterMs,
+    pages: STALE_OVERVIEW_PAGES,
+  });
   return {
     now,
     queues,
@@ -49,5 +56,6 @@ export async function overview(context: RequestContext): Promise<OverviewRespons
         length,
       ),
     },
+    stale,
   };
 }

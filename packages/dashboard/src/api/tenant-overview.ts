@@ -4,9 +4,16 @@ import {
   type JobRecord,
   type JobState,
   SettledTally,
+  staleReadyReport,
   windowMinutes,
 } from '@berth/core';
 import type { OverviewResponse, QueueOverview, State } from '../api-types.js';
+
+/**
+ * List pages (100 rows) read per queue whose oldest ready job is stale, per overview request
+ * (both scopes): the stale-names section's bound.
+ */
+export const STALE_OVERVIEW_PAGES = 2;
 
 /** Rows of one tenant read per state for its overview: counts past this are lower bounds. */
 export const TENANT_SCAN = 200;
@@ -36,6 +43,7 @@ export async function tenantOverview(
   driver: Driver,
   tenantId: string,
   sampleMs: number,
+  staleReadyAfterMs: number,
 ): Promise<OverviewResponse> {
   const pages = await Promise.all(
     JOB_STATES.map(async (state) => ({
@@ -86,9 +94,15 @@ export async function tenantOverview(
       completed: series.get(queue)?.completed ?? zeros,
       failed: series.get(queue)?.failed ?? zeros,
     }));
+  const stale = await staleReadyReport(driver, queues, {
+    staleAfterMs: staleReadyAfterMs,
+    pages: STALE_OVERVIEW_PAGES,
+    tenantId,
+  });
   return {
     now,
     queues,
+    stale,
     throughput: {
       source: 'scanned',
       since: null,

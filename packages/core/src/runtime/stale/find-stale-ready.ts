@@ -1,4 +1,5 @@
 import type { Driver } from '../../contract/driver.js';
+import type { QueueStats } from '../../contract/records.js';
 
 /** The default age past which a ready job counts as stale, ms (5 minutes). */
 export const DEFAULT_STALE_READY_AFTER_MS = 5 * 60_000;
@@ -31,6 +32,8 @@ export interface FindStaleReadyRequest {
   readonly after?: string;
   /** Only these names are reported; default every name. */
   readonly include?: (name: string) => boolean;
+  /** Only this tenant's jobs. */
+  readonly tenantId?: string;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function findStaleReady(
       state: 'ready',
       queue: request.queue,
       limit: STALE_READY_PAGE,
+      ...(request.tenantId === undefined ? {} : { tenantId: request.tenantId }),
       ...(after === undefined ? {} : { after }),
     });
     for (const job of listed.jobs) {
@@ -71,4 +75,33 @@ export async function findStaleReady(
   }));
   names.sort((a, b) => b.oldestReadyAgeMs - a.oldestReadyAgeMs || (a.name < b.name ? -1 : 1));
   return after === undefined ? { names } : { names, next: after };
+}
+
+/** Stale ready names across queues, and the queues not read to their end. */
+export interface StaleReadyReport {
+  readonly afterMs: number;
+  readonly names: readonly StaleReadyName[];
+  /** Queues holding more ready rows than were read: more names may be there. */
+  readonly partial: readonly string[];
+}
+
+/**
+ * {@link findStaleReady} for every queue whose oldest ready job (from `stats()`, or a tenant's
+ * own reading of it) waited at least `staleAfterMs`, `pages` pages each: a queue whose oldest
+ * ready job is younger holds no stale name and costs no read.
+ */
+export async function staleReadyReport(
+  driver: Driver,
+  queues: readonly Pick<QueueStats, 'queue' | 'oldestReadyAgeMs'>[],
+  request: { readonly staleAfterMs: number; readonly pages: number; readonly tenantId?: string },
+): Promise<StaleReadyReport> {
+  const names: StaleReadyName[] = [];
+  const partial: string[] = [];
+  for (const entry of queues) {
+    if (entry.oldestReadyAgeMs === null || entry.oldestReadyAgeMs < request.staleAfterMs) continue;
+    const found = await findStaleReady(driver, { queue: entry.queue, ...request });
+    names.push(...found.names);
+    if (found.next !== undefined) partial.push(entry.queue);
+  }
+  return { afterMs: request.staleAfterMs, names, partial };
 }

@@ -55,6 +55,60 @@ function Totals({ queues }: { readonly queues: readonly QueueOverview[] }) {
   );
 }
 
+function Stale({ stale }: { readonly stale: OverviewResponse['stale'] }) {
+  if (stale.names.length === 0) return null;
+  const title = `Ready jobs no worker ran for over ${formatDuration(stale.afterMs)}`;
+  return (
+    <section aria-label={title} class="stale">
+      <h2>{title}</h2>
+      <p class="muted small">
+        A name here is one no running worker handles (add it to a worker's jobs, or cancel its jobs)
+        or one the workers are falling behind on. A count shown with + has more ready jobs than were
+        read.
+      </p>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Queue</th>
+              <th scope="col">Name</th>
+              <th scope="col" class="num">
+                Oldest ready
+              </th>
+              <th scope="col" class="num">
+                Jobs
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {stale.names.map((entry) => (
+              <tr key={`${entry.queue}\u0000${entry.name}`}>
+                <td>{entry.queue}</td>
+                <td>
+                  <Link
+                    to={withQuery('/jobs', {
+                      queue: entry.queue,
+                      name: entry.name,
+                      state: 'ready',
+                    })}
+                  >
+                    {entry.name}
+                  </Link>
+                </td>
+                <td class="num">{formatDuration(entry.oldestReadyAgeMs)}</td>
+                <td class="num">
+                  {entry.seen.toLocaleString()}
+                  {stale.partial.includes(entry.queue) ? '+' : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
 function Bound({ overview }: { readonly overview: OverviewResponse }) {
   const { throughput } = overview;
   if (throughput.source === 'scanned') {
@@ -88,6 +142,7 @@ export function OverviewPage() {
       ) : (
         <>
           <Totals queues={data.queues} />
+          <Stale stale={data.stale} />
           <h2>Throughput, last hour</h2>
           <ThroughputChart label="All queues" {...data.throughput} />
           <Bound overview={data} />
@@ -126,6 +181,12 @@ export function OverviewPage() {
                         {queue.oldestReadyAgeMs === null
                           ? '—'
                           : formatDuration(queue.oldestReadyAgeMs)}
+                        {data.stale.names.some((entry) => entry.queue === queue.queue) ? (
+                          <span class="stale-flag" title="holds ready jobs no worker ran">
+                            {' '}
+                            ⚠
+                          </span>
+                        ) : null}
                       </td>
                       <td>
                         <ThroughputChart
