@@ -1,0 +1,56 @@
+import { createServer } from 'node:http';
+import { createManualClock, type Driver } from '@berth/core';
+import { createMemoryDriver } from '@berth/driver-memory';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDashboard, type DashboardHandler } from '../src/index.js';
+import { launchChromium } from './support/browser.js';
+import { closeServer, listen } from './support/server.js';
+
+const MINUTE = 60_000;
+let driver: Driver;
+let dashboard: DashboardHandler;
+let browser: Browser;
+let origin: string;
+let server: ReturnType<typeof createServer>;
+
+beforeAll(async () => {
+  const clock = createManualClock(Date.UTC(2026, 5, 1, 12));
+  driver = createMemoryDriver({ clock });
+  await driver.enqueue({ name: 'report.build', queue: 'reports' });
+  await clock.advance(7 * MINUTE);
+  await driver.enqueue({ name: 'email.send', queue: 'mail' });
+  dashboard = createDashboard({ driver });
+  server = createServer(dashboard);
+  origin = await listen(server);
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  dashboard.close();
+  await closeServer(server);
+  await driver.close();
+});
+
+describe('Chromium at the overview', () => {
+  it('flags a job name whose ready jobs waited past staleReadyAfterMs, linked to its ready jobs, and marks its queue', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${origin}/`);
+      const section = page.getByRole('region', {
+        name: 'Ready jobs no worker ran for over 5 min',
+      });
+      await section.waitFor();
+      const link = section.getByRole('link', { name: 'report.build' });
+      expect(await link.getAttribute('href')).toMatch(/jobs\?.*queue=reports.*name=report\.build/);
+      expect(await section.getByRole('cell', { name: '7 min' }).count()).toBe(1);
+      expect(await section.getByText('email.send').count()).toBe(0);
+      const reportsRow = page.getByRole('row', { name: /^reports/ });
+      expect(await reportsRow.getByTitle('holds ready jobs no worker ran').count()).toBe(1);
+      const mailRow = page.getByRole('row', { name: /^mail/ });
+      expect(await mailRow.getByTitle('holds ready jobs no worker ran').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+});
