@@ -81,4 +81,37 @@ describe('ready jobs of names no worker runs', () => {
       expect((thrown as Error).message).toContain('staleReadyAfterMs');
     }
   });
+
+  it('a name behind more ready rows than one look reads is found by a later look, one page per look', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const { logger, lines } = recordingLogger();
+    const client = createClient({ driver });
+    await client.enqueue(forgotten, null);
+    // 150 newer ready rows of another name it does not run: the older job is on the second page.
+    await driver.enqueueMany(Array.from({ length: 150 }, () => ({ name: 'also.forgotten' })));
+    const lists: number[] = [];
+    const list = driver.list.bind(driver);
+    driver.list = (request) => {
+      lists.push(request?.limit ?? 0);
+      return list(request);
+    };
+    const worker = createWorker({
+      driver,
+      jobs: [known],
+      concurrency: 1,
+      visibilityTimeoutMs: 30_000,
+      staleReadyAfterMs: 5 * MINUTE,
+      logger,
+    });
+    await worker.start();
+    const warned = () =>
+      lines.filter((line) => line.level === 'warn').map((line) => line.fields?.name);
+    await clock.advance(5 * MINUTE);
+    expect(warned()).toEqual(['also.forgotten']);
+    expect(lists).toEqual([100]);
+    await clock.advance(5 * MINUTE);
+    expect(warned()).toEqual(['also.forgotten', 'forgotten']);
+    expect(lists).toEqual([100, 100]);
+    await worker.stop({ graceMs: 0 });
+  });
 });
