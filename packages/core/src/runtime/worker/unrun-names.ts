@@ -64,7 +64,7 @@ export class UnrunNamesWatch {
         for (const stale of page.names) {
           this.warned.add(key(queue, stale.name));
           logger.warn(
-            `queue ${JSON.stringify(queue)} holds ready ${JSON.stringify(stale.name)} jobs that this worker does not run, waiting over ${staleAfterMs} ms: add the job to a worker's jobs, or cancel them (berth jobs ls --queue ${queue} --name ${stale.name} --state ready)`,
+            `queue ${JSON.stringify(queue)} holds ready ${JSON.stringify(stale.name)} jobs that this worker does not run, waiting over ${staleAfterMs} ms: unless other workers run it and are behind, add the job to a worker's jobs, or cancel them (berth jobs ls --queue ${JSON.stringify(queue)} --name ${JSON.stringify(stale.name)} --state ready)`,
             { queue, name: stale.name, oldestReadyAgeMs: stale.oldestReadyAgeMs },
           );
         }
