@@ -112,8 +112,17 @@ const CASES: Readonly<Record<string, Case>> = {
     },
   },
   purge: {
-    check: async (_driver, stdout) => {
+    arrange: async (driver) => {
+      const { id } = await driver.enqueue({ name: 'email.send', queue: 'mail' });
+      await driver.cancel(id);
+      return id;
+    },
+    check: async (driver, stdout, id) => {
       expect(stdout).toMatch(/^purged 0 completed, cancelled jobs/);
+      expect(stdout).toMatch(
+        /^would purge 0 dead jobs on queue mail named email\.send that finished before /m,
+      );
+      expect(await driver.get(id ?? '')).toBeDefined();
       expect(stdout).toMatch(/^purged 0 dead jobs of tenant acme that finished/m);
     },
   },
