@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,8 @@ describe.each([
     const lines = Array.from({ length: 10_000 }, (_, n) =>
       JSON.stringify({ name: 'bulk.job', payload: { n }, queue: n % 10 === 0 ? 'tens' : 'bulk' }),
     );
+    const spools = () => readdirSync(tmpdir()).filter((entry) => entry.startsWith('berth-ndjson-'));
+    const before = spools();
     batches.length = 0;
     const ran = await inProcess(
       ['enqueue', '--ndjson', '-', ...target.flags, '--json'],
@@ -91,6 +93,8 @@ describe.each([
       queues: { bulk: 9_000, tens: 1_000 },
     });
     expect(batches).toEqual(Array.from({ length: 20 }, () => 500));
+    // The copy of stdin the second pass read is gone.
+    expect(spools().filter((entry) => !before.includes(entry))).toEqual([]);
     expect(await total(target.driver, 'ready')).toBe(10_000);
     const [tens] = (await target.driver.list({ queue: 'tens', limit: 1 })).jobs;
     expect(tens).toMatchObject({ name: 'bulk.job', queue: 'tens' });

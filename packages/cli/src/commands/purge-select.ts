@@ -13,6 +13,8 @@ export interface PurgeFilter {
 
 /** The jobs a purge would remove, found before anything is removed, and how they split. */
 export interface PurgeSelection {
+  readonly count: number;
+  /** The jobs to remove by id; empty for a dry run, which only counts. */
   readonly ids: readonly string[];
   readonly byState: Readonly<Record<string, number>>;
   readonly byQueue: Readonly<Record<string, number>>;
@@ -30,8 +32,13 @@ const bump = (counts: Record<string, number>, key: string): void => {
  * The matching jobs, through full list pages of each state. `purge` filters only by state and
  * age, so queue, name and tenant are applied by `list`; the age is checked here per job.
  */
-export async function selectPurge(driver: Driver, filter: PurgeFilter): Promise<PurgeSelection> {
+export async function selectPurge(
+  driver: Driver,
+  filter: PurgeFilter,
+  keepIds: boolean,
+): Promise<PurgeSelection> {
   const ids: string[] = [];
+  let count = 0;
   const byState: Record<string, number> = {};
   const byQueue: Record<string, number> = {};
   for (const state of filter.states) {
@@ -44,14 +51,15 @@ export async function selectPurge(driver: Driver, filter: PurgeFilter): Promise<
       });
       for (const job of page.jobs) {
         if (job.finishedAt === undefined || job.finishedAt >= filter.olderThan) continue;
-        ids.push(job.id);
+        count += 1;
+        if (keepIds) ids.push(job.id);
         bump(byState, state);
         bump(byQueue, job.queue);
       }
       after = page.next;
     } while (after !== undefined);
   }
-  return { ids, byState, byQueue };
+  return { count, ids, byState, byQueue };
 }
 
 /**

@@ -96,9 +96,11 @@ export function registerPurge(program: Command, cli: Cli): void {
         };
         // Without --yes the prompt names a count, and what is then removed is what was counted.
         const selection =
-          dryRun || !yes || narrowed(filter) ? await selectPurge(driver, filter) : undefined;
+          dryRun || !yes || narrowed(filter)
+            ? await selectPurge(driver, filter, !dryRun)
+            : undefined;
         if (dryRun && selection !== undefined) {
-          const count = selection.ids.length;
+          const { count } = selection;
           if (out.json) {
             out.document({
               dryRun: true,
@@ -114,11 +116,11 @@ export function registerPurge(program: Command, cli: Cli): void {
             );
           return;
         }
-        if (!yes && selection !== undefined && selection.ids.length > 0) {
+        if (!yes && selection !== undefined && selection.count > 0) {
           await confirmMany({
             ...confirmable,
-            change: { action: 'purge', count: selection.ids.length },
-            question: `purge ${selection.ids.length} ${what} (${formatSpan(options.olderThan)} ago)?`,
+            change: { action: 'purge', count: selection.count },
+            question: `purge ${selection.count} ${what} (${formatSpan(options.olderThan)} ago)?`,
           });
         }
         const purged =
