@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, berth, cleanEnv } from './support/berth.js';
-import { deadJob, redisTarget } from './support/targets.js';
+import { completedJob, deadJob, redisTarget } from './support/targets.js';
 
 const quote = (arg: string): string => `'${arg.replaceAll("'", `'\\''`)}'`;
 
@@ -44,6 +44,31 @@ describe('confirmation on a terminal', () => {
       expect(confirmed.code).toBe(0);
       expect(confirmed.screen).toMatch(new RegExp(`${dead.id} +email\\.send +requeued → ready`));
       expect((await target.driver.get(dead.id))?.state).toBe('ready');
+    } finally {
+      await target.dispose();
+    }
+  });
+  it('purge on a terminal says how many jobs it will delete; n keeps them, y deletes them', async () => {
+    const target = await redisTarget();
+    try {
+      const first = await completedJob(target.driver, 'email.send');
+      await completedJob(target.driver, 'email.send');
+      const args = ['purge', '--states', 'completed', '--older-than', '0s', ...target.flags];
+
+      const declined = await onTerminal(args, 'n');
+      expect(declined.screen).toMatch(
+        /purge 2 completed jobs that finished before \S+ \(0ms ago\)\? \[y\/N\]/,
+      );
+      expect(declined.screen).toContain(
+        'CONFIRMATION_REQUIRED purge of 2 job(s) was not confirmed',
+      );
+      expect(declined.code).toBe(1);
+      expect(await target.driver.get(first)).toBeDefined();
+
+      const confirmed = await onTerminal(args, 'y');
+      expect(confirmed.code).toBe(0);
+      expect(confirmed.screen).toContain('purged 2 completed jobs');
+      expect(await target.driver.get(first)).toBeUndefined();
     } finally {
       await target.dispose();
     }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Driver } from '@berth/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { berthOnPath, runBlock, shBlocks } from './support/blocks.js';
@@ -7,6 +10,8 @@ import { deadJob, pgTarget, type Target } from './support/targets.js';
 
 const HOUR = 3_600_000;
 const blocks = shBlocks(new URL('../README.md', import.meta.url));
+/** Files a block reads (removed after the suite). */
+const scratch = mkdtempSync(join(tmpdir(), 'berth-readme-'));
 
 interface Case {
   /**
@@ -43,6 +48,29 @@ const CASES: Readonly<Record<string, Case>> = {
         idempotencyKey: 'welcome-ada',
         payload: { to: 'ada@example.com' },
       });
+    },
+  },
+  'enqueue-ndjson': {
+    arrange: async () => {
+      const file = join(scratch, 'jobs.ndjson');
+      writeFileSync(
+        file,
+        [
+          '{"name":"email.send","payload":{"to":"ada@example.com"},"queue":"mail","idempotencyKey":"welcome-ada"}',
+          '{"name":"email.send","queue":"mail","idempotencyKey":"welcome-ada"}',
+          '{"name":"report.build","delay":"10s"}',
+        ].join('\n'),
+      );
+      return { JOBS_FILE: file };
+    },
+    check: async (driver, stdout) => {
+      const [text, json] = stdout.split(/\n(?=\{)/);
+      expect(text).toMatch(
+        /^enqueued 3 jobs from \S+jobs\.ndjson in 1 batches: 2 new, 1 deduped; queues mail 2, default 1$/,
+      );
+      // The second run finds every key held and the report enqueued again.
+      expect(JSON.parse(json ?? '')).toMatchObject({ jobs: 3, enqueued: 1, deduped: 2 });
+      expect((await driver.list({ name: 'report.build' })).jobs).toHaveLength(2);
     },
   },
   'jobs-ls': {
@@ -119,8 +147,17 @@ const CASES: Readonly<Record<string, Case>> = {
     },
   },
   purge: {
-    check: async (_driver, stdout) => {
+    arrange: async (driver) => {
+      const { id } = await driver.enqueue({ name: 'email.send', queue: 'mail' });
+      await driver.cancel(id);
+      return id;
+    },
+    check: async (driver, stdout, id) => {
       expect(stdout).toMatch(/^purged 0 completed, cancelled jobs/);
+      expect(stdout).toMatch(
+        /^would purge 0 dead jobs on queue mail named email\.send that finished before /m,
+      );
+      expect(await driver.get(id ?? '')).toBeDefined();
       expect(stdout).toMatch(/^purged 0 dead jobs of tenant acme that finished/m);
     },
   },
@@ -146,7 +183,10 @@ const CASES: Readonly<Record<string, Case>> = {
 
 describe('the README documents every command with an example that runs', () => {
   const path = berthOnPath();
-  afterAll(() => path.remove());
+  afterAll(() => {
+    path.remove();
+    rmSync(scratch, { recursive: true, force: true });
+  });
 
   it('every command has a block, every block line is a berth command the parser accepts, and every block has a case', () => {
     const program = realProgram();

@@ -2,6 +2,7 @@ import { createRedisDriver } from '@berth/driver-redis';
 import { describe, expect, it } from 'vitest';
 import { berth, berthJson, errorDoc } from './support/berth.js';
 import { operatorCases } from './support/operator-cases.js';
+import { purgeCases } from './support/purge-cases.js';
 import { redisTarget } from './support/targets.js';
 
 describe('berth on Redis', () => {
@@ -53,5 +54,9 @@ describe('berth on Redis', () => {
 
   describe('operator commands', () => {
     operatorCases(redisTarget);
+  });
+
+  describe('purge --queue, --name, --dry-run', () => {
+    purgeCases(redisTarget);
   });
 });

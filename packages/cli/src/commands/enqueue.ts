@@ -1,9 +1,12 @@
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE, type Driver, type Json } from '@berth/core';
 import { type Command, Option } from 'commander';
 import { durationArg, integerArg, jsonArg } from '../args.js';
+import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
+import { LINE_FIELDS } from '../ndjson-job.js';
 import { type Cli, defined, withSession } from '../session.js';
 import { honoursTenant } from '../tenancy.js';
+import { enqueueNdjson } from './enqueue-ndjson.js';
 
 interface EnqueueOptions {
   readonly queue?: string;
@@ -11,6 +14,7 @@ interface EnqueueOptions {
   readonly priority?: number;
   readonly key?: string;
   readonly maxAttempts?: number;
+  readonly ndjson?: string | true;
 }
 
 /** Jobs of a name the newest page shows: enough to see where the app enqueues it. */
@@ -37,9 +41,13 @@ async function otherQueues(
 export function registerEnqueue(program: Command, cli: Cli): void {
   const command = program.command('enqueue');
   honoursTenant(command, 'enqueues the job for that tenant')
-    .description('queue one job by name, for an ad-hoc run')
-    .argument('<name>', 'the job name a worker runs')
+    .description('queue one job by name, for an ad-hoc run; or many, one per NDJSON line')
+    .argument('[name]', 'the job name a worker runs (required without --ndjson)')
     .argument('[json]', 'the payload, as JSON (default null)', jsonArg)
+    .option(
+      '--ndjson [file]',
+      'one job per line of this file, or of stdin (- or no file): {"name","payload","queue",...}',
+    )
     .option('--queue <queue>', 'the queue (default "default")')
     .addOption(
       new Option('--delay <duration>', 'run no sooner than this from now, e.g. 10s').argParser(
@@ -59,15 +67,30 @@ export function registerEnqueue(program: Command, cli: Cli): void {
     )
     .addHelpText(
       'after',
-      `\nExample:\n  berth enqueue email.send '{"to":"ada@example.com"}' --delay 10s --key welcome-ada`,
+      `\nExamples:\n  berth enqueue email.send '{"to":"ada@example.com"}' --delay 10s --key welcome-ada\n  berth enqueue --ndjson jobs.ndjson\n\nAn NDJSON line takes ${LINE_FIELDS.join(', ')} (delay as "10s", delayMs, or runAt as epoch ms or ISO 8601).\nEvery line is checked before any job is enqueued; a bad line is named by its number.`,
     )
     .action(
       async (
-        name: string,
+        name: string | undefined,
         payload: Json | undefined,
         options: EnqueueOptions,
         command: Command,
       ) => {
+        if (options.ndjson !== undefined) {
+          const single = ['queue', 'delay', 'priority', 'key', 'maxAttempts'].filter(
+            (key) => options[key as keyof EnqueueOptions] !== undefined,
+          );
+          if (name !== undefined || single.length > 0) {
+            throw new UsageError(
+              '--ndjson takes every job from its lines: give no NAME, JSON, --queue, --delay, --priority, --key or --max-attempts with it (put them in each line)',
+            );
+          }
+          await enqueueNdjson(cli, command, options.ndjson);
+          return;
+        }
+        if (name === undefined) {
+          throw new UsageError("missing required argument 'name' (or --ndjson for many jobs)");
+        }
         await withSession(cli, command, async ({ driver, out, globals, byId }) => {
           const result = await driver.enqueue({
             name,

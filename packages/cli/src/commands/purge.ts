@@ -1,11 +1,4 @@
-import {
-  DEFAULT_PURGE_LIMIT,
-  type Driver,
-  type JobState,
-  MAX_JOB_PAGE,
-  MAX_PURGE_LIMIT,
-  TERMINAL_STATES,
-} from '@berth/core';
+import { DEFAULT_PURGE_LIMIT, type JobState, MAX_PURGE_LIMIT, TERMINAL_STATES } from '@berth/core';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { durationArg, integerArg, statesArg } from '../args.js';
 import { confirmMany, refuseUnconfirmable } from '../confirm.js';
@@ -13,6 +6,7 @@ import { formatSpan } from '../duration.js';
 import { escapeLine } from '../escape.js';
 import { type Cli, defined, withSession } from '../session.js';
 import { honoursTenant } from '../tenancy.js';
+import { narrowed, type PurgeFilter, purgeAll, purgeIds, selectPurge } from './purge-select.js';
 
 function terminalStatesArg(value: string): JobState[] {
   const states = statesArg(value);
@@ -25,56 +19,30 @@ function terminalStatesArg(value: string): JobState[] {
   return states;
 }
 
-interface Purge {
-  readonly states: readonly JobState[];
+/** `counts` as `key n, key n`, keys escaped (queue names come from the queue). */
+const tally = (counts: Readonly<Record<string, number>>): string =>
+  Object.entries(counts)
+    .map(([key, count]) => `${escapeLine(key)} ${count}`)
+    .join(', ');
+
+/** The purge in words, every operator-given name escaped. */
+function describePurge(filter: PurgeFilter): string {
+  const parts = [`${filter.states.join(', ')} jobs`];
+  if (filter.queue !== undefined) parts.push(`on queue ${escapeLine(filter.queue)}`);
+  if (filter.name !== undefined) parts.push(`named ${escapeLine(filter.name)}`);
+  if (filter.tenantId !== undefined) parts.push(`of tenant ${escapeLine(filter.tenantId)}`);
+  parts.push(`that finished before ${new Date(filter.olderThan).toISOString()}`);
+  return parts.join(' ');
+}
+
+interface PurgeOptions {
+  readonly states: JobState[];
   readonly olderThan: number;
   readonly batchSize: number;
-}
-
-/** Every matching row, in bounded calls: one that removes a whole batch may have left more. */
-async function purgeAll(driver: Driver, purge: Purge): Promise<number> {
-  let purged = 0;
-  for (;;) {
-    const removed = await driver.purge({ ...purge, limit: purge.batchSize });
-    purged += removed;
-    if (removed < purge.batchSize) return purged;
-  }
-}
-
-/**
- * One tenant's matching rows. `purge` has no tenant filter but takes ids, so the tenant's
- * settled jobs are found through its list pages first (ids taken before anything is removed),
- * then removed by id; the states and age still apply to each id, so a job requeued meanwhile stays.
- */
-async function purgeTenant(driver: Driver, purge: Purge, tenantId: string): Promise<number> {
-  const ids: string[] = [];
-  for (const state of purge.states) {
-    let after: string | undefined;
-    do {
-      const page = await driver.list({
-        state,
-        tenantId,
-        limit: MAX_JOB_PAGE,
-        ...defined({ after }),
-      });
-      for (const job of page.jobs) {
-        if (job.finishedAt !== undefined && job.finishedAt < purge.olderThan) ids.push(job.id);
-      }
-      after = page.next;
-    } while (after !== undefined);
-  }
-  const chunk = Math.min(MAX_JOB_PAGE, purge.batchSize);
-  let purged = 0;
-  for (let at = 0; at < ids.length; at += chunk) {
-    const slice = ids.slice(at, at + chunk);
-    purged += await driver.purge({
-      states: purge.states,
-      olderThan: purge.olderThan,
-      ids: slice,
-      limit: slice.length,
-    });
-  }
-  return purged;
+  readonly queue?: string;
+  readonly name?: string;
+  readonly dryRun?: boolean;
+  readonly yes?: boolean;
 }
 
 export function registerPurge(program: Command, cli: Cli): void {
@@ -96,38 +64,70 @@ export function registerPurge(program: Command, cli: Cli): void {
         .argParser(integerArg(1, MAX_PURGE_LIMIT))
         .default(DEFAULT_PURGE_LIMIT),
     )
+    .option('--queue <queue>', 'only jobs of this queue')
+    .option('--name <name>', 'only jobs of this name')
+    .option('--dry-run', 'print how many jobs (per state and queue) would go; delete nothing')
     .option('-y, --yes', 'purge without asking')
     .addHelpText(
       'after',
-      '\nExamples:\n  berth purge --states completed,cancelled --older-than 7d --yes\n  berth purge --states dead --older-than 30d --tenant acme --yes',
+      '\nExamples:\n  berth purge --states completed,cancelled --older-than 7d --yes\n  berth purge --states dead --older-than 30d --queue mail --name email.send --dry-run\n  berth purge --states dead --older-than 30d --tenant acme --yes',
     );
   honoursTenant(command, "purges only that tenant's jobs").action(
-    async (
-      options: { states: JobState[]; olderThan: number; batchSize: number; yes?: boolean },
-      self: Command,
-    ) => {
-      const confirmable = {
-        io: cli.io,
-        argv: cli.argv,
-        yes: options.yes === true,
-        change: { action: 'purge' },
-      };
-      refuseUnconfirmable(confirmable);
+    async (options: PurgeOptions, self: Command) => {
+      const dryRun = options.dryRun === true;
+      const yes = options.yes === true;
+      const confirmable = { io: cli.io, argv: cli.argv, yes, change: { action: 'purge' } };
+      // A dry run changes nothing, so it needs no confirmation; anything else is refused here,
+      // before the driver opens, when no terminal can answer.
+      if (!dryRun) refuseUnconfirmable(confirmable);
       await withSession(cli, self, async ({ driver, out, globals }) => {
-        const olderThan = driver.clock.now() - options.olderThan;
-        const tenant = globals.tenant;
-        const what = `${options.states.join(', ')} jobs${tenant === undefined ? '' : ` of tenant ${escapeLine(tenant)}`} that finished before ${new Date(olderThan).toISOString()}`;
-        await confirmMany({
-          ...confirmable,
-          question: `purge ${what} (${formatSpan(options.olderThan)} ago)?`,
-        });
-        const purge = { states: options.states, olderThan, batchSize: options.batchSize };
+        const filter: PurgeFilter = {
+          states: options.states,
+          olderThan: driver.clock.now() - options.olderThan,
+          queue: options.queue,
+          name: options.name,
+          tenantId: globals.tenant,
+        };
+        const what = describePurge(filter);
+        const echo = {
+          states: options.states,
+          olderThan: filter.olderThan,
+          ...defined({ queue: options.queue, name: options.name, tenant: globals.tenant }),
+        };
+        // Without --yes the prompt names a count, and what is then removed is what was counted.
+        const selection =
+          dryRun || !yes || narrowed(filter)
+            ? await selectPurge(driver, filter, !dryRun)
+            : undefined;
+        if (dryRun && selection !== undefined) {
+          const { count } = selection;
+          if (out.json) {
+            out.document({
+              dryRun: true,
+              wouldPurge: count,
+              byState: selection.byState,
+              byQueue: selection.byQueue,
+              ...echo,
+            });
+          } else if (count === 0) out.line(`would purge 0 ${what}`);
+          else
+            out.line(
+              `would purge ${count} ${what}: ${tally(selection.byState)}; queues ${tally(selection.byQueue)}`,
+            );
+          return;
+        }
+        if (!yes && selection !== undefined && selection.count > 0) {
+          await confirmMany({
+            ...confirmable,
+            change: { action: 'purge', count: selection.count },
+            question: `purge ${selection.count} ${what} (${formatSpan(options.olderThan)} ago)?`,
+          });
+        }
         const purged =
-          tenant === undefined
-            ? await purgeAll(driver, purge)
-            : await purgeTenant(driver, purge, tenant);
-        if (out.json)
-          out.document({ purged, states: options.states, olderThan, ...defined({ tenant }) });
+          selection === undefined
+            ? await purgeAll(driver, filter, options.batchSize)
+            : await purgeIds(driver, filter, selection.ids, options.batchSize);
+        if (out.json) out.document({ purged, ...echo });
         else out.line(`purged ${purged} ${what}`);
       });
     },
