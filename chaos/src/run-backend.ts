@@ -181,6 +181,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         into: keyed,
         start,
         atMs: profile.slotStallAtMs,
+        leaseMs: profile.leaseMs,
         stallMs,
         signal,
         exclusive,
