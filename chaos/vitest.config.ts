@@ -1,5 +1,10 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import { vitestPreset } from '../tooling/vitest.preset.ts';
+
+export const SENTINEL_TESTS = [
+  'test/redis-sentinel.test.ts',
+  'test/redis-sentinel-partition.test.ts',
+];
 
 // One file per backend, two at a time: each run's servers and worker processes wait far more than
 // they compute (a run's answers count jobs, never time; a slow machine only settles later).
@@ -8,6 +13,8 @@ export default mergeConfig(
   defineConfig({
     test: {
       name: 'chaos',
+      // Not (yet) part of pnpm test: run by vitest.sentinel.config.ts.
+      exclude: [...configDefaults.exclude, ...SENTINEL_TESTS],
       fileParallelism: true,
       maxWorkers: 2,
       testTimeout: 120_000,

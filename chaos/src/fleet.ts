@@ -11,6 +11,7 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const ENTRY = {
   worker: new URL('./child/worker-main.ts', import.meta.url),
   scheduler: new URL('./child/scheduler-main.ts', import.meta.url),
+  producer: new URL('./child/producer-main.ts', import.meta.url),
 };
 
 /** One child process of a fleet, with what it last told its parent. */
@@ -49,7 +50,7 @@ export class Fleet {
   /** With an island, every process starts inside its network namespace (same pid: `ip netns exec` execs). */
   constructor(
     private readonly spec: ChildSpec,
-    private readonly island?: Island,
+    private readonly island?: Pick<Island, 'command'>,
   ) {}
 
   /** Starts one process (with some settings of its own when given); answers once it started. */

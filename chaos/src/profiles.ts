@@ -34,6 +34,11 @@ export interface Profile {
    * the server is down. Backends whose server cannot serve an island run none (nats-cluster).
    */
   readonly partitions: readonly PartitionWindow[];
+  /**
+   * Backends with a partitioned primary (redis-sentinel-partition), instead of the crash: when the primary's
+   * side is cut off, and for how long.
+   */
+  readonly primaryPartition: { readonly atMs: readonly number[]; readonly cutMs: number };
   /** How long after the nemeses end every acknowledged job must have completed. */
   readonly settleMs: number;
 }
@@ -59,6 +64,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
       { atMs: 1_500, ms: 1_000 },
       { atMs: 3_000, ms: 4_000 },
     ],
+    primaryPartition: { atMs: [7_000], cutMs: 5_000 },
     settleMs: 30_000,
   },
   long: {
@@ -82,6 +88,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
       { atMs: 12_000, ms: 5_000 },
       { atMs: 35_000, ms: 30_000 },
     ],
+    primaryPartition: { atMs: [30_000, 70_000], cutMs: 15_000 },
     settleMs: 90_000,
   },
 };

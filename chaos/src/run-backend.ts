@@ -10,6 +10,7 @@ import { splitByWindow } from './check/loss-window.ts';
 import { checkPartitions } from './check/partition.ts';
 import { firstCompletions, recoveryTimes } from './check/recovery.ts';
 import type { BackendReport } from './check/report.ts';
+import { faultStalls } from './check/stall.ts';
 import {
   CRON_SCHEDULE,
   chaosJobs,
@@ -22,20 +23,23 @@ import { type ChildSpec, openDriver, openPgDriver } from './child/spec.ts';
 import { purgeCronJobs } from './cron-purge.ts';
 import { enqueueSpread, noneEnqueued } from './enqueue.ts';
 import { Fleet } from './fleet.ts';
+import { type IsolatedSide, producerEnqueues, startIsolatedSide } from './isolated-side.ts';
 import { now } from './ledger/events.ts';
 import { readLedger } from './ledger/read.ts';
 import { noLedger } from './ledger/write.ts';
 import { Exclusive } from './nemesis/exclusive.ts';
 import { type Partition, partitionIsland } from './nemesis/partition.ts';
+import { partitionPrimary } from './nemesis/primary-partition.ts';
 import { type Crash, crashServer } from './nemesis/server-crash.ts';
 import { HOLDER_QUEUE, RIVAL_QUEUE, stallSlotHolder } from './nemesis/slot-stall.ts';
 import { sleepUnless } from './nemesis/timeline.ts';
 import { killLeaders, killWorkers, zombies } from './nemesis/workers.ts';
 import { createIsland, type Island } from './net/netns.ts';
 import type { Profile } from './profiles.ts';
-import { type Backend, startServer } from './servers/index.ts';
+import { type Backend, type ServerOptions, startServer } from './servers/index.ts';
 import { ASYNC_COMMIT_WINDOW_MS } from './servers/pg-async-commit.ts';
 import { finalRecords, settled } from './settle.ts';
+import { variantOf } from './variant.ts';
 
 const SCHEDULERS = 3;
 // A keyed unit is long next to a lease renewal's round trip: a worker that wakes from a stall
@@ -59,17 +63,22 @@ const viaIsland = (url: string, island: Island | undefined): string =>
   island === undefined ? url : url.replace('127.0.0.1', island.host);
 
 /** One backend through one profile: its own server, fleets and nemeses; answers the findings. */
-export async function runBackend(backend: Backend, profile: Profile): Promise<BackendReport> {
+export async function runBackend(
+  backend: Backend,
+  profile: Profile,
+  options: ServerOptions = {},
+): Promise<BackendReport> {
   const started = Date.now();
   const ledgerDir = await mkdtemp(join(tmpdir(), `berth-chaos-ledger-${backend}-`));
   const windows = PARTITIONED.includes(backend) ? profile.partitions : [];
   const island: Island | undefined = windows.length > 0 ? await createIsland() : undefined;
-  const server = await startServer(backend, island === undefined ? {} : { island }).catch(
-    async (error: unknown) => {
-      await island?.remove();
-      throw error;
-    },
-  );
+  const server = await startServer(backend, {
+    ...options,
+    ...(island === undefined ? {} : { island }),
+  }).catch(async (error: unknown) => {
+    await island?.remove();
+    throw error;
+  });
   const fleets: Fleet[] = [];
   const stopNemeses = new AbortController();
   const driver = openDriver(backend, server.url);
@@ -105,12 +114,23 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       keyedWorkers.spawn({ queues: [HOLDER_QUEUE], pollIntervalMs: HOLDER_POLL_MS }),
       keyedWorkers.spawn({ queues: [KEYED_QUEUE, RIVAL_QUEUE] }),
     ]);
+    // A partition cuts the primary off together with a worker and a producer of its own.
+    const isolated: IsolatedSide | undefined =
+      server.partition === undefined
+        ? undefined
+        : await startIsolatedSide({
+            partition: server.partition,
+            spec: spec('worker', [MAIN_QUEUE], profile.concurrency),
+            profile,
+          });
+    fleets.push(...(isolated?.fleets ?? []));
 
     const jobs = chaosJobs(noLedger);
     const client = createClient({ driver, jobs: jobs.all });
     const main = noneEnqueued();
     const keyed = noneEnqueued();
     const crashes: Crash[] = [];
+    const cuts: Crash[] = [];
     const partitions: Partition[] = [];
     const start = Date.now();
     const signal = stopNemeses.signal;
@@ -186,15 +206,25 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
         signal,
         exclusive,
       }),
-      crashServer({
-        server,
-        start,
-        atMs: profile.crashAtMs,
-        downMs: profile.downMs,
-        signal,
-        crashes,
-        exclusive: { run: (fn) => exclusive.run(() => serverLock.run(fn)) },
-      }),
+      server.partition === undefined
+        ? crashServer({
+            server,
+            start,
+            atMs: profile.crashAtMs,
+            downMs: profile.downMs,
+            signal,
+            crashes,
+            exclusive: { run: (fn) => exclusive.run(() => serverLock.run(fn)) },
+          })
+        : partitionPrimary({
+            partition: server.partition,
+            start,
+            atMs: profile.primaryPartition.atMs,
+            cutMs: profile.primaryPartition.cutMs,
+            signal,
+            cuts,
+            exclusive,
+          }),
       island === undefined
         ? undefined
         : partitionIsland({
@@ -208,6 +238,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
             exclusive: serverLock,
           }),
       cron,
+      isolated?.produced(),
     ]);
     const cronTo = now();
     // The holder never polls: a job of its queue that became due again (handed back while the
@@ -217,6 +248,7 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     await workers.close();
     await keyedWorkers.close();
     await islanders.close();
+    for (const fleet of isolated?.fleets ?? []) await fleet.close();
 
     // Beside the ledger, for reading a kept one (BERTH_CHAOS_KEEP_LEDGER=1).
     await writeFile(
@@ -228,6 +260,11 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       }),
     );
     const events = await readLedger(ledgerDir);
+    const produced = producerEnqueues(events);
+    for (const [id, at] of produced.acknowledged) {
+      main.acknowledged.add(id);
+      main.ackedAt.set(id, at);
+    }
     const grouped = byJob(events);
     const records = await finalRecords(driver, [...main.acknowledged, ...keyed.acknowledged]);
     for (const [id, record] of await finalRecords(driver, slotIds(cronFrom, cronTo))) {
@@ -247,11 +284,13 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
     const jobFindings = windowed?.outside ?? allJobFindings;
     const keyedFindings = checkJobs({ acknowledged: keyed.acknowledged, records, events: grouped });
     const disruptions = workers.disruptions;
+    const isolatedPids = isolated?.pids() ?? new Set<number>();
     return {
       backend,
+      ...variantOf(backend, options),
       profile: profile.name,
       durationMs: Date.now() - started,
-      enqueued: main.ids.length,
+      enqueued: main.ids.length + produced.tried.length,
       acknowledged: main.acknowledged.size,
       jobs: jobFindings,
       keyed: { ...keyedFindings, overLimitUnits: overLimitUnits(events, profile.leaseMs) },
@@ -267,6 +306,9 @@ export async function runBackend(backend: Backend, profile: Profile): Promise<Ba
       crashes: firstCompletions(crashes, events),
       partitions: checkPartitions(partitions, events),
       ...(windowed === undefined ? {} : { lossWindow: windowed.inside }),
+      cuts: cuts.map((cut) => cut.up - cut.down),
+      lostCutOff: jobFindings.lost.filter((id) => produced.acknowledged.has(id)).length,
+      faultStallsMs: faultStalls([...crashes, ...cuts], events, isolatedPids),
     };
   } finally {
     stopNemeses.abort();

@@ -26,6 +26,21 @@ export async function settled(
   return false;
 }
 
+/**
+ * A read that a backend still settling may refuse (a Sentinel client reconnecting after a
+ * failover answers one call "Connection is closed"): tried again for up to ~10 s.
+ */
+async function getRetrying(driver: Driver, id: string): Promise<JobRecord | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await driver.get(id);
+    } catch (error) {
+      if (attempt >= 40) throw error;
+      await sleepUnless(250, new AbortController().signal);
+    }
+  }
+}
+
 /** Each id's row as the backend holds it at the end (undefined: it holds none). */
 export async function finalRecords(
   driver: Driver,
@@ -37,7 +52,7 @@ export async function finalRecords(
   const lane = async () => {
     while (next < ids.length) {
       const id = ids[next++] as string;
-      records.set(id, await driver.get(id));
+      records.set(id, await getRetrying(driver, id));
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));

@@ -5,7 +5,8 @@ import { byJob } from '../src/check/index-events.ts';
 import { checkJobs } from '../src/check/jobs.ts';
 import { overLimitUnits } from '../src/check/keyed.ts';
 import { splitByWindow } from '../src/check/loss-window.ts';
-import { type BackendReport, violations } from '../src/check/report.ts';
+import { type BackendReport, violations, windowFindings } from '../src/check/report.ts';
+import { faultStalls } from '../src/check/stall.ts';
 import { CRON_JOB, CRON_SCHEDULE, KEYED_JOB, STEPS_JOB } from '../src/child/jobs.ts';
 import type { LedgerEvent } from '../src/ledger/events.ts';
 
@@ -75,6 +76,22 @@ describe('checkJobs', () => {
       completedRow({ a: '1/100/1', b: '2/200/2', claim: 2 }, 2),
     );
     expect(rerun.stepReexecuted).toEqual([ID]);
+  });
+
+  it('counts a job whose two stored steps both ran again once', () => {
+    const found = check(
+      [
+        event('start', 1, 1),
+        event('step-run', 2, 1, { step: 'a', token: '1/100/1' }),
+        event('step-run', 3, 1, { step: 'b', token: '1/100/2' }),
+        event('start', 5, 2, {}, 200),
+        event('step-run', 6, 2, { step: 'a', token: '2/200/1' }, 200),
+        event('step-run', 7, 2, { step: 'b', token: '2/200/2' }, 200),
+      ],
+      completedRow({ a: '1/100/1', b: '1/100/2', claim: 1 }, 2),
+    );
+    expect(found.stepReexecuted).toEqual([ID]);
+    expect(found.staleLanded).toEqual([ID]);
   });
 
   it('counts a step whose acknowledged output is not the stored one as re-run (its write was lost)', () => {
@@ -242,6 +259,41 @@ describe('violations', () => {
     expect(violations(report([slot]))).toEqual([
       'pg: 1 cron slots missed (e.g. 2026-01-01T00:00:00.000Z)',
     ]);
+  });
+
+  it('reports losses a documented window explains as that window, a job stuck in running still as a violation', () => {
+    const lossy: BackendReport = {
+      ...report([]),
+      backend: 'redis-sentinel-partition',
+      documentedWindow: 'no durability',
+      jobs: { ...none, lost: [ID], stuck: [ID] },
+    };
+    expect(windowFindings(lossy)).toEqual([`redis-sentinel-partition: 1 jobs lost (e.g. ${ID})`]);
+    expect(violations(lossy)).toEqual([
+      `redis-sentinel-partition: 1 jobs stuck in running (e.g. ${ID})`,
+    ]);
+    const { documentedWindow: _, ...strict } = lossy;
+    expect(violations(strict)).toContain(`redis-sentinel-partition: 1 jobs lost (e.g. ${ID})`);
+    expect(windowFindings(strict)).toEqual([]);
+  });
+});
+
+describe('faultStalls', () => {
+  const completed = (t: number, pid = 100) => event('completed', t, 1, {}, pid);
+
+  it('answers the longest gap between completions that overlaps each fault, the cut-off side left out', () => {
+    const events = [
+      completed(0),
+      completed(100),
+      completed(150, 7),
+      completed(900),
+      completed(950),
+    ];
+    expect(faultStalls([{ down: 120, up: 500 }], events)).toEqual([750]);
+    expect(faultStalls([{ down: 10, up: 20 }], events)).toEqual([100]);
+    const withIsolated = [...events, completed(400, 7)];
+    expect(faultStalls([{ down: 120, up: 500 }], withIsolated)).toEqual([500]);
+    expect(faultStalls([{ down: 120, up: 500 }], withIsolated, new Set([7]))).toEqual([800]);
   });
 });
 

@@ -104,8 +104,11 @@ export function checkJobs(input: {
       }
     }
   }
+  // One entry per job, however many of its steps or writes a finding holds.
   return {
     ...found,
+    stepReexecuted: [...new Set(found.stepReexecuted)],
+    staleLanded: [...new Set(found.staleLanded)],
     ackedStepLost,
     completedTwiceAt,
     completed,

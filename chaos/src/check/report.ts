@@ -1,11 +1,12 @@
 import type { Backend } from '../servers/server.ts';
+import type { Variant } from '../variant.ts';
 import type { CronFindings } from './cron.ts';
 import { median } from './index-events.ts';
 import type { JobFindings } from './jobs.ts';
 import type { WindowLosses } from './loss-window.ts';
 import type { PartitionFindings } from './partition.ts';
 
-export interface BackendReport {
+export interface BackendReport extends Variant {
   readonly backend: Backend;
   readonly profile: string;
   readonly durationMs: number;
@@ -26,6 +27,12 @@ export interface BackendReport {
   }[];
   /** The island's worker cut off from the server, per window (none on backends without). */
   readonly partitions: readonly PartitionFindings[];
+  /** How long each cut of the primary's side lasted (ms). */
+  readonly cuts?: readonly number[];
+  /** Of the lost jobs, those the producer on the cut-off side enqueued. */
+  readonly lostCutOff?: number;
+  /** Per fault (crash or cut): the longest stretch the majority side completed nothing (ms). */
+  readonly faultStallsMs?: readonly number[];
   /**
    * A backend with a documented loss window (pg-async-commit): what was lost inside it. The job
    * findings then hold only what was lost outside it.
@@ -33,8 +40,33 @@ export interface BackendReport {
   readonly lossWindow?: WindowLosses;
 }
 
+/**
+ * The findings a documented loss window explains (when the report has one): what discarded
+ * writes cause — lost, completed twice, completed steps re-run, stale writes, keyed units over
+ * the limit (a slot taken on the discarded side), cron slots. Empty otherwise.
+ */
+export function windowFindings(report: BackendReport): string[] {
+  return report.documentedWindow === undefined ? [] : jobFindings(report);
+}
+
 /** Every broken promise in the report, in words; empty when the run kept them all. */
 export function violations(report: BackendReport): string[] {
+  const found = report.documentedWindow === undefined ? jobFindings(report) : [];
+  const count = (what: string, ids: readonly unknown[]) => {
+    if (ids.length > 0)
+      found.push(`${report.backend}: ${ids.length} ${what} (e.g. ${ids.slice(0, 3).join(', ')})`);
+  };
+  for (const [kind, jobs] of [
+    ['jobs', report.jobs],
+    ['keyed jobs', report.keyed],
+  ] as const) {
+    count(`${kind} stuck in running`, jobs.stuck);
+  }
+  if (report.cron.slots === 0) found.push(`${report.backend}: no cron slot ran`);
+  return found;
+}
+
+function jobFindings(report: BackendReport): string[] {
   const found: string[] = [];
   const count = (what: string, ids: readonly unknown[]) => {
     if (ids.length > 0)
@@ -48,7 +80,6 @@ export function violations(report: BackendReport): string[] {
     count(`${kind} completed twice`, jobs.completedTwice);
     count(`${kind} with a completed step re-executed`, jobs.stepReexecuted);
     count(`${kind} where a stale (zombie) write landed`, jobs.staleLanded);
-    count(`${kind} stuck in running`, jobs.stuck);
   }
   if (report.keyed.overLimitUnits > 0) {
     found.push(
@@ -66,7 +97,6 @@ export function violations(report: BackendReport): string[] {
     'cron slots missed',
     report.cron.missed.map((slot) => new Date(slot).toISOString()),
   );
-  if (report.cron.slots === 0) found.push(`${report.backend}: no cron slot ran`);
   return found;
 }
 
@@ -134,7 +164,20 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ['cron: slots fired twice', (r) => r.cron.firedTwice.length],
     ['cron: slots missed', (r) => r.cron.missed.length],
   ];
-  const header = ['', ...reports.map((report) => report.backend)];
+  if (reports.some((report) => report.cuts !== undefined && report.cuts.length > 0)) {
+    rows.push(['primary cut off (for)', (r) => (r.cuts ?? []).map(ms).join(', ') || '-']);
+    rows.push(['lost: enqueued on the cut-off side', (r) => r.lostCutOff ?? '-']);
+  }
+  if (reports.some((report) => report.faultStallsMs !== undefined)) {
+    rows.push([
+      'longest stall of completions per fault',
+      (r) => (r.faultStallsMs ?? []).map(ms).join(', ') || '-',
+    ]);
+  }
+  const header = [
+    '',
+    ...reports.map((r) => (r.variant === undefined ? r.backend : `${r.backend} (${r.variant})`)),
+  ];
   const body = rows.map(([label, cell]) => [
     label,
     ...reports.map((report) => String(cell(report))),

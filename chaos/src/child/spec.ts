@@ -3,13 +3,14 @@ import { createNatsDriver } from '@berth/driver-nats';
 import { createPgDriver } from '@berth/driver-pg';
 import { createRedisDriver } from '@berth/driver-redis';
 import type { Backend } from '../servers/server.ts';
+import { openSentinelDriver } from './sentinel-driver.ts';
 
 /** Every driver of a run uses this schema (pg) or prefix (redis, nats). */
 export const NAMESPACE = 'chaos';
 
 /** What a child process is told on its command line. */
 export interface ChildSpec {
-  readonly role: 'worker' | 'scheduler';
+  readonly role: 'worker' | 'scheduler' | 'producer';
   readonly backend: Backend;
   readonly url: string;
   readonly ledgerDir: string;
@@ -46,6 +47,9 @@ function openKeyValueDriver(
       return { host, port: Number(port) };
     });
     return createRedisDriver({ cluster, prefix: NAMESPACE });
+  }
+  if (backend === 'redis-sentinel' || backend === 'redis-sentinel-partition') {
+    return openSentinelDriver(url, NAMESPACE);
   }
   if (backend === 'nats-cluster') {
     return createNatsDriver({ servers: url.split(','), prefix: NAMESPACE, replicas: 3 });

@@ -8,7 +8,14 @@ export type LedgerEvent =
   | (HandlerEvent<'step-run' | 'step-got'> & { readonly step: string; readonly token: string })
   | (HandlerEvent<'refused'> & { readonly step: string })
   | (HandlerEvent<'unit'> & { readonly key: string })
-  | HandlerEvent<'completed' | 'lease-lost'>;
+  | HandlerEvent<'completed' | 'lease-lost'>
+  | EnqueueEvent;
+
+/**
+ * A producer process's enqueue of one id, once it stopped trying: answered or not. Shaped as a
+ * handler's line (the job's name, no run, claim 0) so every check reads it as one.
+ */
+export type EnqueueEvent = HandlerEvent<'enqueued'> & { readonly acknowledged: boolean };
 
 type HandlerEvent<E extends string> = {
   readonly ev: E;

@@ -1,11 +1,12 @@
 // Measures Redis Cluster's loss window: acknowledged enqueues lost when the master serving a
 // prefix's slot is paused (SIGSTOP: a GC or VM stall, an overloaded host) for `pauseMs` and then
 // resumed. Run from chaos/:
-//   pnpm exec tsx --conditions=@berth/source src/measure/redis-cluster-pause.ts [pauseMs...] [--min-replicas]
+//   pnpm exec tsx --conditions=@berth/source src/measure/redis-cluster-pause.ts [pauseMs...] [--min-replicas] [--durability]
 // `--min-replicas` runs the nodes with `min-replicas-to-write 1` and `min-replicas-max-lag 1`.
+// `--durability` gives the drivers `durability: { replicas: 1, timeoutMs: 1_000 }`.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createRedisDriver } from '@berth/driver-redis';
+import { createRedisDriver, type RedisDriverOptions } from '@berth/driver-redis';
 import { type RedisCluster, startRedisCluster } from '@berth/test-servers';
 import { Redis } from 'ioredis';
 
@@ -24,12 +25,21 @@ async function slotOf(cluster: RedisCluster, key: string): Promise<number> {
 }
 
 /** One pause: enqueues from 4 drivers through it; answers what was acknowledged and lost. */
-async function measure(pauseMs: number, args: readonly string[]) {
+async function measure(
+  pauseMs: number,
+  args: readonly string[],
+  durability: RedisDriverOptions['durability'],
+) {
   const cluster = await startRedisCluster({ args });
   try {
-    const master = await cluster.masterOf(await slotOf(cluster, `{${PREFIX}}:x`));
+    const slot = await slotOf(cluster, `{${PREFIX}}:x`);
+    const master = await cluster.masterOf(slot);
     const drivers = Array.from({ length: PRODUCERS }, () =>
-      createRedisDriver({ cluster: cluster.startup, prefix: PREFIX }),
+      createRedisDriver({
+        cluster: cluster.startup,
+        prefix: PREFIX,
+        ...(durability === undefined ? {} : { durability }),
+      }),
     );
     const acked: { id: string; at: number }[] = [];
     let refused = 0;
@@ -55,12 +65,15 @@ async function measure(pauseMs: number, args: readonly string[]) {
     producing = false;
     await Promise.all(loops);
     await cluster.settled(60_000);
+    // Whether the replica took over the slot: a pause too short for a failover loses nothing.
+    const failedOver = (await cluster.masterOf(slot)).port !== master.port;
     const reader = drivers[0] as (typeof drivers)[number];
     const lostAt: number[] = [];
     for (const { id, at } of acked) if ((await reader.get(id)) === undefined) lostAt.push(at);
     for (const driver of drivers) await driver.close();
     return {
       pauseMs,
+      failedOver,
       acknowledged: acked.length,
       refused,
       lost: lostAt.length,
@@ -76,11 +89,15 @@ async function measure(pauseMs: number, args: readonly string[]) {
 }
 
 const minReplicas = process.argv.includes('--min-replicas');
+const durability = process.argv.includes('--durability')
+  ? { replicas: 1, timeoutMs: 1_000 }
+  : undefined;
 const pauses = process.argv
   .slice(2)
   .filter((arg) => !arg.startsWith('--'))
   .map(Number);
 const args = minReplicas ? ['--min-replicas-to-write', '1', '--min-replicas-max-lag', '1'] : [];
 for (const pauseMs of pauses.length > 0 ? pauses : [3_500, 4_500, 5_500, 8_000]) {
-  console.log(JSON.stringify({ minReplicas, ...(await measure(pauseMs, args)) }));
+  const result = await measure(pauseMs, args, durability);
+  console.log(JSON.stringify({ minReplicas, durability: durability !== undefined, ...result }));
 }

@@ -1,7 +1,9 @@
 /**
  * `nats-cluster`: three nats-server 2.10 nodes, buckets with 3 replicas. `redis-cluster`: a Redis
  * Cluster of 3 masters and 3 replicas. `pg-async-commit`: pg with `synchronous_commit = off`, its
- * losses counted against the documented window.
+ * losses counted against the documented window. `redis-sentinel`: a primary + replica + 3
+ * sentinels whose crash is a failover; `redis-sentinel-partition`: the same with the primary cut
+ * off from the rest.
  */
 export type Backend =
   | 'pg'
@@ -9,7 +11,9 @@ export type Backend =
   | 'nats'
   | 'nats-cluster'
   | 'redis-cluster'
-  | 'pg-async-commit';
+  | 'pg-async-commit'
+  | 'redis-sentinel'
+  | 'redis-sentinel-partition';
 
 /** A server the suite owns: killing it disturbs nobody else. */
 export interface ChaosServer {
@@ -21,6 +25,20 @@ export interface ChaosServer {
   restart(): Promise<void>;
   /** Stops it for good and removes its data directory. Idempotent. */
   stop(): Promise<void>;
+  /** A side that can be cut off: the primary, with a worker and a producer beside it. */
+  readonly partition?: PrimaryPartition;
+}
+
+/** The primary's network namespace, cut off and healed by the partition nemesis. */
+export interface PrimaryPartition {
+  /** `[command, args]` that run `command args` on the primary's side under the same pid. */
+  command(command: string, args: readonly string[]): [string, string[]];
+  /** The `url` the processes on that side use. */
+  readonly url: string;
+  /** Makes the server on that side the primary (again), its replica in sync. */
+  prepare(): Promise<void>;
+  cut(): Promise<void>;
+  heal(): Promise<void>;
 }
 
 /** What a run asks of its server beyond the backend's defaults. */
@@ -30,4 +48,6 @@ export interface ServerOptions {
    * network to let clients in from.
    */
   readonly island?: { readonly host: string; readonly network: string };
+  /** Redis Sentinel: drivers wait for 1 replica after every acknowledging write (default on). */
+  readonly durability?: boolean;
 }

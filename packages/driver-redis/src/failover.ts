@@ -62,7 +62,9 @@ export function reconnectAfterTimeout(redis: Redis, quietMs: number): (error: un
     const now = Date.now();
     if (now - last < quietMs) return false;
     last = now;
-    const open = ['ready', 'connect', 'connecting'].includes(redis.status);
+    // Only a connection with a socket: one `connecting` is already being made anew, and
+    // `disconnect(true)` then ends an ioredis Sentinel connection for good ("Connection is closed").
+    const open = ['ready', 'connect'].includes(redis.status);
     if (open) redis.disconnect(true);
     return open;
   };

@@ -85,23 +85,27 @@ export async function startRedisCluster(
   const replicas = input.replicasPerMaster ?? 1;
   const dir = mkdtempSync(join(tmpdir(), 'berth-redis-cluster-'));
   const ports: number[] = [];
+  // Each node listens twice: its port and its cluster bus. The bus gets a free port of its own
+  // (`--cluster-port`): the default, port + 10000, is unchecked and lands in the ephemeral range,
+  // where another process's connection may hold it and the node exits at start.
   // freePort answers a port free now; asking again before any binds may answer it twice.
-  while (ports.length < masters * (1 + replicas)) {
+  while (ports.length < 2 * masters * (1 + replicas)) {
     const port = await freePort();
-    // Cluster nodes also listen on port + 10000 (the bus).
-    if (!ports.includes(port) && port + 10_000 < 65_536) ports.push(port);
+    if (!ports.includes(port)) ports.push(port);
   }
   const children = new Set<ChildProcess>();
   const unhook = onExit(() => {
     for (const child of children) child.kill('SIGKILL');
   });
 
-  const nodes = ports.map((port): RedisClusterNode => {
+  const count = masters * (1 + replicas);
+  const nodes = ports.slice(0, count).map((port, index): RedisClusterNode => {
     const own = join(dir, String(port));
     mkdirSync(own);
     const args = [
       ...['--bind', '127.0.0.1', '--port', String(port), '--dir', own],
       ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
+      ...['--cluster-port', String(ports[count + index])],
       ...['--cluster-node-timeout', String(input.nodeTimeoutMs ?? 3_000)],
       ...['--appendonly', 'yes', '--save', '', '--logfile', join(own, 'redis.log')],
       ...(input.args ?? []),
