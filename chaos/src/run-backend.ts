@@ -201,6 +201,7 @@ export async function runBackend(
         into: keyed,
         start,
         atMs: profile.slotStallAtMs,
+        leaseMs: profile.leaseMs,
         stallMs,
         signal,
         exclusive,

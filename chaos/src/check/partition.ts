@@ -1,5 +1,6 @@
 import type { LedgerEvent } from '../ledger/events.ts';
 import type { Partition } from '../nemesis/partition.ts';
+import { heldAt, takenOver } from './held.ts';
 
 /** What one cut did, read from the ledger. Losses and double completions are counted per job. */
 export interface PartitionFindings {
@@ -9,7 +10,7 @@ export interface PartitionFindings {
   readonly blocked: boolean;
   /** From the heal until a connection from the island opened again. */
   readonly reachableAfterMs: number | undefined;
-  /** Jobs the cut-off worker was running at the cut. */
+  /** Jobs the cut-off worker was running at the cut, and still held (see `heldAt`). */
   readonly held: number;
   /** Of those, how many another process started after the cut (before the heal or after). */
   readonly reclaimed: number;
@@ -33,22 +34,11 @@ export function checkPartitions(
   return partitions.map((partition, index) => {
     const next = partitions[index + 1]?.cut ?? Number.POSITIVE_INFINITY;
     const own = events.filter((event) => event.pid === partition.pid);
-    const open = new Map<string, number>();
-    for (const event of own) {
-      if (event.t > partition.cut) break;
-      if (event.ev === 'start') open.set(event.job, event.claim);
-      if (event.ev === 'end') open.delete(event.job);
-    }
+    const open = heldAt(events, partition.pid, partition.cut);
     let reclaimed = 0;
     let reclaimMs: number | undefined;
-    for (const job of open.keys()) {
-      const elsewhere = events.find(
-        (event) =>
-          event.ev === 'start' &&
-          event.job === job &&
-          event.pid !== partition.pid &&
-          event.t > partition.cut,
-      );
+    for (const [job, claim] of open) {
+      const elsewhere = takenOver(events, partition.pid, partition.cut, job, claim);
       if (elsewhere === undefined) continue;
       reclaimed++;
       reclaimMs = Math.max(reclaimMs ?? 0, elsewhere.t - partition.cut);

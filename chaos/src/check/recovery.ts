@@ -1,10 +1,11 @@
 import type { Disruption } from '../fleet.ts';
 import type { LedgerEvent } from '../ledger/events.ts';
 import type { Crash } from '../nemesis/server-crash.ts';
+import { heldAt, takenOver } from './held.ts';
 
 /**
- * For each disruption of a worker: how long until every job it was running had started again
- * in another process. A disruption that caught no job mid-run is left out.
+ * For each disruption of a worker: how long until every job it still held (`heldAt`) had started
+ * again in another process. A disruption that caught no job mid-run is left out.
  */
 export function recoveryTimes(
   disruptions: readonly Disruption[],
@@ -12,23 +13,9 @@ export function recoveryTimes(
 ): number[] {
   const times: number[] = [];
   for (const disruption of disruptions) {
-    const open = new Map<string, number>();
-    for (const event of events) {
-      if (event.t > disruption.at) break;
-      if (event.pid !== disruption.pid) continue;
-      if (event.ev === 'start') open.set(`${event.job}:${event.claim}`, event.t);
-      if (event.ev === 'end') open.delete(`${event.job}:${event.claim}`);
-    }
     let worst: number | undefined;
-    for (const key of open.keys()) {
-      const job = key.slice(0, key.lastIndexOf(':'));
-      const resumed = events.find(
-        (event) =>
-          event.ev === 'start' &&
-          event.job === job &&
-          event.pid !== disruption.pid &&
-          event.t > disruption.at,
-      );
+    for (const [job, claim] of heldAt(events, disruption.pid, disruption.at)) {
+      const resumed = takenOver(events, disruption.pid, disruption.at, job, claim);
       if (resumed !== undefined) worst = Math.max(worst ?? 0, resumed.t - disruption.at);
     }
     if (worst !== undefined) times.push(worst);

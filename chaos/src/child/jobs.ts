@@ -80,10 +80,23 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
   };
 
   // `held` names what the parent sees the process holding while the handler runs: the key for
-  // a keyed job, else the job's name.
-  const handled = async <T>(job: ClaimedJob, held: string, body: () => Promise<T>): Promise<T> => {
+  // a keyed job, else the job's name. With `signal`, the hold ends when the attempt is aborted
+  // (its lease lost): the handler may run on, but the job is no longer this process's.
+  const handled = async <T>(
+    job: ClaimedJob,
+    held: string,
+    body: () => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> => {
     ledger.append({ ev: 'start', ...ids(job), key: held }, now());
     notify({ type: 'holding', key: held });
+    let holding = true;
+    const release = () => {
+      if (!holding) return;
+      holding = false;
+      notify({ type: 'released', key: held });
+    };
+    signal?.addEventListener('abort', release, { once: true });
     try {
       const answer = await body();
       ledger.append({ ev: 'end', ...ids(job), ok: true }, now());
@@ -92,7 +105,8 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
       ledger.append({ ev: 'end', ...ids(job), ok: false, error: errorName(error) }, now());
       throw error;
     } finally {
-      notify({ type: 'released', key: held });
+      signal?.removeEventListener('abort', release);
+      release();
     }
   };
 
@@ -100,12 +114,17 @@ export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) =>
     name: STEPS_JOB,
     queue: MAIN_QUEUE,
     retry: { maxAttempts: MAX_ATTEMPTS, backoff: { initialMs: 50, factor: 2, maxMs: 500 } },
-    run: ({ step, job }) =>
-      handled(job, STEPS_JOB, async () => {
-        const a = await runStep(step, job, 'a');
-        const b = await runStep(step, job, 'b');
-        return { a, b, claim: job.claim } satisfies StepsResult;
-      }),
+    run: ({ step, job, signal }) =>
+      handled(
+        job,
+        STEPS_JOB,
+        async () => {
+          const a = await runStep(step, job, 'a');
+          const b = await runStep(step, job, 'b');
+          return { a, b, claim: job.claim } satisfies StepsResult;
+        },
+        signal,
+      ),
   });
 
   // Work in units, each a point where the handler is seen running: a unit is recorded only while

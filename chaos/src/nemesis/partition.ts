@@ -1,5 +1,5 @@
 import { STEPS_JOB } from '../child/jobs.ts';
-import type { Fleet } from '../fleet.ts';
+import type { Fleet, Member } from '../fleet.ts';
 import { now } from '../ledger/events.ts';
 import type { Island } from '../net/netns.ts';
 import type { Exclusive } from './exclusive.ts';
@@ -25,6 +25,8 @@ export interface Partition {
 const PROBE_MS = 300;
 const REACH_AGAIN_MS = 10_000;
 const PREFER_TWO_MS = 3_000;
+/** Cuts one window may take back because the worker's jobs ended before the link was down. */
+const CUT_TRIES = 5;
 
 /**
  * Cuts the island's worker off from the server at each window, while it runs a job, and heals the
@@ -63,18 +65,26 @@ export async function partitionIsland(input: {
             );
         const looked = Date.now();
         const enough = () => (Date.now() < looked + PREFER_TWO_MS ? 2 : 1);
-        while (!signal.aborted && busy(enough()) === undefined && Date.now() < looked + 15_000) {
-          await sleepUnless(10, signal);
-        }
-        const member = busy(1);
-        if (member === undefined) return;
-        // The window runs from the moment the link is down to the moment it goes up again.
+        let member: Member | undefined;
         let cut = now();
+        for (let tries = 1; ; tries += 1) {
+          while (!signal.aborted && busy(enough()) === undefined && Date.now() < looked + 15_000) {
+            await sleepUnless(10, signal);
+          }
+          member = busy(1);
+          if (member === undefined) return;
+          await island.cut();
+          cut = now();
+          // Its jobs may all have ended while `ip` ran (slow under load): a cut that caught none
+          // would prove nothing, so the link goes up again and the cut waits for a job taken up since.
+          if ((member.holding.get(STEPS_JOB) ?? 0) > 0 || tries >= CUT_TRIES) break;
+          await island.heal();
+          since = now();
+        }
+        // The window runs from the moment the link is down to the moment it goes up again.
         let healed: number;
         let blocked: boolean;
         try {
-          await island.cut();
-          cut = now();
           // Probed while the window runs: starting a process in the namespace takes a while.
           const probe = island.reaches(input.port, PROBE_MS);
           await sleepUnless(cut + window.ms - now(), signal);

@@ -9,6 +9,14 @@ import { at, sleepUnless } from './timeline.ts';
 export const HOLDER_QUEUE = 'keyed-holder';
 export const RIVAL_QUEUE = 'keyed-rival';
 const UNITS = 20;
+/** Fresh keys one stall may go through before it gives up (the ci test then fails loudly). */
+const TRIES = 6;
+/** Leases a try waits for the holder to start its job before it sets the stall up again. */
+const START_LEASES = 4;
+
+/** The holder, when it runs the handler of `key` now. */
+const holderOf = (fleet: Fleet, key: string): Member | undefined =>
+  fleet.alive().find((member) => member.queues.includes(HOLDER_QUEUE) && member.holding.has(key));
 
 /**
  * A slot holder stalled past its slot ttl, made to happen every time: the holder runs a long job
@@ -16,6 +24,12 @@ const UNITS = 20;
  * re-claims that job while it is stopped or as it wakes (its `extend` still succeeds); a job of
  * the same key waits on a queue only the rival claims, and takes the slot once its ttl runs out. When the holder wakes, the limit of 1
  * holds only if its attempt is aborted on the failed slot renewal.
+ *
+ * Under load the holder's claim can come back so late that its worker ends the attempt (the
+ * lease lapsed by its own clock) before or soon after the handler starts; nothing re-claims
+ * that job until the next wake. So a try counts only once the holder has run the handler for a
+ * whole lease (a renewal landed) and still runs it when it is stopped; otherwise the stall is
+ * set up again with a fresh key.
  */
 export async function stallSlotHolder(input: {
   readonly fleet: Fleet;
@@ -25,6 +39,7 @@ export async function stallSlotHolder(input: {
   readonly into: Enqueued;
   readonly start: number;
   readonly atMs: readonly number[];
+  readonly leaseMs: number;
   readonly stallMs: number;
   readonly signal: AbortSignal;
   /** Shared with the server crash: the rival can take the lapsed slot only while the server is up. */
@@ -33,24 +48,35 @@ export async function stallSlotHolder(input: {
   for (const [index, atMs] of input.atMs.entries()) {
     await at(input.start, atMs, input.signal, () =>
       input.exclusive.run(async () => {
-        const payload = { key: `stalled-${index}`, units: UNITS, unitMs: input.unitMs };
-        const holder = () =>
-          input.fleet
-            .alive()
-            .find(
-              (member: Member) =>
-                member.queues.includes(HOLDER_QUEUE) && member.holding.has(payload.key),
-            );
-        await enqueueOne(input.client, input.job, payload, input.into, HOLDER_QUEUE);
-        const deadline = Date.now() + 15_000;
-        while (!input.signal.aborted && holder() === undefined && Date.now() < deadline) {
-          await sleepUnless(20, input.signal);
+        for (let attempt = 0; attempt < TRIES && !input.signal.aborted; attempt += 1) {
+          if (await stallOnce(input, `stalled-${index}-${attempt}`)) return;
         }
-        const member = holder();
-        if (member === undefined) return;
-        await enqueueOne(input.client, input.job, payload, input.into, RIVAL_QUEUE);
-        await input.fleet.stall(member, input.stallMs);
       }),
     );
   }
+}
+
+/** One try with a fresh key: answers whether the holder was stopped while it ran the job. */
+async function stallOnce(
+  input: Parameters<typeof stallSlotHolder>[0],
+  key: string,
+): Promise<boolean> {
+  const { fleet, signal, leaseMs } = input;
+  const payload = { key, units: UNITS, unitMs: input.unitMs };
+  await enqueueOne(input.client, input.job, payload, input.into, HOLDER_QUEUE);
+  const startBy = Date.now() + START_LEASES * leaseMs;
+  while (!signal.aborted && holderOf(fleet, key) === undefined && Date.now() < startBy) {
+    await sleepUnless(20, signal);
+  }
+  // Held for a whole lease: the claim was not answered too late to renew.
+  const heldUntil = Date.now() + leaseMs;
+  while (!signal.aborted && holderOf(fleet, key) !== undefined && Date.now() < heldUntil) {
+    await sleepUnless(20, signal);
+  }
+  if (signal.aborted || holderOf(fleet, key) === undefined) return false;
+  await enqueueOne(input.client, input.job, payload, input.into, RIVAL_QUEUE);
+  const member = holderOf(fleet, key);
+  if (member === undefined) return false;
+  await fleet.stall(member, input.stallMs);
+  return true;
 }

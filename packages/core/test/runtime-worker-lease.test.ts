@@ -108,6 +108,53 @@ describe('worker: leases', () => {
     });
   });
 
+  it('starts no handler for a claim answered after its lease end minus the renewal margin, and gives nothing back', async () => {
+    const { driver: inner, clock } = memoryOnManualClock();
+    // The first claim that takes a job is answered late: past the point where a renewal could
+    // still go out before the lease ends (a renewal every VT / 3, the default).
+    let late = true;
+    const calls: string[] = [];
+    const driver: Driver = {
+      ...inner,
+      claim: async (input) => {
+        const jobs = await inner.claim(input);
+        if (late && jobs.length > 0) {
+          late = false;
+          await clock.advance(VT - VT / 3 + 1);
+        }
+        return jobs;
+      },
+      nack: (fence, options) => {
+        calls.push('nack');
+        return inner.nack(fence, options);
+      },
+      nackMany: (items) => {
+        calls.push('nackMany');
+        return inner.nackMany(items);
+      },
+    };
+    const claims: number[] = [];
+    const job = defineJob({
+      name: 'answered-late',
+      run: ({ job }) => {
+        claims.push(job.claim);
+        return 'done';
+      },
+    });
+    const worker = await startWorker(driver, [job]);
+    const lost: number[] = [];
+    worker.on('lease-lost', ({ job }) => lost.push(job.claim));
+    const { id } = await createClient({ driver }).enqueue(job, null);
+    await driveUntil(clock, () => lost.length === 1);
+    expect(claims).toEqual([]);
+    // Nothing was given back: the row stays claimed until its lease lapses by itself.
+    expect(await inner.get(id)).toMatchObject({ state: 'running', claim: 1 });
+    expect(await driveToState(driver, clock, id, 'completed')).toMatchObject({ claim: 2 });
+    expect(claims).toEqual([2]);
+    expect(lost).toEqual([1]);
+    expect(calls).toEqual([]);
+  });
+
   it('aborts a running handler when the job is cancelled, and leaves it cancelled', async () => {
     const { driver, clock } = memoryOnManualClock();
     let started = false;

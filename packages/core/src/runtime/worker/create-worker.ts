@@ -160,6 +160,10 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       return;
     }
     const attempt = new Attempt(deps, job, definition);
+    // Answered so late that the lease ends before a renewal could go out: the keeper would end
+    // the attempt at its first tick, so its handler never starts. Nothing is given back: the
+    // lease lapses by itself, and a hand-back would only be one more write to a slow backend.
+    if (job.visibleAt - settings.renewIntervalMs <= clock.now()) attempt.leaseLost('lease');
     keeper.add(attempt);
     buffer.push(attempt);
   };
