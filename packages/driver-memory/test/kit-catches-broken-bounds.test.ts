@@ -82,6 +82,20 @@ const expiryWalksBacklog = broken((real: Driver) => ({
   },
 }));
 
+/**
+ * (i) A claim that walks every row of the store first (a few times, as (h)): its cost grows with
+ * the backlog while a get's does not.
+ */
+const claimWalksBacklog = broken((real: Driver) => ({
+  claim: async (request) => {
+    for (let walk = 0; walk < WALKS_PER_PASS; walk += 1) {
+      let page = await real.list({ limit: 500 });
+      while (page.next !== undefined) page = await real.list({ limit: 500, after: page.next });
+    }
+    return real.claim(request);
+  },
+}));
+
 const failed = (report: KitReport) => report.failures.map((f) => `${f.group} / ${f.title}`);
 const only = (groups: readonly string[]) => ({ reference: memory, only: groups });
 
@@ -125,5 +139,12 @@ describe('the conformance kit sees races and unbounded calls', () => {
     // The case's assertion lists the calls whose ratio grew: only the expiry pass.
     const grown = (report.failures[0]?.error as { actual?: unknown } | undefined)?.actual;
     expect(grown).toEqual([['purgeExpired with limit 10', expect.any(Number)]]);
+  }, 300_000);
+
+  it('fails a driver whose claim costs more as the backlog grows', async () => {
+    const report = await runKit(claimWalksBacklog, only(['scale']));
+    expect(failed(report)).toEqual([expect.stringMatching(/^scale \/ claim, publish, purge/)]);
+    const grown = (report.failures[0]?.error as { actual?: unknown } | undefined)?.actual;
+    expect(grown).toEqual([['claim 10 and ack them', expect.any(Number)]]);
   }, 300_000);
 });
