@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { serverUrl } from '@berth/test-servers';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawMonitor } from './raw-monitor.js';
 import { redisDriver } from './redis-factory.js';
 
 const BATCH = 200;
@@ -12,11 +13,10 @@ const BATCH = 200;
  */
 async function openCounter(url: string, prefix: string) {
   const admin = new Redis(url);
-  const monitor = await admin.monitor();
   const tag = `{${prefix}}`;
   const byCommand = new Map<string, number>();
   let marks = 0;
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+  const monitor = await rawMonitor(url, ({ args, source }) => {
     if (!args.some((arg) => arg.includes(tag))) return;
     if (args[0]?.toLowerCase() === 'exists' && args[1] === `${tag}:count-mark`) {
       marks += 1;
@@ -37,7 +37,7 @@ async function openCounter(url: string, prefix: string) {
     return { total, byCommand: Object.fromEntries(byCommand) };
   };
   const close = () => {
-    monitor.disconnect();
+    monitor.close();
     admin.disconnect();
   };
   return { count, close };
