@@ -1,0 +1,57 @@
+import { type DriverFactory, describeDriver } from '@berth/conformance';
+import { createMemoryDriver } from '@berth/driver-memory';
+import { dropRedisPrefix, type RedisReplicaSet, startRedisReplicaSet } from '@berth/test-servers';
+import { afterAll } from 'vitest';
+import { createRedisDriver } from '../src/index.js';
+import { freshPrefix } from './redis-factory.js';
+import { redisServerFactory } from './server-factory.js';
+
+/**
+ * The whole kit against drivers that reach their master through Redis Sentinel, with
+ * `durability` (every write under a WAIT a replica answers): one private replica set for the
+ * file, a fresh prefix per case. Group `restart` restarts a single private server
+ * (server-factory.ts), as in conformance.test.ts: failing a replica set over is
+ * sentinel.test.ts's part.
+ */
+let started: Promise<RedisReplicaSet> | undefined;
+afterAll(async () => {
+  const set = await started?.catch(() => undefined);
+  await set?.dispose();
+});
+
+const sentinelFactory: DriverFactory = async ({ clock, hooks }) => {
+  started ??= startRedisReplicaSet();
+  const set = await started;
+  const prefix = freshPrefix();
+  const open = (context: Parameters<typeof createRedisDriver>[0]) =>
+    createRedisDriver({
+      ...context,
+      sentinels: set.sentinelAddresses,
+      name: set.name,
+      prefix,
+      durability: { replicas: 1, timeoutMs: 1_000 },
+    });
+  const driver = open({ clock, hooks });
+  return {
+    driver,
+    sibling: async (context) => open(context),
+    dispose: async () => {
+      await driver.close();
+      await dropRedisPrefix(`redis://127.0.0.1:${await set.masterPort()}`, prefix);
+    },
+  };
+};
+
+const memory: DriverFactory = async ({ clock, hooks }) => {
+  const driver = createMemoryDriver({ clock, hooks });
+  return {
+    driver,
+    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
+    dispose: () => driver.close(),
+  };
+};
+
+describeDriver('redis through sentinel, durable', sentinelFactory, {
+  reference: memory,
+  serverFactory: redisServerFactory(),
+});
