@@ -1,19 +1,10 @@
-import { type DriverFactory, describeDriver, type KitShard } from '@berth/conformance';
-import { createMemoryDriver } from '@berth/driver-memory';
+import { describeDriver, type KitShard } from '@berth/conformance';
 import { afterAll } from 'vitest';
 import { clusterFactory } from './cluster-factory.js';
+import { memoryFactory } from './memory-factory.js';
 
 /** How many files run the kit on a cluster between them (each on a cluster of its own). */
 export const CLUSTER_KIT_SHARES = 2;
-
-const memory: DriverFactory = async ({ clock, hooks }) => {
-  const driver = createMemoryDriver({ clock, hooks });
-  return {
-    driver,
-    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
-    dispose: () => driver.close(),
-  };
-};
 
 /**
  * This file's share of the whole kit on a private Redis Cluster of 3 masters and 3 replicas,
@@ -24,7 +15,7 @@ export function describeClusterKit(index: number): void {
   afterAll(stop, 30_000);
   const shard: KitShard = { index, count: CLUSTER_KIT_SHARES };
   describeDriver('redis (cluster of 3 masters + 3 replicas)', factory, {
-    reference: memory,
+    reference: memoryFactory,
     serverFactory,
     shard,
   });

@@ -1,8 +1,8 @@
 import { type DriverFactory, describeDriver } from '@berth/conformance';
-import { createMemoryDriver } from '@berth/driver-memory';
 import { dropRedisPrefix, type RedisReplicaSet, startRedisReplicaSet } from '@berth/test-servers';
 import { afterAll } from 'vitest';
 import { createRedisDriver } from '../src/index.js';
+import { memoryFactory } from './memory-factory.js';
 import { freshPrefix } from './redis-factory.js';
 import { redisServerFactory } from './server-factory.js';
 
@@ -42,16 +42,7 @@ const sentinelFactory: DriverFactory = async ({ clock, hooks }) => {
   };
 };
 
-const memory: DriverFactory = async ({ clock, hooks }) => {
-  const driver = createMemoryDriver({ clock, hooks });
-  return {
-    driver,
-    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
-    dispose: () => driver.close(),
-  };
-};
-
 describeDriver('redis through sentinel, durable', sentinelFactory, {
-  reference: memory,
+  reference: memoryFactory,
   serverFactory: redisServerFactory(),
 });

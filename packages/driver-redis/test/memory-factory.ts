@@ -1,0 +1,12 @@
+import type { DriverFactory } from '@berth/conformance';
+import { createMemoryDriver } from '@berth/driver-memory';
+
+/** The reference every redis answer is compared with. */
+export const memoryFactory: DriverFactory = async ({ clock, hooks }) => {
+  const driver = createMemoryDriver({ clock, hooks });
+  return {
+    driver,
+    sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),
+    dispose: () => driver.close(),
+  };
+};
