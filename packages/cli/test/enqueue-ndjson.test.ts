@@ -6,7 +6,6 @@ import { PassThrough, Readable } from 'node:stream';
 import type { Driver } from '@berth/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Connection } from '../src/connect.js';
-import { run } from '../src/main.js';
 import { berth, berthJson } from './support/berth.js';
 import { pgTarget, redisTarget, type Target } from './support/targets.js';
 
@@ -37,6 +36,14 @@ vi.mock('../src/connect.js', async (original) => {
       return { ...connection, driver: counted };
     },
   };
+});
+
+// Files share one module graph (isolate: false): another file may have loaded connect.js already,
+// unmocked. A fresh graph for this file makes main.js reach the mock above.
+let run: typeof import('../src/main.js').run;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ run } = await import('../src/main.js'));
 });
 
 /** `berth ...args` in this process, `input` on stdin (a pipe); answers the exit code and output. */
@@ -78,6 +85,7 @@ describe.each([
     );
     const spools = () => readdirSync(tmpdir()).filter((entry) => entry.startsWith('berth-ndjson-'));
     const before = spools();
+    const readyBefore = await total(target.driver, 'ready');
     batches.length = 0;
     const ran = await inProcess(
       ['enqueue', '--ndjson', '-', ...target.flags, '--json'],
@@ -95,7 +103,7 @@ describe.each([
     expect(batches).toEqual(Array.from({ length: 20 }, () => 500));
     // The copy of stdin the second pass read is gone.
     expect(spools().filter((entry) => !before.includes(entry))).toEqual([]);
-    expect(await total(target.driver, 'ready')).toBe(10_000);
+    expect((await total(target.driver, 'ready')) - readyBefore).toBe(10_000);
     const [tens] = (await target.driver.list({ queue: 'tens', limit: 1 })).jobs;
     expect(tens).toMatchObject({ name: 'bulk.job', queue: 'tens' });
   });
