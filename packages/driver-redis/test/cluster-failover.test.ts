@@ -82,7 +82,17 @@ it('the wake subscriber moves off a killed node, wakes every listener once, and 
 
     await cluster.settled(60_000);
     woken.length = 0;
-    await driver.enqueue({ name: 'x', queue: 'b' });
+    // The killed node may have served the prefix's slot: until the driver's slot map names the new
+    // master (refreshed each second), a call answers DRIVER_UNAVAILABLE, as during the failover.
+    await until(
+      'an enqueue acknowledged after the move',
+      () =>
+        driver.enqueue({ name: 'x', queue: 'b', idempotencyKey: 'after-move' }).then(
+          () => true,
+          () => false,
+        ),
+      30_000,
+    );
     await until('a wake-up after the move', () => woken.includes('b'), 10_000);
     expect(woken).toEqual(['b']);
     await unsubscribe();
