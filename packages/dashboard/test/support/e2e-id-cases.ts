@@ -76,6 +76,10 @@ export function e2eIdCases(e2e: () => E2e): void {
     await shot('find-ambiguous');
     await candidates.first().getByRole('link').click();
     await page.waitForURL(new RegExp(`/jobs/${listed[0]}$`));
+    // After a navigation the app moves focus to the page's main element (app.tsx); waitForURL
+    // returns at pushState, before that, so a search typed then lost its keys to main.
+    const opened = await driver.get(listed[0] ?? '');
+    await page.getByRole('heading', { level: 1, name: opened?.name ?? '' }).waitFor();
 
     const missing = 'zzzzzzzz';
     await search(e2e(), missing);
