@@ -2,11 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Unsubscribe } from '@berth/core';
 import type { Cluster, Redis } from 'ioredis';
 import type { Wake } from './wake.js';
-
-interface Listener {
-  readonly queues: ReadonlySet<string>;
-  readonly onWork: (queue: string) => void;
-}
+import { createWakeListeners } from './wake-listeners.js';
 
 /** How long a resubscribe waits between tries while no node takes it. */
 const RETRY_MS = 200;
@@ -20,27 +16,10 @@ const RETRY_MS = 200;
  * published meanwhile is lost (the worker still polls).
  */
 export function createClusterWake(cluster: Cluster, channel: string): Wake {
-  const listeners = new Set<Listener>();
+  const listeners = createWakeListeners(channel);
   let subscriber: Redis | undefined;
   let first: Promise<void> | undefined;
   let closed = false;
-
-  const tell = (listener: Listener, queue: string) => {
-    try {
-      listener.onWork(queue);
-    } catch (error) {
-      process.emitWarning(`berth: a redis wake listener threw: ${String(error)}`, 'BerthWarning');
-    }
-  };
-  const wakeAll = () => {
-    for (const listener of listeners) for (const queue of listener.queues) tell(listener, queue);
-  };
-  const deliver = (from: string, message: string) => {
-    if (from !== channel) return;
-    for (const queue of message.split('\0')) {
-      for (const listener of listeners) if (listener.queues.has(queue)) tell(listener, queue);
-    }
-  };
 
   /** A node to listen on: a master, else any node; none before the client has the slot map. */
   const pick = (): Redis | undefined => {
@@ -60,7 +39,7 @@ export function createClusterWake(cluster: Cluster, channel: string): Wake {
       maxRetriesPerRequest: 0,
     });
     connection.on('error', () => {});
-    connection.on('message', deliver);
+    connection.on('message', listeners.deliver);
     try {
       await connection.subscribe(channel);
     } catch (error) {
@@ -85,7 +64,7 @@ export function createClusterWake(cluster: Cluster, channel: string): Wake {
     while (!closed) {
       try {
         await attach();
-        if (!closed) wakeAll();
+        if (!closed) listeners.wakeAll();
         return;
       } catch {
         cluster.refreshSlotsCache();
@@ -121,11 +100,7 @@ export function createClusterWake(cluster: Cluster, channel: string): Wake {
     async subscribe(queues, onWork): Promise<Unsubscribe> {
       if (closed) throw new Error('the driver was closed');
       await connect();
-      const listener: Listener = { queues: new Set(queues), onWork };
-      listeners.add(listener);
-      return async () => {
-        listeners.delete(listener);
-      };
+      return listeners.add(queues, onWork);
     },
     async close() {
       closed = true;

@@ -1,10 +1,6 @@
 import type { Unsubscribe } from '@berth/core';
-import { type Cluster, Redis } from 'ioredis';
-
-interface Listener {
-  readonly queues: ReadonlySet<string>;
-  readonly onWork: (queue: string) => void;
-}
+import type { Redis } from 'ioredis';
+import { createWakeListeners } from './wake-listeners.js';
 
 export interface Wake {
   subscribe(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
@@ -18,37 +14,17 @@ export interface Wake {
  * is woken for each of its queues (and the worker still polls). Each message is the NUL-joined
  * queues of one change.
  */
-export function createWake(base: Redis | Cluster, channel: string): Wake {
-  const listeners = new Set<Listener>();
-  let subscriber: Redis | Cluster | undefined;
+export function createWake(base: Redis, channel: string): Wake {
+  const listeners = createWakeListeners(channel);
+  let subscriber: Redis | undefined;
   let subscribed: Promise<unknown> | undefined;
   let closed = false;
 
-  const tell = (listener: Listener, queue: string) => {
-    try {
-      listener.onWork(queue);
-    } catch (error) {
-      process.emitWarning(`berth: a redis wake listener threw: ${String(error)}`, 'BerthWarning');
-    }
-  };
-
-  const deliver = (from: string, message: string) => {
-    if (from !== channel) return;
-    // The script lists each queue once.
-    for (const queue of message.split('\0')) {
-      for (const listener of listeners) if (listener.queues.has(queue)) tell(listener, queue);
-    }
-  };
-
-  const wakeAll = () => {
-    for (const listener of listeners) for (const queue of listener.queues) tell(listener, queue);
-  };
-
   const connect = (): Promise<unknown> => {
     if (subscribed !== undefined) return subscribed;
-    const connection = base instanceof Redis ? base.duplicate() : base.duplicate();
+    const connection = base.duplicate();
     connection.on('error', () => {});
-    connection.on('message', deliver);
+    connection.on('message', listeners.deliver);
     let connectedBefore = false;
     connection.on('ready', () => {
       if (!connectedBefore) {
@@ -56,7 +32,7 @@ export function createWake(base: Redis | Cluster, channel: string): Wake {
         return;
       }
       // A reconnect: subscribed again (ioredis also does), whatever was missed gets a poll.
-      connection.subscribe(channel).then(wakeAll, () => {});
+      connection.subscribe(channel).then(listeners.wakeAll, () => {});
     });
     subscriber = connection;
     const pending = connection.subscribe(channel).catch((error: unknown) => {
@@ -74,11 +50,7 @@ export function createWake(base: Redis | Cluster, channel: string): Wake {
     async subscribe(queues, onWork) {
       if (closed) throw new Error('the driver was closed');
       await connect();
-      const listener: Listener = { queues: new Set(queues), onWork };
-      listeners.add(listener);
-      return async () => {
-        listeners.delete(listener);
-      };
+      return listeners.add(queues, onWork);
     },
     async close() {
       closed = true;
