@@ -5,13 +5,13 @@ import {
   isBerthError,
   type JobRecord,
   type JobState,
-  MAX_JOB_PAGE,
 } from '@berth/core';
 import { type Command, Option } from 'commander';
 import { stateArg } from '../args.js';
 import { confirmMany, refuseUnconfirmable } from '../confirm.js';
 import { UsageError } from '../errors.js';
 import { escapeLine } from '../escape.js';
+import { everyListed } from '../list-pages.js';
 import { paintState } from '../render.js';
 import { type Cli, defined, type Session, withSession } from '../session.js';
 import { honoursTenant } from '../tenancy.js';
@@ -80,16 +80,7 @@ async function select(session: Session, options: ActOptions): Promise<JobRecord[
     tenantId: session.globals.tenant,
   });
   const jobs: JobRecord[] = [];
-  let after: string | undefined;
-  do {
-    const page = await session.driver.list({
-      ...filter,
-      limit: MAX_JOB_PAGE,
-      ...defined({ after }),
-    });
-    jobs.push(...page.jobs);
-    after = page.next;
-  } while (after !== undefined);
+  for await (const job of everyListed(session.driver, filter)) jobs.push(job);
   return jobs;
 }
 

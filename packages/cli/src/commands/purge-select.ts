@@ -1,4 +1,5 @@
 import { type Driver, type JobState, MAX_JOB_PAGE } from '@berth/core';
+import { everyListed } from '../list-pages.js';
 import { defined } from '../session.js';
 
 /** What a purge removes: settled states, an age, and the narrowing filters `list` offers. */
@@ -42,22 +43,17 @@ export async function selectPurge(
   const byState: Record<string, number> = {};
   const byQueue: Record<string, number> = {};
   for (const state of filter.states) {
-    let after: string | undefined;
-    do {
-      const page = await driver.list({
-        state,
-        limit: MAX_JOB_PAGE,
-        ...defined({ queue: filter.queue, name: filter.name, tenantId: filter.tenantId, after }),
-      });
-      for (const job of page.jobs) {
-        if (job.finishedAt === undefined || job.finishedAt >= filter.olderThan) continue;
-        count += 1;
-        if (keepIds) ids.push(job.id);
-        bump(byState, state);
-        bump(byQueue, job.queue);
-      }
-      after = page.next;
-    } while (after !== undefined);
+    const matching = {
+      state,
+      ...defined({ queue: filter.queue, name: filter.name, tenantId: filter.tenantId }),
+    };
+    for await (const job of everyListed(driver, matching)) {
+      if (job.finishedAt === undefined || job.finishedAt >= filter.olderThan) continue;
+      count += 1;
+      if (keepIds) ids.push(job.id);
+      bump(byState, state);
+      bump(byQueue, job.queue);
+    }
   }
   return { count, ids, byState, byQueue };
 }
