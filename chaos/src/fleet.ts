@@ -3,7 +3,7 @@ import { openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ChildMessage, ChildSpec } from './child/spec.ts';
+import type { ChildMessage, ChildSpec, ParentMessage } from './child/spec.ts';
 import { now } from './ledger/events.ts';
 import type { Island } from './net/netns.ts';
 
@@ -21,8 +21,8 @@ export interface Member {
   readonly queues: readonly string[];
   /** Keys whose slot one of its handlers holds right now. */
   readonly holding: Map<string, number>;
-  /** When it last told it took a key up (0: never). */
-  heldAt: number;
+  /** Steps parked at its gate since it was last told to hold (see child/step-gate.ts). */
+  parked: number;
   leader: boolean;
   stopped: boolean;
   exited: boolean;
@@ -74,7 +74,7 @@ export class Fleet {
       queues: spec.queues,
       child,
       holding: new Map(),
-      heldAt: 0,
+      parked: 0,
       leader: false,
       stopped: false,
       exited: false,
@@ -84,8 +84,8 @@ export class Fleet {
       child.on('message', (message: ChildMessage) => {
         if (message.type === 'ready') resolve(member);
         if (message.type === 'leader') member.leader = message.leader;
+        if (message.type === 'parked') member.parked = message.count;
         if (message.type === 'holding') {
-          member.heldAt = now();
           member.holding.set(message.key, (member.holding.get(message.key) ?? 0) + 1);
         }
         if (message.type === 'released') {
@@ -104,6 +104,36 @@ export class Fleet {
           ),
         );
       });
+    });
+  }
+
+  /** Tells a worker to hold its steps at the gate (child/step-gate.ts); `parked` restarts at 0. */
+  hold(member: Member): void {
+    member.parked = 0;
+    member.child.send({ type: 'hold' } satisfies ParentMessage);
+  }
+
+  /**
+   * Lets the worker's parked steps go; answers how many of their attempts were still live (0 if
+   * the process is gone).
+   */
+  release(member: Member): Promise<number> {
+    member.parked = 0;
+    return new Promise((resolve) => {
+      if (member.exited) return resolve(0);
+      const onMessage = (message: ChildMessage) => {
+        if (message.type !== 'let-go') return;
+        done(message.live);
+      };
+      const done = (live: number) => {
+        member.child.off('message', onMessage);
+        member.child.off('exit', onExit);
+        resolve(live);
+      };
+      const onExit = () => done(0);
+      member.child.on('message', onMessage);
+      member.child.once('exit', onExit);
+      member.child.send({ type: 'release' } satisfies ParentMessage);
     });
   }
 

@@ -7,25 +7,11 @@ import { overLimitUnits } from '../src/check/keyed.ts';
 import { splitByWindow } from '../src/check/loss-window.ts';
 import { type BackendReport, violations, windowFindings } from '../src/check/report.ts';
 import { faultStalls } from '../src/check/stall.ts';
-import { CRON_JOB, CRON_SCHEDULE, KEYED_JOB, STEPS_JOB } from '../src/child/jobs.ts';
+import { CRON_JOB, CRON_SCHEDULE, KEYED_JOB } from '../src/child/jobs.ts';
 import type { LedgerEvent } from '../src/ledger/events.ts';
+import { event, ID } from './ledger-fixture.ts';
 
 // The checker must be able to fail: each finding is shown on a ledger made to hold it.
-const ID = '00000000-0000-4000-8000-000000000001';
-
-const event = (ev: string, t: number, claim: number, extra: object = {}, pid = 100) =>
-  ({
-    ev,
-    t,
-    pid,
-    job: ID,
-    runId: 'run-1',
-    name: STEPS_JOB,
-    claim,
-    key: STEPS_JOB,
-    ...extra,
-  }) as LedgerEvent;
-
 const completedRow = (result: object, claim: number) =>
   ({ id: ID, state: 'completed', claim, result }) as unknown as JobRecord;
 

@@ -1,8 +1,9 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import { vitestPreset } from '../../tooling/vitest.preset.ts';
 
-// The tests run the BUILT binary as a subprocess; the global setup builds it (a turbo cache hit
-// after `pnpm test`'s build). Two files at a time: every case spawns processes.
+// Most cases run the CLI's `run` in the test process (support/berth.ts); the round trips, the
+// README blocks, signals and pipes run the BUILT binary as a subprocess, which the global setup
+// builds (a turbo cache hit after `pnpm test`'s build).
 export default mergeConfig(
   vitestPreset,
   defineConfig({

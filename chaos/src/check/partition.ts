@@ -22,6 +22,15 @@ export interface PartitionFindings {
   readonly refused: number;
   /** Its attempts aborted on a lost lease from the cut on (by its own clock or the fence). */
   readonly leaseLost: number;
+  /**
+   * Held jobs whose handler ended well just after the cut (a step's answer already on the
+   * island's socket) and whose ack never landed: taken over elsewhere, the fence refused it, or
+   * the worker gave the settle up when its lease ran out. A worker caught that way loses no
+   * lease and has no step write refused, and emits nothing (core README, Settle).
+   */
+  readonly unlanded: number;
+  /** What the held attempts did after the cut, in words: for a reader of a failed run. */
+  readonly heldAfter: string;
 }
 
 /** A response already read off the socket when the cut came may still be handled just after it. */
@@ -35,15 +44,20 @@ export function checkPartitions(
     const next = partitions[index + 1]?.cut ?? Number.POSITIVE_INFINITY;
     const own = events.filter((event) => event.pid === partition.pid);
     const open = heldAt(events, partition.pid, partition.cut);
+    const after = own.filter((event) => event.t > partition.cut && event.t < next);
     let reclaimed = 0;
     let reclaimMs: number | undefined;
+    let unlanded = 0;
     for (const [job, claim] of open) {
       const elsewhere = takenOver(events, partition.pid, partition.cut, job, claim);
       if (elsewhere === undefined) continue;
       reclaimed++;
       reclaimMs = Math.max(reclaimMs ?? 0, elsewhere.t - partition.cut);
+      const mine = (event: LedgerEvent) => event.job === job && event.claim === claim;
+      const endedWell = after.some((event) => mine(event) && event.ev === 'end' && event.ok);
+      const acked = own.some((event) => mine(event) && event.ev === 'completed');
+      if (endedWell && !acked) unlanded++;
     }
-    const after = own.filter((event) => event.t > partition.cut && event.t < next);
     return {
       cutMs: partition.healed - partition.cut,
       blocked: partition.blocked,
@@ -60,14 +74,54 @@ export function checkPartitions(
       ).length,
       refused: after.filter((event) => event.ev === 'refused').length,
       leaseLost: after.filter((event) => event.ev === 'lease-lost').length,
+      unlanded,
+      heldAfter: describeHeld(open, after, partition.cut),
     };
   });
 }
 
 /**
+ * What each attempt held at the cut recorded first after it, counted by kind with the earliest
+ * instant: `4 ended ok (+3 ms), 4 lease-lost (+512 ms)`, or `nothing`.
+ */
+function describeHeld(
+  open: ReadonlyMap<string, number>,
+  after: readonly LedgerEvent[],
+  cut: number,
+): string {
+  const kinds = new Map<string, { count: number; firstMs: number }>();
+  for (const [job, claim] of open) {
+    const first = after.find(
+      (event) => event.job === job && event.claim === claim && event.ev !== 'step-run',
+    );
+    const kind =
+      first === undefined
+        ? 'recorded nothing'
+        : first.ev === 'end'
+          ? first.ok
+            ? 'ended ok'
+            : `ended ${first.error ?? 'with an error'}`
+          : first.ev;
+    const seen = kinds.get(kind) ?? { count: 0, firstMs: Number.POSITIVE_INFINITY };
+    seen.count++;
+    if (first !== undefined) seen.firstMs = Math.min(seen.firstMs, first.t - cut);
+    kinds.set(kind, seen);
+  }
+  if (kinds.size === 0) return 'nothing';
+  return [...kinds]
+    .map(([kind, { count, firstMs }]) =>
+      Number.isFinite(firstMs)
+        ? `${count} ${kind} (+${Math.round(firstMs)} ms)`
+        : `${count} ${kind}`,
+    )
+    .join(', ');
+}
+
+/**
  * Why a run's cuts prove nothing, in words (empty: they acted). Each cut must have blocked the
  * island's connections and healed; a cut longer than two leases must have caught the worker
- * running jobs, seen others take them over, and its worker's attempts ended or writes refused.
+ * running jobs, seen others take them over, and its worker's attempts ended, writes refused or
+ * acks kept from landing.
  */
 export function partitionsIdle(
   findings: readonly PartitionFindings[],
@@ -84,8 +138,10 @@ export function partitionsIdle(
     if (cut.reachableAfterMs === undefined) why.push(`${name}: the island never reached it again`);
     if ((windows[index]?.ms ?? 0) > 2 * leaseMs) {
       if (cut.reclaimed === 0) why.push(`${name}: none of its ${cut.held} jobs was re-claimed`);
-      if (cut.refused + cut.leaseLost === 0) {
-        why.push(`${name}: the cut-off worker neither lost a lease nor had a write refused`);
+      if (cut.refused + cut.leaseLost + cut.unlanded === 0) {
+        why.push(
+          `${name}: the cut-off worker neither lost a lease, had a write refused, nor had an ack not land (its held attempts after the cut: ${cut.heldAfter})`,
+        );
       }
     }
     return why;

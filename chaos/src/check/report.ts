@@ -156,8 +156,8 @@ export function formatTable(reports: readonly BackendReport[]): string {
     ],
     ['partition: re-claimed after the cut (max)', (r) => each(r, (p) => ms(p.reclaimMs))],
     [
-      'partition: late writes refused / attempts aborted (cut-off worker)',
-      (r) => each(r, (p) => `${p.refused} / ${p.leaseLost}`),
+      'partition: late writes refused / attempts aborted / acks not landed (cut-off worker)',
+      (r) => each(r, (p) => `${p.refused} / ${p.leaseLost} / ${p.unlanded}`),
     ],
     ['partition: acks the cut-off worker got while cut', (r) => each(r, (p) => p.ackedInside)],
     ['cron: slots / leader SIGKILLs', (r) => `${r.cron.slots} / ${r.leaderKills}`],

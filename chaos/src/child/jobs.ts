@@ -8,6 +8,7 @@ import {
 } from '@berth/core';
 import { now, stepToken } from '../ledger/events.ts';
 import type { LedgerWriter } from '../ledger/write.ts';
+import type { StepGate } from './step-gate.ts';
 
 export const STEPS_JOB = 'chaos.steps';
 export const KEYED_JOB = 'chaos.keyed';
@@ -57,16 +58,21 @@ const errorName = (error: unknown): string =>
 export type KeyedNotice = { readonly type: 'holding' | 'released'; readonly key: string };
 
 /** The chaos jobs, each recording what it does in the process's ledger. */
-export function chaosJobs(ledger: LedgerWriter, notify: (notice: KeyedNotice) => void = () => {}) {
+export function chaosJobs(
+  ledger: LedgerWriter,
+  notify: (notice: KeyedNotice) => void = () => {},
+  gate?: Pick<StepGate, 'pass'>,
+) {
   let executions = 0;
   const runStep = async (step: StepApi, job: ClaimedJob, name: string): Promise<string> => {
     try {
       // The step ignores its signal, as a handler busy in a call that takes none would: a zombie's
       // step then reaches its write, and the fence must refuse it.
-      const token = await step.run(name, async () => {
+      const token = await step.run(name, async ({ signal }) => {
         const token = stepToken(job.claim, process.pid, ++executions);
         ledger.append({ ev: 'step-run', ...ids(job), step: name, token }, now());
         await sleep(5 + Math.floor(Math.random() * 15));
+        await gate?.pass(signal);
         return token;
       });
       ledger.append({ ev: 'step-got', ...ids(job), step: name, token }, now());

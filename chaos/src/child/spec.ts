@@ -25,7 +25,13 @@ export interface ChildSpec {
 export type ChildMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'leader'; readonly leader: boolean }
-  | { readonly type: 'holding' | 'released'; readonly key: string };
+  | { readonly type: 'holding' | 'released'; readonly key: string }
+  | { readonly type: 'parked'; readonly count: number }
+  /** The gate let its parked steps go; `live` of their attempts were not aborted then. */
+  | { readonly type: 'let-go'; readonly live: number };
+
+/** Messages a parent sends a worker: hold its steps at the gate, or let them go (step-gate.ts). */
+export type ParentMessage = { readonly type: 'hold' | 'release' };
 
 export function openDriver(backend: Backend, url: string): Driver {
   return backend === 'pg' || backend === 'pg-async-commit'

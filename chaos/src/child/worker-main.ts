@@ -4,12 +4,18 @@ import { createWorker } from '@berth/core';
 import { now } from '../ledger/events.ts';
 import { openLedger } from '../ledger/write.ts';
 import { chaosJobs } from './jobs.ts';
-import { type ChildMessage, type ChildSpec, openDriver } from './spec.ts';
+import { type ChildMessage, type ChildSpec, openDriver, type ParentMessage } from './spec.ts';
+import { StepGate } from './step-gate.ts';
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as ChildSpec;
 const tell = (message: ChildMessage) => process.send?.(message);
 const ledger = openLedger(spec.ledgerDir);
-const jobs = chaosJobs(ledger, tell);
+const gate = new StepGate((count) => tell({ type: 'parked', count }));
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'hold') gate.hold();
+  if (message.type === 'release') tell({ type: 'let-go', live: gate.release() });
+});
+const jobs = chaosJobs(ledger, tell, gate);
 const driver = openDriver(spec.backend, spec.url);
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const worker = createWorker({

@@ -1,5 +1,4 @@
-import { STEPS_JOB } from '../child/jobs.ts';
-import type { Fleet, Member } from '../fleet.ts';
+import type { Fleet } from '../fleet.ts';
 import { now } from '../ledger/events.ts';
 import type { Island } from '../net/netns.ts';
 import type { Exclusive } from './exclusive.ts';
@@ -24,8 +23,9 @@ export interface Partition {
 
 const PROBE_MS = 300;
 const REACH_AGAIN_MS = 10_000;
-const PREFER_TWO_MS = 3_000;
-/** Cuts one window may take back because the worker's jobs ended before the link was down. */
+/** How long the nemesis waits for the island's worker to reach a step, its gate held. */
+const PARK_WAIT_MS = 15_000;
+/** Cuts one window may take back because they caught only attempts already lost. */
 const CUT_TRIES = 5;
 
 /**
@@ -33,6 +33,12 @@ const CUT_TRIES = 5;
  * cut after the window; every other process carries on. A cut shorter than the lease must cost
  * nothing but a delay; a longer one leaves the worker's jobs to others (their leases lapse), and
  * every write it tries once it is back must be refused.
+ *
+ * The worker is caught mid-job by its step gate (child/step-gate.ts): held, its next step to end
+ * parks; the link goes down; then the gate lets the parked steps answer, and their writes go out
+ * into the cut. A parked step's attempt still live when the gate lets it go was live at the cut.
+ * Timing the cut by watching the worker missed its jobs (a round of them takes ~150 ms; the
+ * parent hears of one late, and `ip` is slow under load).
  */
 export async function partitionIsland(input: {
   readonly fleet: Fleet;
@@ -46,40 +52,34 @@ export async function partitionIsland(input: {
   /** Shared with the server crash: while the server is down a cut would show nothing. */
   readonly exclusive: Exclusive;
 }): Promise<void> {
-  const { island, signal } = input;
-  // A worker back from a cut may take seconds more to be heard (its TCP retransmissions back
-  // off): the next cut waits until it took a job up since, or it would catch nothing new.
-  let since = 0;
+  const { fleet, island, signal } = input;
   for (const window of input.windows) {
     await at(input.start, window.atMs, signal, () =>
       input.exclusive.run(async () => {
-        // Two jobs at once if it comes to that soon: one may end between the look and the cut.
-        const busy = (jobs: number) =>
-          input.fleet
-            .alive()
-            .find(
-              (member) =>
-                (member.holding.get(STEPS_JOB) ?? 0) >= jobs &&
-                member.heldAt > since &&
-                !member.stopped,
-            );
-        const looked = Date.now();
-        const enough = () => (Date.now() < looked + PREFER_TWO_MS ? 2 : 1);
-        let member: Member | undefined;
+        const member = fleet.alive().find((candidate) => !candidate.stopped);
+        if (member === undefined) return;
+        const deadline = Date.now() + PARK_WAIT_MS;
         let cut = now();
         for (let tries = 1; ; tries += 1) {
-          while (!signal.aborted && busy(enough()) === undefined && Date.now() < looked + 15_000) {
+          fleet.hold(member);
+          while (!signal.aborted && member.parked === 0 && Date.now() < deadline) {
             await sleepUnless(10, signal);
           }
-          member = busy(1);
-          if (member === undefined) return;
-          await island.cut();
-          cut = now();
-          // Its jobs may all have ended while `ip` ran (slow under load): a cut that caught none
-          // would prove nothing, so the link goes up again and the cut waits for a job taken up since.
-          if ((member.holding.get(STEPS_JOB) ?? 0) > 0 || tries >= CUT_TRIES) break;
+          if (member.parked === 0) {
+            await fleet.release(member);
+            return;
+          }
+          let live = 0;
+          try {
+            await island.cut();
+            cut = now();
+          } finally {
+            live = await fleet.release(member);
+          }
+          // The parked steps' attempts all lost their leases before the cut (a stalled server
+          // or machine): it caught nothing, so the link goes up again and the cut waits anew.
+          if (live > 0 || tries >= CUT_TRIES) break;
           await island.heal();
-          since = now();
         }
         // The window runs from the moment the link is down to the moment it goes up again.
         let healed: number;
@@ -98,7 +98,6 @@ export async function partitionIsland(input: {
           if (await island.reaches(input.port, PROBE_MS)) reachable = now();
         }
         input.partitions.push({ pid: member.pid, cut, healed, blocked, reachable });
-        since = reachable ?? healed;
       }),
     );
   }

@@ -4,10 +4,12 @@ import { registerDashboard } from './commands/dashboard.js';
 import { registerEnqueue } from './commands/enqueue.js';
 import { registerEvents } from './commands/events.js';
 import { registerJobsActions } from './commands/jobs-act.js';
+import { registerJobsLogs } from './commands/jobs-logs.js';
 import { registerJobsLs } from './commands/jobs-ls.js';
 import { registerJobsShow } from './commands/jobs-show.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerPurge } from './commands/purge.js';
+import { registerQueues } from './commands/queues.js';
 import { registerStats } from './commands/stats.js';
 import type { Cli } from './session.js';
 import { screenTenant } from './tenancy.js';
@@ -28,7 +30,8 @@ Examples:
   berth migrate --url postgres://postgres@127.0.0.1:5432/app
   berth jobs ls --state dead
   berth jobs retry --state dead --name email.send --yes
-  berth stats --watch`;
+  berth stats --watch
+  berth queues pause emails`;
 
 /**
  * The whole command tree. Settings given to the program before its commands are added
@@ -40,7 +43,7 @@ export function createProgram(
 ): Command {
   const program = new Command('berth')
     .description(
-      'operate a Berth job queue: migrate, inspect, retry, cancel, promote, purge, enqueue',
+      'operate a Berth job queue: migrate, inspect, retry, cancel, promote, purge, enqueue, pause',
     )
     .version(version, '-v, --version')
     .exitOverride()
@@ -72,12 +75,16 @@ export function createProgram(
     .hook('preAction', (_program, command) => screenTenant(command));
 
   registerMigrate(program, cli);
-  const jobs = program.command('jobs').description('list, show, retry, cancel and promote jobs');
+  const jobs = program
+    .command('jobs')
+    .description('list, show, retry, cancel, promote and delete jobs');
   registerJobsLs(jobs, cli);
   registerJobsShow(jobs, cli);
+  registerJobsLogs(jobs, cli);
   registerJobsActions(jobs, cli);
   registerStats(program, cli);
   registerPurge(program, cli);
+  registerQueues(program, cli);
   registerEvents(program, cli);
   registerEnqueue(program, cli);
   registerDashboard(program, cli);

@@ -95,6 +95,8 @@ describe('escaping text from the queue', () => {
       // The stack keeps its lines; the error's escapes are shown, not obeyed.
       expect(shown?.stdout).toContain('\\x1b]8;;https://evil.example');
       expect(shown?.stdout).toMatch(/\n {4}at send \(mailer\.ts:42:11\)/);
+      // The attempt table shows the worker id and the error's escapes, never obeys them.
+      expect(shown?.stdout).toMatch(/^ *1 +1 +failed +w\\x1b\]0;title/m);
       expect(ls?.stdout).not.toMatch(/\\x[0-9a-f]?…|\\u[0-9a-f]{0,3}…/);
     } finally {
       await target.dispose();

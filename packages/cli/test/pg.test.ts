@@ -3,6 +3,7 @@ import { LATEST_VERSION } from '@berth/driver-pg';
 import { describe, expect, it } from 'vitest';
 import { berth, berthJson, errorDoc } from './support/berth.js';
 import { commandsIn } from './support/commands.js';
+import { deleteCases } from './support/delete-cases.js';
 import { purgeCases } from './support/purge-cases.js';
 import { roundTrip } from './support/round-trip.js';
 import { pgTarget } from './support/targets.js';
@@ -65,6 +66,10 @@ describe('berth on PostgreSQL', () => {
   });
 
   roundTrip(() => pgTarget());
+
+  describe('jobs delete', () => {
+    deleteCases(() => pgTarget());
+  });
 
   describe('purge --queue, --name, --dry-run', () => {
     purgeCases(() => pgTarget());

@@ -96,10 +96,33 @@ const CASES: Readonly<Record<string, Case>> = {
   },
   'jobs-show': {
     arrange: async (driver) =>
-      (await deadJob(driver, { name: 'email.send', steps: ['load-user', 'send'] })).id,
+      (
+        await deadJob(driver, {
+          name: 'email.send',
+          steps: ['load-user', 'send'],
+          logs: ['connecting to smtp', 'sent \u001b[31mred'],
+        })
+      ).id,
     check: async (_driver, stdout, id) => {
       expect(stdout).toContain(id);
       expect(stdout).toContain('steps (2, in write order)');
+      expect(stdout).toContain('attempts (1, oldest first)');
+      expect(stdout).toContain('logs (2)');
+      expect(stdout).toMatch(/#1 {2}attempt 1 {2}\S+ {2}info {3}connecting to smtp/);
+      // A control character from the queue is shown escaped, never sent to the terminal.
+      expect(stdout).toContain('sent \\x1b[31mred');
+      expect(stdout).not.toContain('\u001b[31mred');
+    },
+  },
+  'jobs-logs': {
+    arrange: async (driver) =>
+      (await deadJob(driver, { name: 'email.send', logs: ['one', 'two'] })).id,
+    check: async (_driver, stdout) => {
+      const printed = stdout.trim().split('\n');
+      const text = printed.filter((line) => !line.startsWith('{'));
+      const json = printed.filter((line) => line.startsWith('{'));
+      expect(text.map((line) => line.split(' ').at(-1))).toEqual(['one', 'two']);
+      expect(json.map((line) => JSON.parse(line).message)).toEqual(['one', 'two']);
     },
   },
   'jobs-retry': {
@@ -119,6 +142,20 @@ const CASES: Readonly<Record<string, Case>> = {
     },
     check: async (driver) => {
       expect((await driver.list({ state: 'cancelled' })).jobs).toHaveLength(2);
+    },
+  },
+  'jobs-delete': {
+    arrange: async (driver) => {
+      await deadJob(driver, { name: 'email.send' });
+      await driver.enqueue({ name: 'email.send', queue: 'mail' });
+      await deadJob(driver, { name: 'sms.send' });
+      return (await deadJob(driver, { name: 'report.build' })).id;
+    },
+    check: async (driver, stdout) => {
+      expect(stdout).toMatch(/^deleted \S+ \(report\.build\): was dead$/m);
+      expect(stdout.match(/^deleted 1 of 1$/gm)).toHaveLength(2);
+      const left = (await driver.list()).jobs.map((job) => `${job.name} ${job.state}`);
+      expect(left).toEqual(['sms.send dead']);
     },
   },
   'jobs-promote': {
@@ -144,6 +181,19 @@ const CASES: Readonly<Record<string, Case>> = {
       expect(stdout.match(/^reports +report\.build +1h/gm)).toHaveLength(2);
       expect(stdout).toContain('ready jobs no worker ran for over 1m');
       expect(stdout).not.toMatch(/^default +email\.send/m);
+    },
+  },
+  queues: {
+    arrange: async (driver) => {
+      await driver.enqueue({ name: 'email.send', queue: 'emails' });
+      return undefined;
+    },
+    check: async (driver, stdout) => {
+      expect(stdout).toMatch(/^paused emails since \S+/m);
+      expect(stdout).toMatch(/^emails +paused +1 +0 +0 /m);
+      expect(stdout).toMatch(/^resumed emails: workers claim from it again$/m);
+      expect(await driver.pauses.list()).toEqual([]);
+      expect((await driver.list({ queue: 'emails' })).jobs).toHaveLength(1);
     },
   },
   purge: {

@@ -1,6 +1,7 @@
 import { createRedisDriver } from '@berth/driver-redis';
 import { describe, expect, it } from 'vitest';
 import { berth, berthJson, errorDoc } from './support/berth.js';
+import { deleteCases } from './support/delete-cases.js';
 import { operatorCases } from './support/operator-cases.js';
 import { purgeCases } from './support/purge-cases.js';
 import { redisTarget } from './support/targets.js';
@@ -58,5 +59,9 @@ describe('berth on Redis', () => {
 
   describe('purge --queue, --name, --dry-run', () => {
     purgeCases(redisTarget);
+  });
+
+  describe('jobs delete', () => {
+    deleteCases(redisTarget);
   });
 });

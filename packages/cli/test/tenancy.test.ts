@@ -47,16 +47,18 @@ describe('every command honours --tenant or refuses it', () => {
         'dashboard',
         'enqueue',
         'jobs cancel',
+        'jobs delete',
         'jobs ls',
         'jobs promote',
         'jobs retry',
         'jobs show',
+        'jobs logs',
         'purge',
       ].sort(),
     );
   });
 
-  it('stats, events and migrate refuse --tenant as a usage error (exit 2) before any server is asked', async () => {
+  it('stats, events, queues and migrate refuse --tenant as a usage error (exit 2) before any server is asked', async () => {
     // Nothing listens on port 1: a command that got as far as its driver would exit 1.
     const url = ['--url', 'redis://127.0.0.1:1'];
     for (const args of [
@@ -64,6 +66,9 @@ describe('every command honours --tenant or refuses it', () => {
       ['events', 'ls'],
       ['events', 'publish', 'order.paid'],
       ['migrate'],
+      ['queues', 'ls'],
+      ['queues', 'pause', 'emails'],
+      ['queues', 'resume', 'emails'],
     ]) {
       const ran = await berth([...args, '--tenant', 'acme', ...url]);
       expect(ran.code, args.join(' ')).toBe(2);

@@ -1,8 +1,14 @@
-import { describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { kitGroups } from './groups/index.js';
 import type { DriverFactory, KitOptions } from './kit.js';
 import { runCase } from './run-case.js';
 import { shardCases } from './shard.js';
+
+/**
+ * The timeout of the hook that runs KitOptions `serverStart`: longer than a private server's own
+ * start deadlines (60 s), so a start that fails says why instead of the hook timing out.
+ */
+const SERVER_START_HOOK_MS = 120_000;
 
 /**
  * Registers the whole kit as vitest suites: `describe(name)` holding one `describe` per group
@@ -26,6 +32,10 @@ export function describeDriver(
   describe(`${name} driver conformance${suffix}`, () => {
     for (const [group, groupCases] of cases) {
       describe(group.name, () => {
+        const ownServer = group.factory !== undefined && group.factory === options.serverFactory;
+        if (ownServer && options.serverStart !== undefined) {
+          beforeAll(options.serverStart, SERVER_START_HOOK_MS);
+        }
         for (const kitCase of groupCases) {
           it(
             kitCase.title,

@@ -136,6 +136,13 @@ export interface KitOptions {
    * fail saying so: a driver never skips it silently.
    */
   readonly serverFactory?: DriverFactory;
+  /**
+   * Starts the private server `serverFactory` opens its drivers on. The kit calls it in a
+   * `beforeAll` of group `restart`'s suite (only in the file whose share runs the group), with a
+   * timeout of its own: starting a server is the file's setup, and no case's timeout pays for it.
+   * Without it, the first case of the group starts the server inside its own timeout.
+   */
+  readonly serverStart?: () => Promise<void>;
 }
 
 /** The `scale` group's backlog of each kind when the options name none. */

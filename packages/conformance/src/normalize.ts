@@ -79,6 +79,9 @@ const INSTANT_KEYS = new Set([
   'wakeAt',
   'publishedAt',
   'expiresAt',
+  'claimedAt',
+  'endedAt',
+  'pausedAt',
 ]);
 
 /** App content: compared as given, never relabelled. */

@@ -77,7 +77,7 @@ describe('normalizeAnswer', () => {
 
 describe('golden catalogue', () => {
   it('holds one expected transcript per scenario', () => {
-    expect(GOLDEN_SCENARIOS.length).toBe(15);
+    expect(GOLDEN_SCENARIOS.length).toBe(19);
     for (const name of GOLDEN_SCENARIOS) expect(expectedTranscript(name).length).toBeGreaterThan(0);
   });
 });

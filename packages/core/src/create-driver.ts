@@ -15,6 +15,7 @@ import { configInvalid, jobInvalid } from './errors/refusals.js';
 import { configuring } from './internal/config-screen.js';
 import { guarded } from './internal/guard.js';
 import { toListPage } from './list-page.js';
+import { screenedLogStore } from './logs-store.js';
 import { screenClaim } from './screen/claim.js';
 import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
 import { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
@@ -27,6 +28,7 @@ import {
   screenPurgeExpired,
   screenRequeue,
 } from './screen/operator.js';
+import { screenedPauses } from './screen/pause.js';
 import { screenProgress } from './screen/progress.js';
 import {
   screenAck,
@@ -247,6 +249,8 @@ export function createDriver(backend: DriverBackend): Driver {
       run('cancel a job', () => backend.cancel(screenId(id), screenById(options))),
     promote: (id, options) =>
       run('promote a job', () => backend.promote(screenId(id), screenById(options))),
+    delete: (id, options) =>
+      run('delete a job', () => backend.delete(screenId(id), screenById(options))),
     requeue: (id, options) =>
       run('requeue a job', () => backend.requeue(screenId(id), screenRequeue(options))),
     list: (request) =>
@@ -258,9 +262,15 @@ export function createDriver(backend: DriverBackend): Driver {
     purge: (request) => run('purge jobs', () => backend.purge(screenPurge(request))),
     check: () => run('check the backend', () => backend.check()),
     steps,
+    attempts: {
+      list: (id, options) =>
+        run('list attempts', () => backend.attempts.list(screenId(id), screenById(options))),
+    },
     events,
     leases,
     marks,
+    pauses: screenedPauses(backend.pauses, run),
+    logs: screenedLogStore(backend, run),
     ...(subscribe === undefined
       ? {}
       : {

@@ -1,5 +1,17 @@
+export {
+  type AttemptEnding,
+  appendAttempt,
+  attemptEnding,
+  attemptError,
+  cutUtf8,
+  NO_ATTEMPTS,
+  nackOutcome,
+} from './attempt-history.js';
 export type { Clock, ManualClock } from './clock.js';
 export { createManualClock, systemClock } from './clock.js';
+export * from './contract/attempts.js';
+export type { DeleteBackend, DeleteJobs } from './contract/delete.js';
+export { UNDELETABLE_STATES } from './contract/delete.js';
 export type {
   ClaimOutcome,
   Driver,
@@ -36,7 +48,27 @@ export {
   MAX_PROGRESS_BYTES,
   MAX_PURGE_LIMIT,
 } from './contract/limits.js';
+export type {
+  JobLogLevel,
+  LogAppend,
+  LogBackend,
+  LogLine,
+  LogLineInput,
+  LogListOptions,
+  LogPage,
+  LogStore,
+  ScreenedLogList,
+} from './contract/logs.js';
+export {
+  DEFAULT_LOG_PAGE,
+  JOB_LOG_LEVELS,
+  MAX_JOB_LOG_LINES,
+  MAX_LOG_APPEND,
+  MAX_LOG_LINE_BYTES,
+  MAX_LOG_PAGE,
+} from './contract/logs.js';
 export type { MarkStore } from './contract/marks.js';
+export type { PauseBackend, PauseOptions, PauseStore, QueuePause } from './contract/pause.js';
 export type {
   AckItem,
   AckOptions,
@@ -95,6 +127,7 @@ export {
   jobDuplicate,
   jobInvalid,
   jobNotCancellable,
+  jobNotDeletable,
   jobNotFound,
   jobNotPromotable,
   jobNotRequeueable,

@@ -1,11 +1,4 @@
 import { createMemoryDriver } from '@berth/driver-memory';
-import {
-  readmeBlock,
-  runSnippet,
-  snippetTypeErrors,
-  splitImports,
-  stripTypes,
-} from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -17,30 +10,23 @@ import {
   implementJob,
   NonRetryableError,
 } from '../src/index.js';
+import { readmeExampleTypeErrors, runReadmeExample } from './support/readme-example.js';
 
 it('the README runtime example runs as written: define, enqueue, work, stop', async () => {
-  const code = readmeBlock(new URL('../README.md', import.meta.url), 'runtime-example');
-  const { imports, body } = splitImports(code);
-  expect(imports).toHaveLength(3);
-  const printed: unknown[][] = [];
-  await runSnippet(body, {
+  const { imports, printed } = await runReadmeExample('runtime-example', {
     createClient,
     createWorker,
     defineJob,
     NonRetryableError,
     createMemoryDriver,
     z,
-    console: { log: (...args: unknown[]) => printed.push(args) },
   });
+  expect(imports).toBe(3);
   expect(printed).toEqual([['send-welcome {"to":"ada@example.com","locale":"en","attempt":1}']]);
 });
 
 it('the README typed example runs as written: contract, implementation, event, typed result', async () => {
-  const code = readmeBlock(new URL('../README.md', import.meta.url), 'typed-example');
-  const { imports, body } = splitImports(code);
-  expect(imports).toHaveLength(3);
-  const printed: unknown[][] = [];
-  await runSnippet(stripTypes(body), {
+  const { imports, printed } = await runReadmeExample('typed-example', {
     createClient,
     createWorker,
     declareJob,
@@ -48,18 +34,23 @@ it('the README typed example runs as written: contract, implementation, event, t
     implementJob,
     createMemoryDriver,
     z,
-    console: { log: (...args: unknown[]) => printed.push(args) },
   });
+  expect(imports).toBe(3);
   expect(printed).toEqual([['o-1', true]]);
 });
 
 it('the README typed example type-checks as written', () => {
-  const errors = snippetTypeErrors(
-    readmeBlock(new URL('../README.md', import.meta.url), 'typed-example'),
-    {
-      tsconfig: new URL('../tsconfig.json', import.meta.url),
-      at: new URL('./readme-typed.snippet.ts', import.meta.url),
-    },
-  );
+  const errors = readmeExampleTypeErrors('typed-example', 'readme-typed.snippet.ts');
   expect(errors).toEqual([]);
 }, 60_000);
+
+it('the README pause example runs as written: a paused queue holds its job until resumed', async () => {
+  const { imports, printed } = await runReadmeExample('pause-example', {
+    createClient,
+    createWorker,
+    defineJob,
+    createMemoryDriver,
+  });
+  expect(imports).toBe(2);
+  expect(printed).toEqual([[true, ['mail']], ['ready'], ['sent']]);
+});

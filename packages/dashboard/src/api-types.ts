@@ -57,6 +57,8 @@ export interface QueueOverview {
   /** Per minute, oldest first, aligned with `throughput.minuteStarts`. */
   readonly completed: readonly number[];
   readonly failed: readonly number[];
+  /** When the queue was paused (workers claim nothing from it); absent while it is not. */
+  readonly pausedAt?: number;
 }
 
 export interface OverviewResponse {
@@ -162,10 +164,45 @@ export interface JobActions {
   readonly retryFromStep: boolean;
   readonly cancel: boolean;
   readonly promote: boolean;
+  /** Any state but running (a worker holds it: cancel first). */
+  readonly delete: boolean;
+}
+
+/** One ended attempt (core's AttemptRecord). */
+export interface AttemptView {
+  readonly seq: number;
+  readonly attempt: number;
+  readonly claim: number;
+  readonly workerId: string;
+  readonly claimedAt: number;
+  readonly endedAt: number;
+  readonly outcome: 'completed' | 'retried' | 'failed' | 'suspended' | 'cancelled' | 'lapsed';
+  readonly error?: { readonly code?: string; readonly message: string; readonly stack?: string };
+}
+
+/** The job's attempt history: oldest first, the first and the latest kept. */
+export interface AttemptsView {
+  readonly records: readonly AttemptView[];
+  /** Records the cap dropped between the first and the ones kept. */
+  readonly dropped: number;
+}
+
+/** A job's log lines (`ctx.log`), oldest first: `GET /jobs/:id/logs`. */
+export interface JobLogsResponse {
+  readonly lines: readonly {
+    readonly seq: number;
+    readonly attempt: number;
+    readonly at: number;
+    readonly level: 'debug' | 'info' | 'warn' | 'error';
+    readonly message: string;
+  }[];
+  /** Lines past the per-job cap, not kept. */
+  readonly dropped: number;
 }
 
 export interface JobResponse {
   readonly job: JobView;
+  readonly attempts: AttemptsView;
   readonly steps: readonly StepView[];
   readonly actions: JobActions;
 }
@@ -198,6 +235,25 @@ export interface DeadLettersResponse {
   readonly limit: number;
   /** More dead jobs exist beyond the ones read. */
   readonly capped: boolean;
+}
+
+/** A multi-select action on the jobs table. */
+export type BulkAction = 'retry' | 'cancel' | 'delete';
+
+/** One ticked job's outcome: `state` is its state after (for delete: the state it had). */
+export interface BulkActionResult {
+  readonly id: string;
+  readonly outcome: 'requeued' | 'cancelled' | 'deleted' | 'refused';
+  readonly state?: State;
+  /** A refusal's code and detail, and the state it named (`running`). */
+  readonly code?: string;
+  readonly message?: string;
+  readonly reason?: string;
+}
+
+export interface BulkActionResponse {
+  readonly action: BulkAction;
+  readonly results: readonly BulkActionResult[];
 }
 
 export type GroupOutcome = 'requeued' | 'purged' | 'skipped' | 'refused';

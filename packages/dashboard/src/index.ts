@@ -1,10 +1,14 @@
 export type {
+  BulkAction,
+  BulkActionResponse,
+  BulkActionResult,
   DeadLetterGroup,
   DeadLettersResponse,
   EventsResponse,
   FindResponse,
   GroupActionResponse,
   GroupActionResult,
+  JobLogsResponse,
   JobResponse,
   JobSummary,
   JobsResponse,
@@ -19,6 +23,11 @@ export type {
 } from './api-types.js';
 export type { DashboardHandler, NextHandler } from './create-dashboard.js';
 export { createDashboard } from './create-dashboard.js';
+export type {
+  EnqueueResponse,
+  PayloadMatch,
+  PayloadSearchResponse,
+} from './enqueue-search-types.js';
 export type {
   DashboardAuth,
   DashboardOptions,

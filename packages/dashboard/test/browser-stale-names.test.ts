@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('Chromium at the overview', () => {
   it('flags a job name whose ready jobs waited past staleReadyAfterMs, linked to its ready jobs, and marks its queue', async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ timezoneId: 'UTC' });
     try {
       await page.goto(`${origin}/`);
       const section = page.getByRole('region', {
@@ -43,7 +43,9 @@ describe('Chromium at the overview', () => {
       await section.waitFor();
       const link = section.getByRole('link', { name: 'report.build' });
       expect(await link.getAttribute('href')).toMatch(/jobs\?.*queue=reports.*name=report\.build/);
-      expect(await section.getByRole('cell', { name: '7 min' }).count()).toBe(1);
+      // How long it waited, and since when (the oldest ready job's run time).
+      const age = section.getByRole('cell', { name: '7 min (since 2026-06-01 12:00:00 UTC)' });
+      expect(await age.count()).toBe(1);
       expect(await section.getByText('email.send').count()).toBe(0);
       const reportsRow = page.getByRole('row', { name: /^reports/ });
       expect(await reportsRow.getByTitle('holds ready jobs no worker ran').count()).toBe(1);

@@ -102,11 +102,14 @@ describe('GET /api/jobs/:id', () => {
       ['charge-card', 'failed'],
     ]);
     expect(body.steps[0]?.output).toEqual({ customer: 7 });
+    expect(body.attempts).toEqual(await driver.attempts.list(body.job.id));
+    expect(body.attempts.records.map((record) => record.outcome)).toEqual(['failed']);
     expect(body.actions).toEqual({
       retry: true,
       retryFromStep: true,
       cancel: false,
       promote: false,
+      delete: true,
     });
     const running = await getApi<JobResponse>(served.base, `/jobs/${seeded.running}`);
     expect(running.body.job.claimedBy).toBe('seed-worker');
@@ -116,6 +119,7 @@ describe('GET /api/jobs/:id', () => {
       retryFromStep: false,
       cancel: true,
       promote: false,
+      delete: false,
     });
     const delayed = await getApi<JobResponse>(served.base, `/jobs/${seeded.delayed}`);
     expect(delayed.body.actions.promote).toBe(true);

@@ -120,11 +120,14 @@ describe('readOnly', () => {
       retryFromStep: false,
       cancel: false,
       promote: false,
+      delete: false,
     });
     for (const [path, body] of [
       [`/jobs/${seeded.withSteps}/retry`, {}],
       [`/jobs/${seeded.ready}/cancel`, {}],
       [`/jobs/${seeded.delayed}/promote`, {}],
+      [`/jobs/${seeded.ready}/delete`, {}],
+      ['/jobs/bulk', { action: 'delete', ids: [seeded.ready, seeded.withSteps] }],
       ['/dead-letters/purge', { key: 'k', ids: seeded.declined }],
     ] as const) {
       const answer = await postApi<{ error: { code: string } }>(served.base, path, session, body);

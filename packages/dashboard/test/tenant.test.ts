@@ -3,6 +3,7 @@ import { createMemoryDriver } from '@berth/driver-memory';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TENANT_SCAN } from '../src/api/tenant-overview.js';
 import type {
+  BulkActionResponse,
   DeadLettersResponse,
   EventsResponse,
   JobsResponse,
@@ -86,6 +87,8 @@ describe('tenant', () => {
       [ids.globexDead, 'retry'],
       [ids.globexReady, 'cancel'],
       [ids.anonDead, 'retry'],
+      [ids.globexDead, 'delete'],
+      [ids.anonDead, 'delete'],
     ] as const) {
       const answer = await postApi<{ error: { code: string } }>(
         served.base,
@@ -100,6 +103,25 @@ describe('tenant', () => {
     expect((await mustGet(driver, ids.globexReady ?? '')).state).toBe('ready');
     const own = await postApi(served.base, `/jobs/${ids.acmeDead}/retry`, session, {}, asAcme);
     expect(own.status).toBe(200);
+  });
+
+  it('a bulk action reaches only the tenant’s own jobs: another’s id is refused JOB_NOT_FOUND and kept', async () => {
+    const session = await openSession(served.base, asAcme);
+    const answer = await postApi<BulkActionResponse>(
+      served.base,
+      '/jobs/bulk',
+      session,
+      { action: 'delete', ids: [ids.acmeDead, ids.globexDead, ids.anonDead] },
+      asAcme,
+    );
+    expect(answer.body.results.map((result) => [result.outcome, result.code])).toEqual([
+      ['deleted', undefined],
+      ['refused', 'JOB_NOT_FOUND'],
+      ['refused', 'JOB_NOT_FOUND'],
+    ]);
+    expect(await driver.get(ids.acmeDead ?? '')).toBeUndefined();
+    expect((await mustGet(driver, ids.globexDead ?? '')).state).toBe('dead');
+    expect((await mustGet(driver, ids.anonDead ?? '')).state).toBe('dead');
   });
 
   it('groups only the tenant’s dead letters, and a group action skips ids of others', async () => {

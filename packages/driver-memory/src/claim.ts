@@ -1,4 +1,5 @@
 import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core';
+import { endAttempt } from './attempts.js';
 import type { RowHeap } from './heap.js';
 import { claimsBefore, drain, type Lane, lanesOf, syncClock } from './placement.js';
 import { toClaimed, toRecord } from './record.js';
@@ -11,6 +12,7 @@ const LEASE_LAPSED = {
 } as const;
 
 function bury(store: Store, row: Row, failed: boolean, now: number): JobRecord {
+  endAttempt(store, row, 'lapsed', now, LEASE_LAPSED);
   clearLease(row);
   row.finishedAt = now;
   row.updatedAt = now;
@@ -22,7 +24,10 @@ function bury(store: Store, row: Row, failed: boolean, now: number): JobRecord {
 function take(store: Store, row: Row, request: ScreenedClaim, now: number): ClaimedJob {
   // A suspended row coming back is a resume of the same attempt, not a new one.
   const resumed = row.state === 'suspended';
+  // A running row is a lapsed lease taken again: its attempt ended when the lease ran out.
+  if (row.state === 'running') endAttempt(store, row, 'lapsed', now);
   if (!resumed) row.attempts += 1;
+  row.claimedAt = now;
   row.claim += 1;
   row.claimedBy = request.workerId;
   row.visibleAt = now + request.visibilityTimeoutMs;
@@ -60,12 +65,15 @@ function firstExhausted(store: Store, lanes: readonly Lane[]): Row | undefined {
  * buries up to `limit` final-attempt lapsed leases, which are never handed out; with `names`,
  * only lanes of those job names are read, so rows of other names are left as they are. Each lane of the
  * claimed queues keeps its claimable rows in claim order, so a claim reads the lanes' tops:
- * O(limit × lanes + limit × log n), plus each due row or lapsed lease moved once.
+ * O(limit × lanes + limit × log n), plus each due row or lapsed lease moved once. Queues that
+ * are paused are left out first (one lookup each).
  */
 export function claim(store: Store, request: ScreenedClaim): ClaimOutcome {
   const now = store.clock.now();
   syncClock(store.placement, now);
-  const lanes = lanesOf(store.placement, request.queues, request.names);
+  // A paused queue is not read at all: none of its rows is claimed or buried.
+  const queues = request.queues.filter((queue) => !store.paused.has(queue));
+  const lanes = lanesOf(store.placement, queues, request.names);
   for (const lane of lanes) drain(lane, now);
   const claimed: ClaimedJob[] = [];
   while (claimed.length < request.limit) {

@@ -46,6 +46,7 @@ function newRow(store: Store, request: ScreenedEnqueue, now: number): Row {
     updatedAt: now,
     finishedAt: undefined,
     claimedBy: undefined,
+    claimedAt: undefined,
     claim: 0,
     visibleAt: undefined,
     lastError: undefined,

@@ -12,7 +12,9 @@ import {
   isBerthError,
   systemClock,
 } from '@berth/core';
+import { listAttempts } from './attempts.js';
 import { claim } from './claim.js';
+import { deleteJob } from './delete.js';
 import { enqueue, enqueueMany } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { findEvent, listEvents, publish, purgeExpired } from './events.js';
@@ -27,9 +29,11 @@ import {
   renewSlot,
 } from './leases.js';
 import { list, purge, stats } from './list.js';
+import { appendLogs, listLogs } from './logs.js';
 import { advanceMark, getMark } from './marks.js';
 import { registerMeter } from './meter.js';
 import { cancel, get, promote, requeue } from './operator.js';
+import { listPaused, pause, resume } from './pause.js';
 import { progress } from './progress.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { getStep, listSteps, putStep } from './steps.js';
@@ -128,6 +132,7 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     extendMany: (items, ms) => run('extend a batch', () => extendMany(store, items, ms)),
     get: (id, byId) => run('get a job', () => get(store, id, byId)),
     cancel: (id, byId) => run('cancel a job', () => cancel(store, id, byId)),
+    delete: (id, byId) => run('delete a job', () => deleteJob(store, id, byId)),
     promote: (id, byId) => run('promote a job', () => promote(store, id, byId)),
     requeue: (id, requeueOptions) => run('requeue a job', () => requeue(store, id, requeueOptions)),
     list: (request) => run('list jobs', () => list(store, request)),
@@ -137,6 +142,9 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
       get: (runId, name) => run('read a step', () => getStep(store, runId, name)),
       put: (record, fence) => run('write a step', () => putStep(store, record, fence)),
       list: (runId) => run('list steps', () => listSteps(store, runId)),
+    },
+    attempts: {
+      list: (id, byId) => run('list attempts', () => listAttempts(store, id, byId)),
     },
     events: {
       publish: (name, payload, publishOptions = {}) =>
@@ -161,6 +169,15 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     marks: {
       get: (name) => run('read a mark', () => getMark(store, name)),
       advance: (name, value) => run('advance a mark', () => advanceMark(store, name, value)),
+    },
+    pauses: {
+      pause: (queue) => run('pause a queue', () => pause(store, queue)),
+      resume: (queue) => run('resume a queue', () => resume(store, queue)),
+      list: () => run('list paused queues', () => listPaused(store)),
+    },
+    logs: {
+      append: (fence, batch) => run('append job logs', () => appendLogs(store, fence, batch)),
+      list: (jobId, listOptions) => run('list job logs', () => listLogs(store, jobId, listOptions)),
     },
     // Nothing to migrate and nothing to reach: an open store holds all it needs.
     check: () => run('check the backend', () => undefined),

@@ -11,6 +11,7 @@ import {
   type RequeueOptions,
   stepInvalid,
 } from '@berth/core';
+import { endAttempt } from './attempts.js';
 import { stateAt, toRecord } from './record.js';
 import { clearLease, findRow, namespaceKey, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';
@@ -30,6 +31,7 @@ export function cancel(store: Store, id: string, options: ByIdOptions): JobRecor
   const row = mustFind(store, id, options);
   const now = store.clock.now();
   if (!LIVE_STATES.has(row.state)) throw jobNotCancellable(id, stateAt(row, now));
+  if (row.state === 'running') endAttempt(store, row, 'cancelled', now);
   clearLease(row);
   row.waitFor = undefined;
   row.finishedAt = now;

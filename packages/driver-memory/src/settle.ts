@@ -5,8 +5,10 @@ import {
   matchesEvent,
   type NackItem,
   type NackOptions,
+  nackOutcome,
   type SuspendOptions,
 } from '@berth/core';
+import { endAttempt } from './attempts.js';
 import { clearLease, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
@@ -23,6 +25,7 @@ export function fenced(store: Store, fence: Fence): Row | undefined {
 function ackRow(store: Store, fence: Fence, options: AckOptions, now: number): boolean {
   const row = fenced(store, fence);
   if (row === undefined) return false;
+  endAttempt(store, row, 'completed', now);
   clearLease(row);
   row.finishedAt = now;
   row.updatedAt = now;
@@ -42,6 +45,7 @@ function nackRow(
 ): boolean {
   const row = fenced(store, fence);
   if (row === undefined) return false;
+  endAttempt(store, row, nackOutcome(row, options), now, options.error);
   clearLease(row);
   // A fresh object from the screen, as the result above.
   row.lastError = options.error;
@@ -108,6 +112,7 @@ export function suspend(store: Store, fence: Fence, options: SuspendOptions): bo
   const row = fenced(store, fence);
   if (row === undefined) return false;
   const now = store.clock.now();
+  endAttempt(store, row, 'suspended', now);
   clearLease(row);
   row.runAt = eventAlreadyPublished(store, options, now) ? now : options.until;
   row.updatedAt = now;

@@ -1,4 +1,5 @@
 import {
+  type AttemptHistory,
   type Clock,
   type DriverHooks,
   type EventRecord,
@@ -11,6 +12,7 @@ import {
 import { EventLog } from './event-log.js';
 import type { RowHeap } from './heap.js';
 import { ListIndex } from './list-index.js';
+import type { JobLog } from './logs.js';
 import type { Meter } from './meter.js';
 import {
   countIn,
@@ -44,6 +46,8 @@ export interface Row {
   updatedAt: number;
   finishedAt: number | undefined;
   claimedBy: string | undefined;
+  /** When the claim that holds the row took it (the attempt history's `claimedAt`). */
+  claimedAt: number | undefined;
   claim: number;
   visibleAt: number | undefined;
   lastError: JobError | undefined;
@@ -101,6 +105,10 @@ export interface Store {
   readonly liveKeys: Map<string, string>;
   /** runId → step name → step; a Map keeps first-insertion order, which is write order. */
   readonly steps: Map<string, Map<string, StepRecord>>;
+  /** Job id → its attempt history (attempts.ts). */
+  readonly attempts: Map<string, AttemptHistory>;
+  /** Job id → its log lines (`logs.ts`). */
+  readonly logs: Map<string, JobLog>;
   /** Events in publish order, per name, and by expiry. */
   readonly events: EventLog;
   readonly leases: Map<string, Held>;
@@ -108,6 +116,8 @@ export interface Store {
   readonly slots: Map<string, Map<string, number>>;
   /** Named monotonic marks: name -> value. */
   readonly marks: Map<string, number>;
+  /** Paused queue -> when its pause began: claims skip these queues. */
+  readonly paused: Map<string, number>;
   readonly listeners: Set<WakeListener>;
   readonly meter: Meter;
   nextSeq(): number;
@@ -126,10 +136,13 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     waiters: new Map(),
     liveKeys: new Map(),
     steps: new Map(),
+    attempts: new Map(),
+    logs: new Map(),
     events: new EventLog(meter),
     leases: new Map(),
     slots: new Map(),
     marks: new Map(),
+    paused: new Map(),
     listeners: new Set(),
     meter,
     nextSeq: () => {
@@ -205,6 +218,8 @@ export function removeRow(store: Store, row: Row): void {
   store.listing.delete(row);
   store.rows.delete(row.id);
   store.steps.delete(row.runId);
+  store.attempts.delete(row.id);
+  store.logs.delete(row.id);
 }
 
 /** A row by id, seen through the tenancy rule: another tenant's row is as absent. */

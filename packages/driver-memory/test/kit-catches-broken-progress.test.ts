@@ -31,11 +31,18 @@ const claimClearsProgress = broken((real) => ({
 }));
 
 const SEED = 2026;
+/**
+ * More runs than the kit's CI floor (200): memory against memory costs about a millisecond a
+ * run, and with every contract area's ops in the mix (pause, delete, attempts, logs…) a sequence
+ * that retries one job and then reads what this broken driver gets wrong is rarer per run.
+ */
+const DIFFERENTIAL_RUNS = 1_000;
 const failedGroups = async (factory: Parameters<typeof runKit>[0]) => {
   const report = await runKit(factory, {
     reference: memory,
     only: ['progress', 'differential'],
     differentialSeed: SEED,
+    differentialRuns: DIFFERENTIAL_RUNS,
   });
   return [...new Set(report.failures.map((failure) => failure.group))].sort();
 };

@@ -78,7 +78,9 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
   await Promise.all([giveBackLost(context), context.mirror.syncFull()]);
   await context.mirror.syncOwn();
   const now = context.clock.now();
-  const { queues, limit, names } = request;
+  const { limit, names } = request;
+  // Caught up with every write made before the call, the index holds every pause that answered.
+  const queues = request.queues.filter((queue) => !context.index.pauses.paused(queue));
   const mine = new Set<string>();
   const claimed: { row: Row; answer: ClaimedJob }[] = [];
   const lapsed: JobRecord[] = [];

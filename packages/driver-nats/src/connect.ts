@@ -1,7 +1,7 @@
 import type { Clock, DriverHooks } from '@berth/core';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { openBucket } from './buckets.js';
+import { openBucket, watchedBucket } from './buckets.js';
 import type { NatsContext } from './context.js';
 import { Mirror } from './mirror.js';
 import { screenReplicas } from './servers.js';
@@ -48,17 +48,11 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
     const { subjects, replicas, timeoutMs } = settings;
     const buckets = { replicas, timeoutMs, version };
     const [jobs, aux] = await Promise.all([
-      openBucket(
-        nc,
-        js,
-        jsm,
-        { bucket: subjects.jobsBucket, stream: subjects.jobsStream },
-        buckets,
-      ),
-      openBucket(nc, js, jsm, { bucket: subjects.auxBucket, stream: subjects.auxStream }, buckets),
+      openBucket(nc, js, { bucket: subjects.jobsBucket, stream: subjects.jobsStream }, buckets),
+      openBucket(nc, js, { bucket: subjects.auxBucket, stream: subjects.auxStream }, buckets),
     ]);
     const mirror = new Mirror(
-      jobs,
+      await watchedBucket(nc, subjects.jobsBucket, timeoutMs),
       jsm,
       settings.subjects.jobsStream,
       settings.timeoutMs,

@@ -1,7 +1,9 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV, KvWatchEntry } from '@nats-io/kv';
+import { TimeoutError } from '@nats-io/transport-node';
 import type { StoredEvent } from './events-codec.js';
 import { JobIndex } from './index/job-index.js';
+import type { PauseDoc } from './index/pause-index.js';
 import { type BatchDoc, decodeJson, type StoredDoc } from './record.js';
 import { jobsKeyKind } from './subjects.js';
 
@@ -37,6 +39,12 @@ const MIN_BEAT_MS = 100;
  * then follows every write in revision order; after a reconnect it resumes from the revision it
  * reached, so the index never skips a write that is still stored.
  *
+ * A replay fills a fresh index aside (`building`); it becomes the one callers read (`index`) only
+ * once a full sync verified it. Swapped in empty at once, it was what a caller read whose sync had
+ * just verified the old index, when a replay began before its continuation ran: a job every node
+ * held answered as unknown (the first read after a rolling restart, with the heartbeat's sync
+ * released by the same watch entry).
+ *
  * A delete marker is removed once it is older than the grace, so a watch that stood still that
  * long may never see one and keep its row (a ghost). Whether it stood still is judged from the
  * last full sync that reached its target (`current`), never from the connection's status: a
@@ -53,8 +61,10 @@ export class Mirror {
   private failure: Error | undefined;
   /** Which watch is current: entries a replaced watch still had buffered are dropped. */
   private generation = 0;
-  /** The mirror itself; replaced by a fresh one when a replay starts over. */
+  /** The mirror callers read; replaced only by a replay's index that a full sync verified. */
   index = new JobIndex();
+  /** A replay's index while it fills: the watch feeds it instead of `index`. */
+  private building: JobIndex | undefined;
   /** When (Date.now()) the index last provably held every write: a sync's start, or a replay's. */
   private current = 0;
   /** The index a replay built: its first full sync is trusted, since it read every key afresh. */
@@ -64,6 +74,7 @@ export class Mirror {
   private beating = false;
 
   constructor(
+    /** The jobs bucket, opened by `watchedBucket`: a consumer create lost by the cluster is short. */
     private readonly jobs: KV,
     private readonly jsm: JetStreamManager,
     private readonly stream: string,
@@ -76,12 +87,25 @@ export class Mirror {
   async start(): Promise<void> {
     this.current = Date.now();
     this.replayed = this.index;
-    await this.watch(0);
+    await this.firstWatch();
     await this.syncFull();
     if (this.markerGraceMs > 0 && !this.stopped) {
       const every = Math.max(MIN_BEAT_MS, this.markerGraceMs / BEATS_PER_GRACE);
       this.heartbeat = setInterval(() => this.beat(), every);
       this.heartbeat.unref();
+    }
+  }
+
+  /** Makes the first watch, asking again after tries left unanswered until `timeoutMs` has passed. */
+  private async firstWatch(): Promise<void> {
+    const deadline = Date.now() + this.timeoutMs;
+    for (;;) {
+      try {
+        await this.watch(0);
+        return;
+      } catch (error) {
+        if (!(error instanceof TimeoutError) || Date.now() >= deadline) throw error;
+      }
     }
   }
 
@@ -124,6 +148,11 @@ export class Mirror {
     return this.replaying;
   }
 
+  /** The index the watch feeds: a replay's while it fills, else the one callers read. */
+  private get fed(): JobIndex {
+    return this.building ?? this.index;
+  }
+
   private async rewatch(fresh: boolean): Promise<void> {
     // The server may still be settling right after the reconnect: try again until it answers.
     for (let attempt = 0; !this.stopped; attempt += 1) {
@@ -131,11 +160,11 @@ export class Mirror {
       this.generation += 1;
       if (fresh) {
         this.current = Date.now();
-        this.index = new JobIndex();
-        this.replayed = this.index;
+        this.building = new JobIndex();
+        this.replayed = this.building;
       }
       try {
-        await this.watch(fresh ? 0 : this.index.delivered + 1);
+        await this.watch(fresh ? 0 : this.fed.delivered + 1);
         return;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** attempt)));
@@ -170,7 +199,7 @@ export class Mirror {
   }
 
   private apply(entry: KvWatchEntry): void {
-    const { index } = this;
+    const index = this.fed;
     if (entry.revision <= index.delivered) return;
     const kind = jobsKeyKind(entry.key);
     const deleted = entry.operation !== 'PUT';
@@ -186,13 +215,16 @@ export class Mirror {
       if (event !== undefined) index.events.put({ event, seq: entry.revision });
       const name = event?.name ?? removed?.event.name;
       if (name !== undefined) index.rewake(name);
+    } else if (kind?.kind === 'pause' && !deleted) {
+      const pause = decoded<PauseDoc>(entry);
+      if (pause !== undefined) index.pauses.apply(pause, entry.revision);
     }
     index.delivered = entry.revision;
     if (this.waiters.length > 0) this.release();
   }
 
   private release(): void {
-    const delivered = this.index.delivered;
+    const delivered = this.fed.delivered;
     const still: Waiter[] = [];
     for (const waiter of this.waiters) {
       if (waiter.seq <= delivered) {
@@ -211,18 +243,18 @@ export class Mirror {
   }
 
   /**
-   * Resolves once the index has applied revision `seq`. Fails only when the watch made no
-   * progress at all for `timeoutMs`: a long replay (a process starting on a large bucket) that
-   * keeps moving is waited for.
+   * Resolves once the fed index (a replay's while it fills) has applied revision `seq`. Fails
+   * only when the watch made no progress at all for `timeoutMs`: a long replay (a process
+   * starting on a large bucket) that keeps moving is waited for.
    */
-  reach(seq: number): Promise<void> {
-    if (seq <= this.index.delivered) return Promise.resolve();
+  private reach(seq: number): Promise<void> {
+    if (seq <= this.fed.delivered) return Promise.resolve();
     if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      let seen = this.index.delivered;
+      let seen = this.fed.delivered;
       const check = () => {
-        if (this.index.delivered > seen) {
-          seen = this.index.delivered;
+        if (this.fed.delivered > seen) {
+          seen = this.fed.delivered;
           waiter.timer = setTimeout(check, this.timeoutMs);
           return;
         }
@@ -238,9 +270,15 @@ export class Mirror {
     });
   }
 
-  /** Read-your-writes: the index holds every write this process made. */
-  syncOwn(): Promise<void> {
-    return this.reach(this.ownSeq);
+  /**
+   * Read-your-writes: the index holds every write this process made. While a replay fills, a
+   * full sync lets callers read its index (the one they read may hold rows whose delete markers
+   * the watch missed: the reason for the replay).
+   */
+  async syncOwn(): Promise<void> {
+    const seq = this.ownSeq;
+    await this.reach(seq);
+    if (this.building !== undefined || this.index.delivered < seq) await this.syncFull();
   }
 
   /**
@@ -250,7 +288,7 @@ export class Mirror {
    */
   async syncFull(): Promise<void> {
     for (;;) {
-      const { index } = this;
+      const index = this.fed;
       const started = Date.now();
       const info = await this.jsm.streams.info(this.stream);
       // A purged stream keeps its last sequence but holds no message there for the watch to
@@ -258,7 +296,12 @@ export class Mirror {
       const last = info.state.messages === 0 ? 0 : info.state.last_seq;
       await this.reach(Math.max(last, this.ownSeq));
       // A replay began meanwhile: what counts is the fresh index.
-      if (index !== this.index) continue;
+      if (index !== this.fed) continue;
+      // A replay's index holds every write made before this sync began: callers may read it.
+      if (index === this.building) {
+        this.index = index;
+        this.building = undefined;
+      }
       if (index !== this.replayed && this.markerGraceMs > 0 && this.mayHaveMissed(Date.now())) {
         await this.replay();
         continue;

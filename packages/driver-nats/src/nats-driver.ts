@@ -18,17 +18,21 @@ import {
 } from '@berth/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { accessFix } from './access-refused.js';
+import { listAttempts } from './attempts.js';
 import { claim } from './claim.js';
 import { openContext } from './connect.js';
 import { DRIVER, type NatsContext } from './context.js';
+import { deleteById } from './delete.js';
 import { enqueueOne } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { enqueueMany } from './enqueue-many.js';
 import { createEventStore } from './events.js';
 import { extendMany } from './extend-many.js';
 import { createLeaseStore } from './leases.js';
+import { appendLogs, listLogs } from './logs.js';
 import { createMarkStore } from './marks.js';
 import { cancel, get, list, promote, stats } from './operator.js';
+import { listPaused, pause, resume } from './pause.js';
 import { progress } from './progress.js';
 import { purge } from './purge.js';
 import { requeue } from './requeue.js';
@@ -215,10 +219,15 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     get: on('get a job', get),
     cancel: on('cancel a job', cancel),
     promote: on('promote a job', promote),
+    delete: on('delete a job', deleteById),
     requeue: on('requeue a job', requeue),
     list: on('list jobs', list),
     stats: on('read stats', stats),
     purge: on('purge jobs', purge),
+    logs: {
+      append: on('append job logs', appendLogs),
+      list: on('list job logs', listLogs),
+    },
     steps: {
       get: on('read a step', (context, runId: string, name: string) =>
         storesOf(context).steps.get(runId, name),
@@ -228,6 +237,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       ),
       list: on('list steps', (context, runId: string) => storesOf(context).steps.list(runId)),
     },
+    attempts: { list: on('list attempts', listAttempts) },
     events: {
       publish: on('publish an event', (context, name, payload, opts) =>
         storesOf(context).events.publish(name, payload, opts),
@@ -264,6 +274,11 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       advance: on('advance a mark', (context, name: string, value: number) =>
         storesOf(context).marks.advance(name, value),
       ),
+    },
+    pauses: {
+      pause: on('pause a queue', pause),
+      resume: on('resume a queue', resume),
+      list: on('list paused queues', listPaused),
     },
     // Nothing to migrate: the driver creates its buckets on first use. One round trip shows
     // the server answers and both buckets are there.

@@ -6,6 +6,7 @@ import { finishedOrder, type Row } from './index/row.js';
 import { decideMarked } from './mark-commit.js';
 import { collectMarkers } from './markers.js';
 import { createMarkStore } from './marks.js';
+import type { StoredJob } from './record.js';
 import { purgeKey } from './writes.js';
 
 /** Rows one purge round removes at most: a call's limit is reached in as many rounds as needed. */
@@ -34,8 +35,18 @@ async function remove(context: NatsContext, row: Row): Promise<boolean> {
   // goes only once its mark stands. Rows written now show only once their mark stands.
   if (job.mark !== undefined) await createMarkStore(context).advance(job.mark.name, job.mark.value);
   if (!(await deleteJob(context, row.id, row.revision))) return false;
+  await dropOwned(context, job);
+  return true;
+}
+
+/**
+ * What a removed row owned, dropped after its record went (purge, delete): its step payloads,
+ * log lines, spilled parts and, if it still names the row, its idempotency holder.
+ */
+export async function dropOwned(context: NatsContext, job: StoredJob): Promise<void> {
   await Promise.all([
     dropAuxUnder(context, context.subjects.stepsOfRun(job.runId)),
+    dropAuxUnder(context, context.subjects.logsOfJob(job.id)),
     dropAuxUnder(context, context.subjects.blobsOf(job.id)),
     (async () => {
       if (job.idempotencyKey === undefined) return;
@@ -50,7 +61,6 @@ async function remove(context: NatsContext, row: Row): Promise<boolean> {
       );
     })().catch(() => {}),
   ]);
-  return true;
 }
 
 /**

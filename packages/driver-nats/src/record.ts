@@ -1,4 +1,5 @@
 import {
+  type AttemptHistory,
   effectiveState,
   type JobError,
   type JobRecord,
@@ -28,6 +29,8 @@ export interface StoredJob {
   readonly updatedAt: number;
   readonly finishedAt?: number;
   readonly claimedBy?: string;
+  /** When the claim that holds the row took it (the attempt history's `claimedAt`). */
+  readonly claimedAt?: number;
   readonly claim: number;
   readonly visibleAt?: number;
   readonly lastError?: JobError;
@@ -44,6 +47,10 @@ export interface StoredJob {
   readonly waitSeq?: number;
   /** The run's step log (see `step-log.ts`): absent until its first step. */
   readonly steps?: StepLog;
+  /** The job's attempt history (attempts.ts): absent until an attempt ends. */
+  readonly attemptLog?: AttemptHistory;
+  /** The job's log (see `logs.ts`): absent until its first line. */
+  readonly logs?: LogHead;
   /** Content too large to sit in the record, kept in parts in the aux bucket. */
   readonly spill?: Spill;
   /**
@@ -52,6 +59,16 @@ export interface StoredJob {
    * is behind it. Rows written now commit through the mark itself (`Pending.mark`).
    */
   readonly mark?: { readonly name: string; readonly value: number };
+}
+
+/** Where a job's log lines are: its newest chunk, and the log's counters (see `logs.ts`). */
+export interface LogHead {
+  readonly head?: string;
+  readonly kept: number;
+  readonly dropped: number;
+  /** The claim whose holder has offered `next` lines. */
+  readonly claim: number;
+  readonly next: number;
 }
 
 /** Where a run's steps are: the newest entry of its step log, and how many entries it has. */
@@ -154,6 +171,9 @@ export function toRecord(job: StoredJob, now: number): JobRecord {
     seq: _seq,
     waitSeq: _waitSeq,
     steps: _steps,
+    attemptLog: _attemptLog,
+    claimedAt: _claimedAt,
+    logs: _logs,
     spill: _spill,
     state,
     finishedAt,

@@ -7,11 +7,11 @@ import { configInvalid } from '@berth/core';
  *
  * - The JOBS bucket (`<prefix>_jobs`, stream `KV_<prefix>_jobs`) holds what every process mirrors
  *   through its watch: job records (`j.<id>`), batch decisions (`b.<batch>`) and events
- *   (`e.<id>`). Its stream sequence is the one clock of insertion order.
+ *   (`e.<id>`), and queue pauses (`p.<hash>`). Its stream sequence is the one clock of insertion order.
  * - The AUX bucket (`<prefix>_aux`) holds what is read by key and never watched: live idempotency
  *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slot shards, holder pointers and full markers
  *   (`s.<hash>.<shard>`, `s.<hash>.h.<hash>`, `s.<hash>.f`), marks (`m.<hash>`), step log entries
- *   (`t.<runId>.<gen>`) and the parts of content too large for its record
+ *   (`t.<runId>.<gen>`), job log chunks (`g.<jobId>.<gen>`) and the parts of content too large for its record
  *   (`x.<owner>.<field>.<generation>.<part>`).
  * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`.
  *
@@ -36,6 +36,8 @@ export interface Subjects {
   batch(id: string): string;
   /** Event key. */
   event(id: string): string;
+  /** A queue's pause (in the jobs bucket, so every process's mirror follows it). */
+  pause(queue: string): string;
   /** Live idempotency holder of `(name, tenantId, key)`. */
   holder(name: string, tenantId: string | undefined, key: string): string;
   lease(name: string): string;
@@ -51,6 +53,10 @@ export interface Subjects {
   stepEntry(runId: string, gen: string): string;
   /** The subject filter of every step log entry of a run (for purging them all at once). */
   stepsOfRun(runId: string): string;
+  /** One chunk of a job's log lines (`logs.ts`). */
+  logChunk(jobId: string, gen: string): string;
+  /** The subject filter of every log chunk of a job. */
+  logsOfJob(jobId: string): string;
   /** One part of a spilled content field (a payload or result too large to sit in its record). */
   blob(owner: string, field: string, generation: string, part: number): string;
   /** The subject filter of every spilled part an owner (a job or an event) holds. */
@@ -66,7 +72,7 @@ export const token = (...parts: readonly string[]): string =>
   createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 
 /** The kind of key a jobs-bucket entry is, from its first token. */
-export type JobsKeyKind = 'job' | 'batch' | 'event';
+export type JobsKeyKind = 'job' | 'batch' | 'event' | 'pause';
 
 export function jobsKeyKind(key: string): { kind: JobsKeyKind; id: string } | undefined {
   const kind = key.charCodeAt(0);
@@ -75,6 +81,7 @@ export function jobsKeyKind(key: string): { kind: JobsKeyKind; id: string } | un
   if (kind === 106) return { kind: 'job', id };
   if (kind === 98) return { kind: 'batch', id };
   if (kind === 101) return { kind: 'event', id };
+  if (kind === 112) return { kind: 'pause', id };
   return undefined;
 }
 
@@ -99,6 +106,7 @@ export function subjectsFor(prefix: string): Subjects {
     job: (id) => `j.${id}`,
     batch: (id) => `b.${id}`,
     event: (id) => `e.${id}`,
+    pause: (queue) => `p.${token(queue)}`,
     holder: (name, tenantId, key) =>
       `k.${token(name, tenantId ?? '', tenantId === undefined ? 'n' : 't', key)}`,
     lease: (name) => `l.${token(name)}`,
@@ -108,6 +116,8 @@ export function subjectsFor(prefix: string): Subjects {
     slotHolder: (key, holder) => `s.${token(key)}.h.${token(holder)}`,
     stepEntry: (runId, gen) => `t.${runId}.${gen}`,
     stepsOfRun: (runId) => `$KV.${auxBucket}.t.${runId}.>`,
+    logChunk: (jobId, gen) => `g.${jobId}.${gen}`,
+    logsOfJob: (jobId) => `$KV.${auxBucket}.g.${jobId}.>`,
     blob: (owner, field, generation, part) => `x.${owner}.${field}.${generation}.${part}`,
     blobsOf: (owner) => `$KV.${auxBucket}.x.${owner}.>`,
     auxSubject: (key) => `$KV.${auxBucket}.${key}`,

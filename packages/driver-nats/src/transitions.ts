@@ -1,4 +1,11 @@
-import type { AckOptions, JobError, NackOptions, ScreenedClaim } from '@berth/core';
+import {
+  type AckOptions,
+  type JobError,
+  type NackOptions,
+  nackOutcome,
+  type ScreenedClaim,
+} from '@berth/core';
+import { endedAttempt } from './attempts.js';
 import type { StepLog, StoredJob } from './record.js';
 
 /**
@@ -38,8 +45,12 @@ export const isLapsed = (job: StoredJob, now: number): boolean =>
 /** A claim: running under the worker; a resumed suspended run spends no attempt. */
 export function taken(job: StoredJob, request: ScreenedClaim, now: number): StoredJob {
   const resumed = job.state === 'suspended';
+  // A running row is a lapsed lease taken again: its attempt ended when the lease ran out.
+  const lapsed = job.state === 'running' ? { attemptLog: endedAttempt(job, 'lapsed', now) } : {};
   return {
     ...without(job, 'waitFor', 'waitSeq'),
+    ...lapsed,
+    claimedAt: now,
     state: 'running',
     attempts: resumed ? job.attempts : job.attempts + 1,
     claim: job.claim + 1,
@@ -53,6 +64,7 @@ export function taken(job: StoredJob, request: ScreenedClaim, now: number): Stor
 export function buried(job: StoredJob, failed: boolean, now: number): StoredJob {
   return {
     ...without(job, 'claimedBy', 'visibleAt'),
+    attemptLog: endedAttempt(job, 'lapsed', now, LEASE_LAPSED),
     state: failed ? 'failed' : 'dead',
     finishedAt: now,
     updatedAt: now,
@@ -63,6 +75,7 @@ export function buried(job: StoredJob, failed: boolean, now: number): StoredJob 
 export function acked(job: StoredJob, options: AckOptions, now: number): StoredJob {
   return {
     ...without(job, 'claimedBy', 'visibleAt'),
+    attemptLog: endedAttempt(job, 'completed', now),
     state: 'completed',
     finishedAt: now,
     updatedAt: now,
@@ -74,6 +87,7 @@ export function acked(job: StoredJob, options: AckOptions, now: number): StoredJ
 export function nacked(job: StoredJob, options: NackOptions, now: number): StoredJob {
   const base = {
     ...without(job, 'claimedBy', 'visibleAt'),
+    attemptLog: endedAttempt(job, nackOutcome(job, options), now, options.error),
     lastError: options.error,
     updatedAt: now,
   };
@@ -96,6 +110,7 @@ export function suspended(
   const base = { ...without(job, 'claimedBy', 'visibleAt', 'waitFor', 'waitSeq') };
   return {
     ...base,
+    attemptLog: endedAttempt(job, 'suspended', now),
     state: 'suspended',
     runAt,
     updatedAt: now,
@@ -112,6 +127,7 @@ export const extended = (job: StoredJob, visibilityTimeoutMs: number, now: numbe
 export function cancelled(job: StoredJob, now: number): StoredJob {
   return {
     ...without(job, 'claimedBy', 'visibleAt', 'waitFor', 'waitSeq'),
+    ...(job.state === 'running' ? { attemptLog: endedAttempt(job, 'cancelled', now) } : {}),
     state: 'cancelled',
     finishedAt: now,
     updatedAt: now,

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Driver } from '@berth/core';
 import { type NatsCluster, natsServerBinary, startNatsCluster } from '@berth/test-servers';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection, type RequestOptions } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNatsDriver } from '../src/index.js';
 import { freshPrefix } from './nats-factory.js';
@@ -77,6 +78,44 @@ async function readEverything(driver: Driver): Promise<void> {
   expect(await driver.ack(fence)).toBe(true);
 }
 
+/**
+ * A connection on which, for each of `prefix`'s streams, the first stream info request goes
+ * unanswered, and so does the first one after the stream's create was answered: as nats-server
+ * 2.10 leaves one sent while a new stream is being placed, when the meta leader holds the
+ * stream's assignment (so it no longer answers "not found") and the preferred peer does not yet
+ * (so nobody answers). Answers the count of requests withheld.
+ */
+async function withholdingInfo(prefix: string) {
+  const nc = await connect({ servers: [...cluster.urls] });
+  const silent = `berth.test.silent.${randomUUID()}`;
+  nc.subscribe(silent, { callback: () => {} });
+  await nc.flush();
+  const request = nc.request.bind(nc);
+  /** Per stream: which withholdings are spent ('before' its create, 'after' it). */
+  const spent = new Map<string, Set<'before' | 'after'>>();
+  const created = new Set<string>();
+  let withheld = 0;
+  nc.request = async (subject: string, payload?: Uint8Array | string, options?: RequestOptions) => {
+    const [api, stream = ''] = subject.split(/\.(?=KV_)/);
+    if (!stream.startsWith(`KV_${prefix}_`)) return request(subject, payload, options);
+    if (api === '$JS.API.STREAM.CREATE') {
+      const answer = await request(subject, payload, options);
+      created.add(stream);
+      return answer;
+    }
+    const moment = created.has(stream) ? 'after' : 'before';
+    const done = spent.get(stream) ?? new Set();
+    spent.set(stream, done);
+    if (api !== '$JS.API.STREAM.INFO' || done.has(moment)) {
+      return request(subject, payload, options);
+    }
+    done.add(moment);
+    withheld += 1;
+    return request(silent, payload, options);
+  };
+  return { nc, withheld: () => withheld };
+}
+
 async function dropStreams(prefix: string) {
   const jsm = await jetstreamManager(admin);
   for (const bucket of ['jobs', 'aux']) {
@@ -116,6 +155,21 @@ describe('nats driver buckets on a 3-node cluster of nats-server 2.10', () => {
       expect(counts.leader).toBeGreaterThan(0);
     } finally {
       await driver.close();
+      await dropStreams(prefix);
+    }
+  });
+
+  it('a process whose stream info requests go unanswered while a fresh prefix is placed asks again and answers its first call within timeoutMs', async () => {
+    const prefix = freshPrefix();
+    const { nc, withheld } = await withholdingInfo(prefix);
+    const driver = createNatsDriver({ connection: nc, prefix, replicas: 3, timeoutMs: 5_000 });
+    try {
+      await expect(driver.enqueue({ name: 'first' })).resolves.toHaveProperty('id');
+      // Per stream: the ask whether it exists, and the first ask after it was made.
+      expect(withheld()).toBe(4);
+    } finally {
+      await driver.close();
+      await nc.close();
       await dropStreams(prefix);
     }
   });

@@ -15,7 +15,8 @@ import { freshPrefix } from './nats-factory.js';
 
 /**
  * A factory of drivers with `replicas: 3` on one private 3-node cluster of nats-server 2.10,
- * started on first use; `stop` ends it.
+ * started by `start()` (a test file calls it in a `beforeAll`, so no case's timeout pays for the
+ * start) or else on first use; `stop` ends it.
  *
  * Each case gets a driver over empty buckets of a prefix no other live driver uses. Making two
  * R3 streams costs about 0.7 s of cluster consensus (the whole kit would spend minutes on it), so
@@ -30,6 +31,7 @@ const REPLICAS_CURRENT_MS = 5_000;
 export function clusterFactory(): {
   factory: DriverFactory;
   serverFactory: DriverFactory;
+  start: () => Promise<void>;
   stop: () => Promise<void>;
 } {
   let started: Promise<{ cluster: NatsCluster; admin: NatsConnection }> | undefined;
@@ -162,5 +164,8 @@ export function clusterFactory(): {
     await admin.close();
     await cluster.stop();
   };
-  return { factory, serverFactory, stop };
+  const start = async () => {
+    await open();
+  };
+  return { factory, serverFactory, start, stop };
 }

@@ -5,5 +5,5 @@ import { natsServerFactory } from './server-factory.js';
 
 describeDriver('nats', natsFactory, {
   reference: memoryFactory,
-  serverFactory: natsServerFactory(),
+  ...natsServerFactory(),
 });

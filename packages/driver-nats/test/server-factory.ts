@@ -9,13 +9,20 @@ const GRACE_MS = 1_500;
 
 /**
  * The kit's `serverFactory`: drivers on a fresh prefix of a PRIVATE nats-server of this test
- * file's own (started by the first case, stopped after the file), each instance through a proxy
- * of its own, so group restart may restart the server and cut one instance off.
+ * file's own, each instance through a proxy of its own, so group restart may restart the server
+ * and cut one instance off. `serverStart` starts the server (the kit calls it in a hook before
+ * group restart: no case's timeout pays for it); it stops after the file.
  */
-export function natsServerFactory(): DriverFactory {
+export function natsServerFactory(): {
+  serverFactory: DriverFactory;
+  serverStart: () => Promise<void>;
+} {
   const server = privateServerOnce('nats');
   afterAll(() => server.dispose());
-  return async ({ clock, hooks }) => {
+  const serverStart = async () => {
+    await server.get();
+  };
+  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
     const instances = proxiedInstances(await server.get(), GRACE_MS);
     const prefix = freshPrefix();
     const open = (context: SiblingContext) =>
@@ -33,4 +40,5 @@ export function natsServerFactory(): DriverFactory {
       },
     };
   };
+  return { serverFactory, serverStart };
 }

@@ -13,11 +13,15 @@ import {
 import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
 import { type MigrateResult, migrate } from './migrate.js';
 import { type MigrationStatus, migrationStatus } from './migration-status.js';
+import { attemptStore } from './ops/attempts.js';
 import { checkOps } from './ops/check.js';
+import { deleteOps } from './ops/delete.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { enqueueAdvancingOps } from './ops/enqueue-advancing.js';
 import { extendManyOps } from './ops/extend-many.js';
+import { logStore } from './ops/logs.js';
 import { operatorOps } from './ops/operator.js';
+import { pauseStore } from './ops/pause.js';
 import { progressOps } from './ops/progress.js';
 import { settleOps } from './ops/settle.js';
 import { eventStore, leaseStore, markStore, stepStore } from './ops/stores.js';
@@ -112,10 +116,14 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     ...progressOps(context),
     ...extendManyOps(context),
     ...operatorOps(context),
+    ...deleteOps(context),
     steps: stepStore(context),
+    attempts: attemptStore(context),
     events: eventStore(context),
     leases: leaseStore(context),
     marks: markStore(context),
+    pauses: pauseStore(context),
+    logs: logStore(context),
     ...checkOps(context),
     ...(wake === undefined
       ? {}

@@ -1,9 +1,11 @@
 import { type DriverFactory, KIT_T0 } from '@berth/conformance';
 import { createManualClock, type Driver, type EnqueueRequest, isBerthError } from '@berth/core';
 import fc from 'fast-check';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { memoryFactory } from './memory-factory.js';
-import { pgFactory } from './pg-factory.js';
+import { closePgFactory, pgFactory } from './pg-factory.js';
+
+afterAll(closePgFactory);
 
 /**
  * enqueueMany applies its items in order in ONE statement (a recursive walk in SQL): batches

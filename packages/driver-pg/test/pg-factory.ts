@@ -4,8 +4,9 @@ import type { Clock, Driver, DriverHooks } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { createPgDriver, migrate, type PgDriverOptions } from '../src/index.js';
+import { POOL_DEFAULTS } from '../src/pool-options.js';
 import { MIGRATIONS } from '../src/sql/migrations/index.js';
-import { giveBackSchema, takeSchema } from './kit-schemas.js';
+import { dropEmptiedSchemas, giveBackSchema, takeSchema } from './kit-schemas.js';
 
 /** A schema name no other test uses. */
 export const freshSchema = (): string => `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
@@ -67,14 +68,69 @@ interface PgUnderTest extends DriverUnderTest {
   sibling(context: { readonly clock: Clock; readonly hooks: DriverHooks }): Promise<Driver>;
 }
 
+let kitPool: pg.Pool | undefined;
+
+/**
+ * The pool every kit case's driver is given (`pool`, a configuration the driver supports as its
+ * own): its connections stay open from case to case. A driver on its own connection string opens
+ * new backends for every case, and each new backend loads the catalog and compiles the schema's
+ * functions again: most of the server's CPU in the kit. Its sessions commit asynchronously: a
+ * commit is visible to every session at once either way, so no answer changes, and the shared
+ * server is never crashed (group restart runs on a private server with synchronous commits), so
+ * the disk's flush (4–7 ms a commit on this machine's disk under load) is not worth waiting for.
+ * Siblings, restarts and app transactions keep connections of their own.
+ */
+async function sharedKitPool(): Promise<pg.Pool> {
+  if (kitPool === undefined) {
+    kitPool = new pg.Pool({
+      connectionString: await serverUrl('pg'),
+      max: POOL_DEFAULTS.max,
+      options: '-c synchronous_commit=off',
+    });
+    kitPool.on('error', () => {});
+  }
+  return kitPool;
+}
+
+/** How long a closed case's statements may still run on the shared pool. */
+const SETTLE_WITHIN_MS = 30_000;
+
+/**
+ * Waits until no connection of the shared pool is checked out. close() never ends a pool the app
+ * passed in, so a statement a case left in flight (a call the close made fail, a worker's last
+ * settle) may still commit after close resolved; on a pool of its own, close waited for it in
+ * pool.end(). Emptying the schema before it lands would leave its row for the next case (seen:
+ * a jobs_listed row, and the next case's first enqueue refused as a duplicate key).
+ */
+async function settled(pool: pg.Pool): Promise<void> {
+  const since = Date.now();
+  while (pool.totalCount > pool.idleCount || pool.waitingCount > 0) {
+    if (Date.now() - since > SETTLE_WITHIN_MS) {
+      throw new Error(
+        `the kit's shared pool still had ${pool.totalCount - pool.idleCount} connections in use ${SETTLE_WITHIN_MS} ms after a case's driver closed`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Drops the emptied schemas and ends the shared pool: a file's cases on pgFactory have run. */
+export async function closePgFactory(): Promise<void> {
+  await dropEmptiedSchemas();
+  const pool = kitPool;
+  kitPool = undefined;
+  await pool?.end();
+}
+
 export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
   const url = await serverUrl('pg');
   const schema = await takeSchema();
-  const driver = createPgDriver({ connectionString: url, schema, clock, hooks });
+  const driver = createPgDriver({ pool: await sharedKitPool(), schema, clock, hooks });
   const underTest: PgUnderTest = {
     driver,
     dispose: async () => {
       await driver.close();
+      await settled(await sharedKitPool());
       await giveBackSchema(schema);
     },
     sibling: async (context) => createPgDriver({ connectionString: url, schema, ...context }),

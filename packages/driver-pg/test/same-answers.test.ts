@@ -1,7 +1,9 @@
 import { expectedTranscript, GOLDEN_SCENARIOS, runGoldenScenario } from '@berth/conformance';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { memoryFactory } from './memory-factory.js';
-import { pgFactory } from './pg-factory.js';
+import { closePgFactory, pgFactory } from './pg-factory.js';
+
+afterAll(closePgFactory);
 
 const scenarios = GOLDEN_SCENARIOS.filter(
   (name) => name.startsWith('requeue-') || name.startsWith('enqueue-retry-'),

@@ -6,14 +6,21 @@ import { freshSchema } from './pg-factory.js';
 
 /**
  * The kit's `serverFactory`: drivers on a fresh schema of a PRIVATE postgres cluster of this test
- * file's own (initdb by the first case, stopped after the file), each instance through a proxy
- * of its own, so group restart may restart the server and cut one instance off. Postgres keeps
- * nothing for late readers: the replay grace is 0.
+ * file's own, each instance through a proxy of its own, so group restart may restart the server
+ * and cut one instance off. Postgres keeps nothing for late readers: the replay grace is 0.
+ * `serverStart` runs initdb and starts it (the kit calls it in a hook before group restart: no
+ * case's timeout pays for it); it stops after the file.
  */
-export function pgServerFactory(): DriverFactory {
+export function pgServerFactory(): {
+  serverFactory: DriverFactory;
+  serverStart: () => Promise<void>;
+} {
   const server = privateServerOnce('pg');
   afterAll(() => server.dispose());
-  return async ({ clock, hooks }) => {
+  const serverStart = async () => {
+    await server.get();
+  };
+  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
     const instances = proxiedInstances(await server.get(), 0);
     const schema = freshSchema();
     const open = (context: SiblingContext) =>
@@ -36,4 +43,5 @@ export function pgServerFactory(): DriverFactory {
       },
     };
   };
+  return { serverFactory, serverStart };
 }

@@ -53,9 +53,15 @@ const SHAPES = {
   listState: 'list:state:$',
   /** Hash per run: step name → step JSON. */
   steps: 'steps:$',
+  /** List per job: its attempt history, record JSON oldest first (lua/attempts.ts). */
+  attempts: 'attempts:$',
   /** Zset per run: step name by first-write order. */
   stepOrder: 'step-order:$',
   stepSeq: 'step-seq',
+  /** List per job: its kept log lines in seq order (`lua/logs.ts`). */
+  logs: 'logs:$',
+  /** Hash per job: its log's kept, dropped, claim and next. */
+  logHead: 'log-head:$',
   /** Hash per event: its JSON, name, expiry and index members. */
   event: 'event:$',
   /** Lex zsets by (seq, id), publish order: every event, and events per name. */
@@ -81,6 +87,8 @@ const SHAPES = {
   slot: 'slot:$',
   /** Hash: mark name -> value (named monotonic marks). */
   marks: 'marks',
+  /** Hash: paused queue -> pausedAt. The claim script skips these queues. */
+  paused: 'paused',
   /** Pub/sub channel: NUL-joined queues that got work. */
   wake: 'wake',
   /** String: written before each WAIT of `durability`, so the WAIT covers every earlier write. */

@@ -14,6 +14,7 @@ import {
 } from '@berth/core';
 import { Cluster, Redis } from 'ioredis';
 import { accessFix } from './access-refused.js';
+import { createAttemptStore } from './attempts.js';
 import { claim } from './claim.js';
 import { type ClusterNode, openCluster, screenCluster } from './cluster.js';
 import { createClusterWake } from './cluster-wake.js';
@@ -25,6 +26,7 @@ import {
 } from './confirmed.js';
 import { explain, type OwnedConnection, openConnection, screenUrl } from './connection.js';
 import { createContext } from './context.js';
+import { deleteJob } from './delete.js';
 import { explainHangUp } from './denied.js';
 import { enqueueMany, enqueueOne } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
@@ -33,8 +35,10 @@ import { extendMany } from './extend-many.js';
 import { keysFor } from './keys.js';
 import { createLeaseStore } from './leases.js';
 import { list } from './list.js';
+import { createLogStore } from './logs.js';
 import { createMarkStore } from './marks.js';
 import { cancel, get, promote, purge, requeue, stats } from './operator.js';
+import { createPauseStore } from './pause.js';
 import { progress } from './progress.js';
 import { scriptRunner } from './script-runner.js';
 import { type SentinelOptions, screenSentinel } from './sentinel.js';
@@ -182,9 +186,12 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   const wake =
     redis instanceof Cluster ? createClusterWake(redis, channel) : createWake(redis, channel);
   const steps = createStepStore(context);
+  const attempts = createAttemptStore(context);
   const events = createEventStore(context);
   const leases = createLeaseStore(context);
   const marks = createMarkStore(context);
+  const pauses = createPauseStore(context);
+  const logs = createLogStore(context);
   let closed = false;
 
   const backend: DriverBackend = {
@@ -210,6 +217,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     get: guard('get a job', (id, opts) => get(context, id, opts)),
     cancel: guard('cancel a job', (id, opts) => cancel(context, id, opts)),
     promote: guard('promote a job', (id, opts) => promote(context, id, opts)),
+    delete: guard('delete a job', (id, opts) => deleteJob(context, id, opts)),
     requeue: guard('requeue a job', (id, opts) => requeue(context, id, opts)),
     list: guard('list jobs', (request) => list(context, request)),
     stats: guard('read stats', () => stats(context)),
@@ -219,6 +227,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       put: guard('write a step', steps.put),
       list: guard('list steps', steps.list),
     },
+    attempts: { list: guard('list attempts', attempts.list) },
     events: {
       publish: guard('publish an event', events.publish),
       find: guard('find an event', events.find),
@@ -237,6 +246,15 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     marks: {
       get: guard('read a mark', marks.get),
       advance: guard('advance a mark', marks.advance),
+    },
+    pauses: {
+      pause: guard('pause a queue', pauses.pause),
+      resume: guard('resume a queue', pauses.resume),
+      list: guard('list paused queues', pauses.list),
+    },
+    logs: {
+      append: guard('append job logs', logs.append),
+      list: guard('list job logs', logs.list),
     },
     // Nothing to migrate: a reachable server holds all the driver needs.
     check: guard('check the backend', async () => {

@@ -5,6 +5,7 @@ import { type CutProxy, cutProxy, type RedisCluster, startRedisCluster } from '@
 import { type Cluster, Redis } from 'ioredis';
 import { openCluster } from '../src/cluster.js';
 import { createRedisDriver } from '../src/index.js';
+import { shardPrefix } from './cluster-prefix.js';
 import { freshPrefix } from './redis-factory.js';
 
 /** Deletes every key of `prefix` on every master of the cluster (its slot's master holds them). */
@@ -32,8 +33,13 @@ export async function dropClusterPrefix(cluster: RedisCluster, prefix: string): 
 }
 
 /**
- * Drivers on a private Redis Cluster (3 masters, 3 replicas), started on first use; `stop` ends
- * it. `factory` hands each case a driver given `cluster: [...]` on a fresh prefix. `serverFactory`
+ * Drivers on a private Redis Cluster (3 masters, 3 replicas), started by the first `cluster()`
+ * (a test file calls it in a `beforeAll`, so no case's timeout pays for the start) or else on
+ * first use; `stop` ends it. `factory` hands each case a driver given `cluster: [...]` on a fresh
+ * prefix, every one on the same master (cluster-prefix.ts): group `scale` measures a small and a
+ * big store from this factory side by side, and on two masters a master busy with one store
+ * alone (a fork, a replica's sync, a dropped prefix freed) read as the backlog's cost (its calls
+ * on the big store's master took 6-10x those on the other master in full runs). `serverFactory`
  * (group restart) opens each instance over proxies of its own to every node (ioredis' natMap maps
  * the addresses the nodes announce to them), so the control may restart the nodes one by one,
  * take the whole cluster away, or cut one instance off from every node.
@@ -53,7 +59,7 @@ export function clusterFactory(): {
   const factory: DriverFactory = async ({ clock, hooks }) => {
     const cluster = await open();
     const nodes = cluster.startup;
-    const prefix = freshPrefix();
+    const prefix = await shardPrefix(cluster);
     const driver = createRedisDriver({ cluster: nodes, prefix, clock, hooks });
     return {
       driver,

@@ -53,7 +53,7 @@ describe('redis scripts run a bounded number of commands per job, not one per in
     for (const close of open) close();
   });
 
-  it(`a batch of ${BATCH} costs one command per job to enqueue, two to claim and two to ack, plus a few per batch`, async () => {
+  it(`a batch of ${BATCH} costs one command per job to enqueue, two to claim and three to ack (the row read, the row written, its attempt record), plus a few per batch`, async () => {
     const { driver, prefix, dispose } = await redisDriver();
     const counter = await openCounter(url, prefix);
     open.push(counter.close);
@@ -89,11 +89,12 @@ describe('redis scripts run a bounded number of commands per job, not one per in
       const acked = await counter.count(() =>
         driver.ackMany(claimedIds.map((fence) => ({ fence }))),
       );
-      // Per job: read the fields a settle needs, write the settled ones.
+      // Per job: read the fields a settle needs, write the settled ones, append the attempt record.
       expect(acked.byCommand.hmget).toBe(BATCH);
+      expect(acked.byCommand.rpush).toBe(BATCH);
       // The only HDEL is the batch's one on the worker's claims hash, none per row.
       expect(acked.byCommand.hdel).toBe(1);
-      expect(acked.total).toBeLessThanOrEqual(2 * BATCH + 12);
+      expect(acked.total).toBeLessThanOrEqual(3 * BATCH + 12);
 
       expect((await driver.stats()).find((row) => row.queue === 'default')?.counts).toMatchObject({
         completed: BATCH,

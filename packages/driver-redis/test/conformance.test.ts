@@ -5,5 +5,5 @@ import { redisServerFactory } from './server-factory.js';
 
 describeDriver('redis', redisFactory, {
   reference: memoryFactory,
-  serverFactory: redisServerFactory(),
+  ...redisServerFactory(),
 });

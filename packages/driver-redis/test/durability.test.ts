@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isBerthError } from '@berth/core';
-import { type RedisReplicaSet, startRedisReplicaSet } from '@berth/test-servers';
+import {
+  PRIVATE_START_HOOK_MS,
+  type RedisReplicaSet,
+  startRedisReplicaSet,
+} from '@berth/test-servers';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisDriver } from '../src/index.js';
@@ -9,7 +13,7 @@ import { freshPrefix } from './redis-factory.js';
 let set: RedisReplicaSet;
 beforeAll(async () => {
   set = await startRedisReplicaSet();
-});
+}, PRIVATE_START_HOOK_MS);
 afterAll(() => set.dispose());
 
 /** How many WAIT commands the primary has run. */

@@ -1,6 +1,11 @@
 import { type DriverFactory, describeDriver } from '@berth/conformance';
-import { dropRedisPrefix, type RedisReplicaSet, startRedisReplicaSet } from '@berth/test-servers';
-import { afterAll } from 'vitest';
+import {
+  dropRedisPrefix,
+  PRIVATE_START_HOOK_MS,
+  type RedisReplicaSet,
+  startRedisReplicaSet,
+} from '@berth/test-servers';
+import { afterAll, beforeAll } from 'vitest';
 import { createRedisDriver } from '../src/index.js';
 import { memoryFactory } from './memory-factory.js';
 import { freshPrefix } from './redis-factory.js';
@@ -11,9 +16,14 @@ import { redisServerFactory } from './server-factory.js';
  * `durability` (every write under a WAIT a replica answers): one private replica set for the
  * file, a fresh prefix per case. Group `restart` restarts a single private server
  * (server-factory.ts), as in conformance.test.ts: failing a replica set over is
- * sentinel.test.ts's part.
+ * sentinel.test.ts's part. The replica set starts in a hook of its own (the file's setup), so
+ * no case's timeout pays for it.
  */
 let started: Promise<RedisReplicaSet> | undefined;
+beforeAll(async () => {
+  started ??= startRedisReplicaSet();
+  await started;
+}, PRIVATE_START_HOOK_MS);
 afterAll(async () => {
   const set = await started?.catch(() => undefined);
   await set?.dispose();
@@ -44,5 +54,5 @@ const sentinelFactory: DriverFactory = async ({ clock, hooks }) => {
 
 describeDriver('redis through sentinel, durable', sentinelFactory, {
   reference: memoryFactory,
-  serverFactory: redisServerFactory(),
+  ...redisServerFactory(),
 });

@@ -6,14 +6,21 @@ import { freshPrefix } from './redis-factory.js';
 
 /**
  * The kit's `serverFactory`: drivers on a fresh prefix of a PRIVATE redis-server of this test
- * file's own (append-only file fsynced on every write; started by the first case, stopped after
- * the file), each instance through a proxy of its own, so group restart may restart the server
- * and cut one instance off. Redis keeps nothing for late readers: the replay grace is 0.
+ * file's own (append-only file fsynced on every write), each instance through a proxy of its
+ * own, so group restart may restart the server and cut one instance off. Redis keeps nothing
+ * for late readers: the replay grace is 0. `serverStart` starts the server (the kit calls it in
+ * a hook before group restart: no case's timeout pays for it); it stops after the file.
  */
-export function redisServerFactory(): DriverFactory {
+export function redisServerFactory(): {
+  serverFactory: DriverFactory;
+  serverStart: () => Promise<void>;
+} {
   const server = privateServerOnce('redis');
   afterAll(() => server.dispose());
-  return async ({ clock, hooks }) => {
+  const serverStart = async () => {
+    await server.get();
+  };
+  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
     const instances = proxiedInstances(await server.get(), 0);
     const prefix = freshPrefix();
     const open = (context: SiblingContext) =>
@@ -29,4 +36,5 @@ export function redisServerFactory(): DriverFactory {
       },
     };
   };
+  return { serverFactory, serverStart };
 }

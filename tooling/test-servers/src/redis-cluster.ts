@@ -16,7 +16,10 @@ export interface RedisClusterNode {
   crash(): Promise<void>;
   /** Sends `signal` (SIGSTOP, SIGCONT...) to its process. */
   signal(signal: NodeJS.Signals): void;
-  /** SIGTERM (a graceful shutdown: its append-only file is flushed), waiting for the exit. */
+  /**
+   * SIGTERM (a graceful shutdown: its append-only file is flushed), repeated while the node
+   * refuses it, waiting for the exit.
+   */
   stop(): Promise<void>;
   /** Starts it again on the same port and dir; answers once it answers PING. */
   start(): Promise<void>;
@@ -35,14 +38,34 @@ export interface RedisCluster {
   stop(): Promise<void>;
 }
 
-/** Runs one command on the node at `port`, with a connection of its own. */
+/** How long one question to a node may take, connecting included. */
+const ASK_MS = 5_000;
+
+/**
+ * Runs one command on the node at `port`, with a connection of its own, failing after ASK_MS: a
+ * node that accepts connections but does not answer (stopped, or starved) otherwise holds the
+ * caller forever, and `until` never reaches its own deadline.
+ */
 async function ask<T>(port: number, call: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+  const redis = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => {});
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`redis-server :${port} did not answer within ${ASK_MS} ms`)),
+      ASK_MS,
+    );
+  });
   try {
-    await redis.connect();
-    return await call(redis);
+    return await Promise.race([redis.connect().then(() => call(redis)), expired]);
   } finally {
+    clearTimeout(timer);
     redis.disconnect();
   }
 }
@@ -66,10 +89,36 @@ const nodeOk = (port: number): Promise<boolean> =>
     return replication.includes('role:master') || replication.includes('master_link_status:up');
   });
 
+const exited = (current: ChildProcess): Promise<void> =>
+  current.exitCode !== null || current.signalCode !== null
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => current.once('exit', () => resolve()));
+
+/** How often a node that has not exited is sent SIGTERM again. */
+const TERM_AGAIN_MS = 250;
+
+/**
+ * SIGTERM, sent again every TERM_AGAIN_MS until the process exits. A node writing its first
+ * append-only file (a replica just after a full sync, its AOF begun anew) refuses the shutdown
+ * ("Writing initial AOF, can't exit.") and runs on: one signal was then waited on forever, and a
+ * rolling restart that reached such a replica right after its sync hung.
+ */
+async function terminated(current: ChildProcess): Promise<void> {
+  const again = setInterval(() => current.kill('SIGTERM'), TERM_AGAIN_MS);
+  try {
+    const done = exited(current);
+    current.kill('SIGTERM');
+    await done;
+  } finally {
+    clearInterval(again);
+  }
+}
+
 /**
  * A private Redis Cluster: `masters` masters with `replicasPerMaster` replicas each, every node a
  * redis-server child on a free loopback port with a dir of its own (append-only file, nodes.conf)
- * and `--cluster-node-timeout` (default 3000 ms). Answers once every node reports
+ * and `--cluster-node-timeout` (default 3000 ms), its append-only file never rewritten by itself
+ * (see the arguments). Answers once every node reports
  * `cluster_state:ok`. Nothing shared is touched.
  */
 export async function startRedisCluster(
@@ -108,13 +157,21 @@ export async function startRedisCluster(
       ...['--cluster-port', String(ports[count + index])],
       ...['--cluster-node-timeout', String(input.nodeTimeoutMs ?? 3_000)],
       ...['--appendonly', 'yes', '--save', '', '--logfile', join(own, 'redis.log')],
+      // A replica that restarts (or whose master did) needs a full sync, which a master holds
+      // back 5 s by default for more replicas to share it: each step of a rolling restart waited
+      // that long (30 of the kit's restart case's ~39 s). Each master here has one replica:
+      // there is nobody to wait for.
+      ...['--repl-diskless-sync-delay', '0'],
+      // No automatic AOF rewrite. With the defaults (100 %, 64 MB) a rewrite forks once a master's
+      // file passes 64 MB, and the kit's scale case writes ~66 MB to one master seeding its big
+      // backlog: on top of the earlier cases' writes, the fork landed at the end of that seeding,
+      // a child on the master and one on its replica ran 2-4 s on a 2-core box, and the calls
+      // measured on that master paid for them (6-19x those on the small store). No test needs a
+      // rewrite; the file only grows, in this cluster's temp dir, until `stop` removes it.
+      ...['--auto-aof-rewrite-percentage', '0'],
       ...(input.args ?? []),
     ];
     let child: ChildProcess | undefined;
-    const exited = (current: ChildProcess) =>
-      current.exitCode !== null || current.signalCode !== null
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => current.once('exit', () => resolve()));
     return {
       port,
       address: `127.0.0.1:${port}`,
@@ -154,8 +211,7 @@ export async function startRedisCluster(
         const current = child;
         if (current === undefined) return;
         child = undefined;
-        current.kill('SIGTERM');
-        await exited(current);
+        await terminated(current);
       },
     };
   });

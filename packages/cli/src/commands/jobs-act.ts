@@ -25,9 +25,11 @@ interface ActOptions {
 }
 
 interface Verb {
-  readonly command: 'retry' | 'cancel' | 'promote';
+  readonly command: 'retry' | 'cancel' | 'promote' | 'delete';
   /** Past tense for the report. */
   readonly done: string;
+  /** The answer is the job as it was (it is gone): the report says `was <state>`. */
+  readonly answersBefore?: true;
   readonly description: string;
   readonly example: string;
   readonly apply: (
@@ -60,7 +62,20 @@ const VERBS: readonly Verb[] = [
     example: 'berth jobs promote --state delayed --name digest.send --yes',
     apply: (driver, id, options) => driver.promote(id, defined({ tenantId: options.tenantId })),
   },
+  {
+    command: 'delete',
+    done: 'deleted',
+    description:
+      'delete jobs for good, with their steps (a running job is refused: cancel it first): by id, or every job a filter selects',
+    example: 'berth jobs delete --state dead --queue mail --yes',
+    answersBefore: true,
+    apply: (driver, id, options) => driver.delete(id, defined({ tenantId: options.tenantId })),
+  },
 ];
+
+/** What a report says of a job's state after the action: its new state, or the one it had. */
+const outcomeOf = (verb: Verb, state: string): string =>
+  verb.answersBefore === true ? `${verb.done} (was ${state})` : `${verb.done} → ${state}`;
 
 /** What one job's action came to, for the per-job report. */
 type Outcome =
@@ -91,7 +106,7 @@ const describeFilter = (options: ActOptions): string =>
 
 async function bulk(cli: Cli, session: Session, verb: Verb, options: ActOptions): Promise<void> {
   const { out } = session;
-  const jobs = await select(session, options);
+  const jobs: readonly Target[] = await select(session, options);
   if (jobs.length === 0) {
     if (out.json) {
       out.document({ action: verb.command, selected: 0, done: 0, refused: 0, results: [] });
@@ -105,12 +120,29 @@ async function bulk(cli: Cli, session: Session, verb: Verb, options: ActOptions)
     change: { action: verb.command, count: jobs.length },
     question: `${verb.command} ${jobs.length} job(s) (${describeFilter(options)})?`,
   });
+  await actOnEach(cli, session, verb, options, jobs);
+}
+
+/** A job to act on: from a listed page (its name known), or an id the operator typed. */
+interface Target {
+  readonly id: string;
+  readonly name?: string;
+}
+
+/** Acts on each job in turn, then reports every job's outcome. */
+async function actOnEach(
+  cli: Cli,
+  session: Session,
+  verb: Verb,
+  options: ActOptions,
+  jobs: readonly Target[],
+): Promise<void> {
   const results: Outcome[] = [];
   let stopped: unknown;
   for (const job of jobs) {
     try {
       const after = await verb.apply(session.driver, job.id, { ...session.byId, ...options });
-      results.push({ id: job.id, name: job.name, ok: true, state: after.state });
+      results.push({ id: job.id, name: after.name, ok: true, state: after.state });
     } catch (error) {
       // A refusal of one job is that job's answer; a backend failure stops the run, and the
       // report still says what was done before it.
@@ -118,7 +150,7 @@ async function bulk(cli: Cli, session: Session, verb: Verb, options: ActOptions)
         stopped = error;
         break;
       }
-      results.push({ id: job.id, name: job.name, ok: false, error });
+      results.push({ id: job.id, name: job.name ?? '-', ok: false, error });
     }
   }
   report(cli, session, verb, jobs.length, results);
@@ -153,7 +185,7 @@ function report(
       escapeLine(result.id),
       escapeLine(result.name),
       result.ok
-        ? `${verb.done} → ${paintState(result.state, out.color)}`
+        ? outcomeOf(verb, paintState(result.state, out.color))
         : out.color.red(escapeLine(`refused ${result.error.code}: ${result.error.detail}`)),
     ]),
   );
@@ -167,7 +199,7 @@ function registerVerb(jobs: Command, cli: Cli, verb: Verb): void {
   const command = jobs
     .command(verb.command)
     .description(verb.description)
-    .argument('[id]', 'the job id; leave out to act on every job the filter selects')
+    .argument('[ids...]', 'job ids; leave out to act on every job the filter selects')
     .addOption(new Option('--state <state>', 'select jobs in this state').argParser(stateArg))
     .option('--queue <queue>', 'select jobs of this queue')
     .option('--name <name>', 'select jobs of this name')
@@ -176,12 +208,16 @@ function registerVerb(jobs: Command, cli: Cli, verb: Verb): void {
     command.option('--from-step <step>', 'drop this step and every later one, so they run again');
   }
   honoursTenant(command, "selects, and acts on, only that tenant's jobs")
-    .addHelpText('after', `\nExamples:\n  berth jobs ${verb.command} <id>\n  ${verb.example}`)
-    .action(async (id: string | undefined, options: ActOptions, self: Command) => {
+    .addHelpText(
+      'after',
+      `\nExamples:\n  berth jobs ${verb.command} <id>\n  berth jobs ${verb.command} <id> <id>\n  ${verb.example}`,
+    )
+    .action(async (ids: readonly string[], options: ActOptions, self: Command) => {
+      const id = ids.length === 0 ? undefined : ids[0];
       const filtered =
         options.state !== undefined || options.queue !== undefined || options.name !== undefined;
       if (id !== undefined && filtered) {
-        throw new UsageError(`give a job id or a filter (--state, --queue, --name), not both`);
+        throw new UsageError(`give job ids or a filter (--state, --queue, --name), not both`);
       }
       if (id === undefined && !filtered) {
         throw new UsageError(
@@ -201,11 +237,21 @@ function registerVerb(jobs: Command, cli: Cli, verb: Verb): void {
           await bulk(cli, session, verb, options);
           return;
         }
+        if (ids.length > 1) {
+          await actOnEach(
+            cli,
+            session,
+            verb,
+            options,
+            [...new Set(ids)].map((at) => ({ id: at })),
+          );
+          return;
+        }
         const job = await verb.apply(session.driver, id, { ...session.byId, ...options });
         if (session.out.json) session.out.document({ job });
         else
           session.out.line(
-            `${verb.done} ${escapeLine(`${job.id} (${job.name})`)}: now ${paintState(job.state, session.out.color)}`,
+            `${verb.done} ${escapeLine(`${job.id} (${job.name})`)}: ${verb.answersBefore === true ? 'was' : 'now'} ${paintState(job.state, session.out.color)}`,
           );
       });
     });

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type {
+  AttemptHistory,
   EnqueueResult,
   EventRecord,
   JobRecord,
@@ -16,7 +17,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const HOUR = 3_600_000;
 
 /**
- * The operator's commands against one backend, each through the built binary. `open` gives a
+ * The operator's commands against one backend, each through the CLI's `run`. `open` gives a
  * fresh queue (own schema or prefix) per case; the case's driver sets up state and checks it.
  */
 export function operatorCases(open: () => Promise<Target>): void {
@@ -112,7 +113,7 @@ export function operatorCases(open: () => Promise<Target>): void {
     expect(table.stdout).not.toContain('\u001b[');
   });
 
-  it('jobs show prints the record, its steps in write order, and its last error with stack', async () => {
+  it('jobs show prints the record, its attempt history, its steps in write order, and its last error with stack', async () => {
     const dead = await deadJob(target.driver, {
       name: 'email.send',
       steps: ['load-user', 'render', 'send'],
@@ -128,9 +129,20 @@ export function operatorCases(open: () => Promise<Target>): void {
     );
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(shown.stdout).toContain('attempts (1, oldest first)');
+    expect(shown.stdout).toMatch(/^#\s+ATTEMPT\s+OUTCOME\s+WORKER\s+CLAIMED\s+TOOK\s+ERROR$/m);
+    expect(shown.stdout).toMatch(
+      new RegExp(`^ *1 +1 +failed +\\S+ .+${BOOM.code}: ${BOOM.message}`, 'm'),
+    );
 
-    const { doc } = await json<{ job: JobRecord; steps: StepRecord[] }>('jobs', 'show', dead.id);
+    const { doc } = await json<{ job: JobRecord; attempts: AttemptHistory; steps: StepRecord[] }>(
+      'jobs',
+      'show',
+      dead.id,
+    );
     expect(doc.job).toEqual(await target.driver.get(dead.id));
+    expect(doc.attempts).toEqual(await target.driver.attempts.list(dead.id));
+    expect(doc.attempts.records.map((record) => record.outcome)).toEqual(['failed']);
     expect(doc.steps.map((step) => step.name)).toEqual(['load-user', 'render', 'send']);
 
     const missing = await run('jobs', 'show', '0b9a4c3e-8d7f-4f5e-9a51-2f1c6c0d7e11');

@@ -22,7 +22,7 @@ async function cancelled(driver: Driver, name: string, queue: string): Promise<s
   return id;
 }
 
-/** `purge --queue/--name/--dry-run` against one backend, through the built binary. */
+/** `purge --queue/--name/--dry-run` against one backend, through the CLI's `run`. */
 export function purgeCases(open: () => Promise<Target>): void {
   let target: Target;
   let ids: Record<string, string>;

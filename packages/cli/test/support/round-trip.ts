@@ -13,16 +13,19 @@ import { completedJob, deadJob, type Target } from './targets.js';
 const HOUR = 3_600_000;
 
 /**
- * Every operator command once against one backend, through the built binary, each `--json`
- * document parsed and checked against what the backend holds. The CLI's own logic (tables,
- * paging, refusals, watch) is covered case by case in `operator-cases.ts`.
+ * Every operator command once against one backend, each through the built binary in a process of
+ * its own (one that left a connection open would never exit), each `--json` document parsed and
+ * checked against what the backend holds. The CLI's own logic (tables, paging, refusals, watch)
+ * is covered case by case in `operator-cases.ts`.
  */
 export function roundTrip(open: () => Promise<Target>): void {
   it('enqueue, ls, show, a refused then confirmed bulk retry, promote, cancel, purge, events and stats answer what the backend holds', {
     timeout: 90_000,
   }, async () => {
     const target = await open();
-    const json = <T>(...args: string[]) => berthJson<T>([...args, ...target.flags]);
+    // Each command in a process of its own: one that left a connection open would never exit.
+    const json = <T>(...args: string[]) =>
+      berthJson<T>([...args, ...target.flags], { process: true });
     try {
       const enqueued = await json<EnqueueResult>(
         'enqueue',
@@ -56,14 +59,10 @@ export function roundTrip(open: () => Promise<Target>): void {
       expect(shown.doc.job).toEqual(await target.driver.get(dead.id));
       expect(shown.doc.steps.map((step) => step.name)).toEqual(['load-user', 'send']);
 
-      const unconfirmed = await berth([
-        'jobs',
-        'retry',
-        '--state',
-        'dead',
-        '--json',
-        ...target.flags,
-      ]);
+      const unconfirmed = await berth(
+        ['jobs', 'retry', '--state', 'dead', '--json', ...target.flags],
+        { process: true },
+      );
       // Refused before the driver is opened: nothing was counted.
       expect(unconfirmed.code).toBe(2);
       expect(errorDoc(unconfirmed)).toMatchObject({

@@ -102,7 +102,12 @@ const BOOM: JobError = {
  */
 export async function deadJob(
   driver: Driver,
-  input: { name: string; steps?: readonly string[]; idempotencyKey?: string },
+  input: {
+    name: string;
+    steps?: readonly string[];
+    idempotencyKey?: string;
+    logs?: readonly string[];
+  },
 ): Promise<JobRecord> {
   const queue = `q-${token()}`;
   const { id } = await driver.enqueue({
@@ -128,6 +133,11 @@ export async function deadJob(
       },
       fence,
     );
+  }
+  if (input.logs !== undefined && input.logs.length > 0) {
+    const at = driver.clock.now();
+    const lines = input.logs.map((message) => ({ at, level: 'info' as const, message }));
+    await driver.logs.append(fence, { from: 0, lines });
   }
   await driver.nack(fence, { error: BOOM });
   const dead = await driver.get(id);

@@ -18,15 +18,26 @@ export interface CrashRecoveryOptions {
   readonly open: () => Promise<CrashTarget>;
   /**
    * Absolute path of a module whose default export opens a driver on the target's store from
-   * `process.env` (it runs in the worker processes).
+   * `process.env`, on the `Clock` it is given (it runs in the worker processes).
    */
   readonly driverModule: string;
   /** Node flags for the worker processes, e.g. a TypeScript loader when the module is TypeScript. */
   readonly execArgv?: readonly string[];
-  /** The lease the workers take (default 1,000 ms): the rescue waits for it to lapse. */
+  /**
+   * The lease the workers take (default {@link CRASH_LEASE_MS}). The rescuer's clock runs twice
+   * this ahead, so to it the killed worker's leases have lapsed from its start.
+   */
   readonly visibilityTimeoutMs?: number;
 }
 
+/**
+ * The workers' default lease: as long as the case's own timeout, so no lease of a live worker
+ * lapses within the case however late a loaded machine runs its renewals. (With a 1 s lease, a
+ * worker whose renewal came more than ~0.7 s late ended its attempt, and it or the other worker
+ * claimed the job once more: a third attempt.) The rescue does not wait for the killed worker's
+ * leases to lapse in real time: the rescuer runs on a clock ahead by twice the lease.
+ */
+const CRASH_LEASE_MS = 60_000;
 const JOBS = 4;
 const here = import.meta.url;
 // From source (tests) the worker is TypeScript, from the published kit it is the built file.
@@ -52,17 +63,23 @@ export function describeCrashRecovery(options: CrashRecoveryOptions): void {
       const dir = mkdtempSync(join(tmpdir(), 'berth-crash-'));
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
       const stepLog = join(dir, 'steps.log');
+      const leaseMs = options.visibilityTimeoutMs ?? CRASH_LEASE_MS;
       const env = {
         ...driverEnv,
         CRASH_DRIVER_MODULE: options.driverModule,
         CRASH_STEP_LOG: stepLog,
         CRASH_JOBS: String(JOBS),
-        CRASH_VT_MS: String(options.visibilityTimeoutMs ?? 1_000),
+        CRASH_VT_MS: String(leaseMs),
       };
       const start = (mode: 'hang' | 'finish') => {
         const worker = spawnWorker(workerScript, options.execArgv ?? [], {
           ...env,
           CRASH_MODE: mode,
+          // Every lease the killed worker took ends within `leaseMs` after the kill (its last
+          // renewal came before it), and the rescuer starts after the kill: on a clock ahead by
+          // twice the lease, each has lapsed when the rescuer first looks, by the contract's
+          // rule that every instant is the driver's clock's.
+          CRASH_CLOCK_AHEAD_MS: String(mode === 'finish' ? 2 * leaseMs : 0),
         });
         cleanups.push(() => {
           worker.process.kill('SIGKILL');
@@ -87,7 +104,8 @@ export function describeCrashRecovery(options: CrashRecoveryOptions): void {
 
       const finished = await Promise.all(ids.map((id) => driver.get(id)));
       for (const job of finished) {
-        // The second attempt is the rescuer's: it claimed the row once the first lease lapsed.
+        // The second attempt is the rescuer's: it claimed the row once the first lease lapsed,
+        // and its own lease never lapsed, so nobody claimed the row a third time.
         expect(job).toMatchObject({ state: 'completed', attempts: 2 });
       }
       const runs = readFileSync(stepLog, 'utf8')

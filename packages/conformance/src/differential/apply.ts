@@ -1,6 +1,8 @@
 import type { EnqueueRequest, Fence, JobRecord } from '@berth/core';
 import { type Normalized, normalizeAnswer } from '../normalize.js';
+import { applyLogOp } from './logs.js';
 import { CALLER_IDS, type EnqueueSpec, type Op } from './ops.js';
+import { applyPause } from './pause-ops.js';
 import {
   learnFences,
   learnGivenUp,
@@ -81,14 +83,18 @@ async function call(world: World, op: Op): Promise<unknown> {
         : driver.nackMany(known.map((fence) => ({ fence, error: { message: 'batch' } })));
     }
     case 'get':
+    case 'attempts':
     case 'cancel':
     case 'promote':
+    case 'delete':
     case 'requeue': {
       const id = targetId(world, op.target);
       if (id === undefined) return NOTHING_TO_NAME;
       if (op.kind === 'get') return driver.get(id, tenancy(op.tenant));
+      if (op.kind === 'attempts') return driver.attempts.list(id, tenancy(op.tenant));
       if (op.kind === 'cancel') return driver.cancel(id, tenancy(op.tenant));
       if (op.kind === 'promote') return driver.promote(id, tenancy(op.tenant));
+      if (op.kind === 'delete') return driver.delete(id, tenancy(op.tenant));
       return driver.requeue(id, {
         ...tenancy(op.tenant),
         ...(op.fromStep === undefined ? {} : { fromStep: op.fromStep }),
@@ -96,6 +102,9 @@ async function call(world: World, op: Op): Promise<unknown> {
     }
     case 'list':
       return list(world, op);
+    case 'logAppend':
+    case 'logList':
+      return applyLogOp(world, op, now);
     case 'stats':
       return driver.stats();
     case 'purge': {
@@ -136,6 +145,10 @@ async function call(world: World, op: Op): Promise<unknown> {
       return driver.leases.renewSlot(op.key, op.holder, op.ttlMs);
     case 'releaseSlot':
       return driver.leases.releaseSlot(op.key, op.holder);
+    case 'pause':
+    case 'resume':
+    case 'pausedList':
+      return applyPause(driver, op);
     case 'advance':
       await clock.advance(op.ms);
       return `+${clock.now() - world.t0}`;

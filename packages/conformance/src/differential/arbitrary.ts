@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { logOpArbitraries } from './logs.js';
 import { CALLER_IDS, type EnqueueSpec, type Op, type Target } from './ops.js';
 
 /**
@@ -71,7 +72,10 @@ const weighted = <K extends Op['kind']>(
   fields: fc.Arbitrary<Fields<K>>,
 ) => ({ weight, arbitrary: op(kind, fields) });
 
-const byId = <K extends 'get' | 'cancel' | 'promote'>(kind: K, weight: number) =>
+const byId = <K extends 'get' | 'attempts' | 'cancel' | 'promote' | 'delete'>(
+  kind: K,
+  weight: number,
+) =>
   weighted(
     weight,
     kind,
@@ -130,8 +134,10 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     fc.record({ fences: fc.array(index, { minLength: 1, maxLength: 3 }), vtMs: vt }),
   ),
   byId('get', 2),
+  byId('attempts', 2),
   byId('cancel', 3),
   byId('promote', 2),
+  byId('delete', 2),
   weighted(
     4,
     'requeue',
@@ -205,6 +211,10 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   ),
   weighted(1, 'renewSlot', fc.record({ key: pick(LEASES), holder: pick(HOLDERS), ttlMs: ttl })),
   weighted(1, 'releaseSlot', fc.record({ key: pick(LEASES), holder: pick(HOLDERS) })),
+  weighted(1, 'pause', fc.record({ queue: pick(QUEUES), tenant: rarely(pick(TENANTS)) })),
+  weighted(4, 'resume', fc.record({ queue: pick(QUEUES), tenant: rarely(pick(TENANTS)) })),
+  weighted(1, 'pausedList', fc.constant({})),
+  ...logOpArbitraries(target, TENANTS),
   weighted(
     5,
     'advance',

@@ -1,4 +1,6 @@
 import type { JobState } from '@berth/core';
+import type { LogOp } from './logs.js';
+import type { PauseOp } from './pause-ops.js';
 
 /**
  * The operations a differential sequence is made of. Instants are offsets from the moment the op
@@ -94,8 +96,11 @@ export type Op =
   | { readonly kind: 'nackMany'; readonly fences: readonly number[] }
   | { readonly kind: 'extendMany'; readonly fences: readonly number[]; readonly vtMs: number }
   | ById<'get'>
+  /** The job's attempt history (`driver.attempts.list`). */
+  | ById<'attempts'>
   | ById<'cancel'>
   | ById<'promote'>
+  | ById<'delete'>
   | (ById<'requeue'> & { readonly fromStep?: string | undefined })
   | {
       readonly kind: 'list';
@@ -137,4 +142,6 @@ export type Op =
   | (SlotCall<'acquireSlot'> & { readonly limit: number })
   | SlotCall<'renewSlot'>
   | { readonly kind: 'releaseSlot'; readonly key: string; readonly holder: string }
+  | PauseOp
+  | LogOp
   | { readonly kind: 'advance'; readonly ms: number };

@@ -22,11 +22,13 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
   cancel: (d, [a, b]) => loose(d).cancel(a, b),
   promote: (d, [a, b]) => loose(d).promote(a, b),
   requeue: (d, [a, b]) => loose(d).requeue(a, b),
+  delete: (d, [a, b]) => loose(d).delete(a, b),
   list: (d, [a]) => loose(d).list(a),
   purge: (d, [a]) => loose(d).purge(a),
   'steps.get': (d, [a, b]) => loose(d).steps.get(a, b),
   'steps.put': (d, [a, b]) => loose(d).steps.put(a, b),
   'steps.list': (d, [a]) => loose(d).steps.list(a),
+  'attempts.list': (d, [a, b]) => loose(d).attempts.list(a, b),
   'events.publish': (d, [a, b, c]) => loose(d).events.publish(a, b, c),
   'events.find': (d, [a, b]) => loose(d).events.find(a, b),
   'events.list': (d, [a]) => loose(d).events.list(a),
@@ -38,6 +40,9 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
   'leases.releaseSlot': (d, [a, b]) => loose(d).leases.releaseSlot(a, b),
   'marks.get': (d, [a]) => loose(d).marks.get(a),
   'marks.advance': (d, [a, b]) => loose(d).marks.advance(a, b),
+  'pauses.pause': (d, [a, b]) => loose(d).pauses.pause(a, b),
+  'pauses.resume': (d, [a, b]) => loose(d).pauses.resume(a, b),
+  'pauses.list': (d, [a]) => loose(d).pauses.list(a),
   ...APP_ENTRIES,
 };
 

@@ -42,6 +42,8 @@ export function templateOf(entry: string, world: ScreensWorld, now: number): unk
     case 'promote':
       return [world.readyId, {}];
     case 'requeue':
+    case 'delete':
+    case 'attempts.list':
       return [world.deadId, {}];
     case 'list':
       return [{ limit: 2, queue: 'fuzz' }];
@@ -74,6 +76,11 @@ export function templateOf(entry: string, world: ScreensWorld, now: number): unk
       return ['fuzz.mark'];
     case 'marks.advance':
       return ['fuzz.mark', now];
+    case 'pauses.pause':
+    case 'pauses.resume':
+      return ['fuzz', {}];
+    case 'pauses.list':
+      return [{}];
     default:
       return appTemplateOf(entry, world, now) ?? [];
   }

@@ -1,10 +1,14 @@
 import type { DriverFactory } from '../kit.js';
 import { runCase } from '../run-case.js';
+import { attemptHistory } from './attempts.js';
 import { leaseBurial } from './claim.js';
+import { deleteAnswers } from './delete.js';
 import { dedupe, enqueueRetryOneMiss, enqueueRetryTwoMisses, onConflictError } from './enqueue.js';
 import { expected } from './expected/index.js';
 import { pagination } from './list.js';
+import { jobLogs } from './logs.js';
 import { cancelRefusals, promoteRefusals, tenancy } from './operator.js';
+import { pauseResume } from './pause.js';
 import {
   requeueFromStep,
   requeueKeyTaken,
@@ -32,6 +36,10 @@ export const goldenScenarios: readonly GoldenScenario[] = [
   leaseBurial,
   pagination,
   tenancy,
+  deleteAnswers,
+  attemptHistory,
+  pauseResume,
+  jobLogs,
 ];
 
 /** A scenario's name: one key of the expected transcripts. */

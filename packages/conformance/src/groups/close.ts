@@ -17,6 +17,7 @@ const calls: readonly (readonly [string, (driver: Driver) => Promise<unknown>])[
   ['list jobs', (driver) => driver.list()],
   ['read stats', (driver) => driver.stats()],
   ['read a step', (driver) => driver.steps.get(RUN_ID, 'step')],
+  ['list attempts', (driver) => driver.attempts.list(JOB_ID)],
   ['publish an event', (driver) => driver.events.publish('evt', { n: 1 })],
   ['acquire a lease', (driver) => driver.leases.acquire('leader', 'a', 1_000)],
   ['acquire a slot', (driver) => driver.leases.acquireSlot('k', 1, 'a', 1_000)],
@@ -28,7 +29,7 @@ const calls: readonly (readonly [string, (driver: Driver) => Promise<unknown>])[
 const closeCases: readonly KitCase[] = [
   {
     title:
-      'after close, enqueue, claim, get, list, stats, steps, events, leases, marks and check each answer DRIVER_CLOSED with one text on every driver',
+      'after close, enqueue, claim, get, list, stats, steps, attempts, events, leases, marks and check each answer DRIVER_CLOSED with one text on every driver',
     run: async ({ driver }) => {
       await driver.enqueue({ name: 'before-close' });
       await driver.close();

@@ -1,9 +1,11 @@
 import type { KitGroup, KitOptions } from '../kit.js';
 import { appTransactionGroup } from './app-transaction.js';
+import { attemptsGroup } from './attempts.js';
 import { checkGroup } from './check.js';
 import { claimGroup } from './claim.js';
 import { closeGroup } from './close.js';
 import { concurrencyGroup } from './concurrency.js';
+import { deleteGroup } from './delete.js';
 import { differentialGroup } from './differential.js';
 import { enqueueGroup } from './enqueue.js';
 import { eventsGroup } from './events.js';
@@ -12,8 +14,10 @@ import { goldenGroup } from './golden.js';
 import { largeValuesGroup } from './large-values.js';
 import { leasesGroup } from './leases.js';
 import { listGroup } from './list.js';
+import { logsGroup } from './logs.js';
 import { marksGroup } from './marks.js';
 import { operatorGroup } from './operator.js';
+import { pauseGroup } from './pause.js';
 import { progressGroup } from './progress.js';
 import { requeueGroup } from './requeue.js';
 import { restartGroup } from './restart.js';
@@ -36,8 +40,11 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     claimGroup,
     settleGroup,
     progressGroup,
+    attemptsGroup,
+    logsGroup,
     operatorGroup,
     requeueGroup,
+    deleteGroup,
     listGroup,
     statsGroup,
     tenancyGroup,
@@ -45,6 +52,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     eventsGroup,
     leasesGroup,
     marksGroup,
+    pauseGroup,
     wakeGroup,
     checkGroup,
     closeGroup,

@@ -1,26 +1,9 @@
 import { createClient, defineJob, type Json } from '@berth/core';
 import { expect } from 'vitest';
-import type { CaseContext, KitCase } from '../kit.js';
+import type { KitCase } from '../kit.js';
 import { driveToState, driveUntil } from '../runtime/drive.js';
-import { type ScenarioWorkerOptions, startWorker } from '../runtime/harness.js';
+import { withWorker } from '../runtime/harness.js';
 import { wrapDriver } from '../runtime/wrap-driver.js';
-
-type Jobs = Parameters<typeof startWorker>[1];
-
-/** Runs `play` with a worker on the case's driver, and stops it whatever `play` did. */
-async function withWorker(
-  { driver }: CaseContext,
-  jobs: Jobs,
-  play: () => Promise<void>,
-  options: ScenarioWorkerOptions = {},
-): Promise<void> {
-  const worker = await startWorker(driver, jobs, options);
-  try {
-    await play();
-  } finally {
-    await worker.stop();
-  }
-}
 
 /** `ctx.progress` through a worker: throttled, fenced, and kept across attempts. */
 export const progressWorkerCases: readonly KitCase[] = [

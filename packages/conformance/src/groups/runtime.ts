@@ -3,6 +3,7 @@ import { recordTranscript } from '../golden/transcript.js';
 import type { KitGroup } from '../kit.js';
 import { runtimeExpected } from '../runtime/expected.js';
 import { runtimeScenarios } from '../runtime/index.js';
+import { quietContext } from '../runtime/quiet-clock.js';
 
 /**
  * The runtime (worker, steps, scheduler) on the driver under test. Each scenario's transcript —
@@ -15,7 +16,7 @@ export const runtimeGroup: KitGroup = {
     title: `runtime ${scenario.name}: ${scenario.asserts}`,
     timeoutMs: 30_000,
     run: async (context) => {
-      const actual = await recordTranscript(scenario, context);
+      const actual = await recordTranscript(scenario, quietContext(context));
       expect(actual).toEqual(runtimeExpected[scenario.name]);
     },
   })),

@@ -1,6 +1,11 @@
-import type { ClaimedJob, Driver } from '@berth/core';
+import type { ClaimedJob, Driver, ManualClock } from '@berth/core';
 import { expect } from 'vitest';
-import type { CaseContext } from '../kit.js';
+
+/** One store the scale group fills and measures: a driver over it and the clock it reads. */
+export interface ScaleStore {
+  readonly driver: Driver;
+  readonly clock: ManualClock;
+}
 
 /** Rows per enqueueMany/claim/ackMany call while seeding. */
 const SEED_BATCH = 1_000;
@@ -69,8 +74,8 @@ async function claimNamed(
  * suspended on events nobody publishes. Leaves the clock 1 ms later, so the events are expired
  * and the leases lapsed.
  */
-export async function seed(context: CaseContext, count: number): Promise<void> {
-  const { driver, clock } = context;
+export async function seed(store: ScaleStore, count: number): Promise<void> {
+  const { driver, clock } = store;
   const future = clock.now() + HOUR;
   for (let made = 0; made < count; made += SEED_BATCH) {
     const size = Math.min(SEED_BATCH, count - made);
@@ -114,9 +119,24 @@ export const COST_SAMPLES = 7;
  */
 const NOISE_FLOOR_MS = 2;
 
-/** The fastest of COST_SAMPLES runs of `work`, floored at the noise floor. */
-export async function cost(work: () => Promise<unknown>): Promise<number> {
-  let best = Number.POSITIVE_INFINITY;
-  for (let sample = 0; sample < COST_SAMPLES; sample += 1) best = Math.min(best, await timed(work));
-  return Math.max(best, NOISE_FLOOR_MS);
+/**
+ * The fastest of COST_SAMPLES runs of `small` and of `big`, each floored at the noise floor,
+ * their samples taken in turn: a burst of load on the box lands on both alike, so their ratio
+ * says what the backlog costs, not when the box was busy (measured one after the other, a few
+ * busy seconds during one of them decided the case).
+ */
+export async function costs(
+  small: () => Promise<unknown>,
+  big: () => Promise<unknown>,
+): Promise<{ small: number; big: number }> {
+  let best = { small: Number.POSITIVE_INFINITY, big: Number.POSITIVE_INFINITY };
+  for (let sample = 0; sample < COST_SAMPLES; sample += 1) {
+    // Each goes first every other time, so neither always runs just after the other.
+    const bigFirst = sample % 2 === 1;
+    const before = await timed(bigFirst ? big : small);
+    const after = await timed(bigFirst ? small : big);
+    const [ofSmall, ofBig] = bigFirst ? [after, before] : [before, after];
+    best = { small: Math.min(best.small, ofSmall), big: Math.min(best.big, ofBig) };
+  }
+  return { small: Math.max(best.small, NOISE_FLOOR_MS), big: Math.max(best.big, NOISE_FLOOR_MS) };
 }

@@ -175,6 +175,12 @@ export const SHAPE_CALLS: readonly HostileCall[] = [
     field: 'id',
   },
   {
+    what: 'attempts.list(a Proxy id)',
+    call: (d) => d.attempts.list(never(throwingProxy())),
+    code: 'JOB_INVALID',
+    field: 'id',
+  },
+  {
     what: 'cancel(a Proxy id)',
     call: (d) => d.cancel(never(throwingProxy())),
     code: 'JOB_INVALID',

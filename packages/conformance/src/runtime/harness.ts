@@ -56,7 +56,7 @@ export async function startWorker(
 
 /** Runs `play` with a worker, and stops the worker whatever `play` did. */
 export async function withWorker(
-  context: ScenarioContext,
+  context: Pick<ScenarioContext, 'driver'>,
   jobs: Jobs,
   play: () => Promise<void>,
   options: ScenarioWorkerOptions = {},

@@ -1,7 +1,11 @@
 import type { Clock } from '../clock.js';
+import type { AttemptBackend, AttemptStore } from './attempts.js';
+import type { DeleteBackend, DeleteJobs } from './delete.js';
 import type { EventStore } from './events.js';
 import type { LeaseStore } from './leases.js';
+import type { LogBackend, LogStore } from './logs.js';
 import type { MarkStore } from './marks.js';
+import type { PauseBackend, PauseStore } from './pause.js';
 import type {
   AckItem,
   AckOptions,
@@ -37,7 +41,7 @@ export type Unsubscribe = () => Promise<void>;
  * {@link DriverBackend}: core screens every input here, so every driver refuses alike, and
  * wraps any raw backend error as DRIVER_UNAVAILABLE.
  */
-export interface Driver {
+export interface Driver extends DeleteJobs {
   /** The driver's name, for messages (`memory`, `pg`, `redis`). */
   readonly name: string;
   /** The clock every instant of this driver comes from. */
@@ -77,10 +81,16 @@ export interface Driver {
    */
   purge(request: PurgeRequest): Promise<number>;
   readonly steps: StepStore;
+  /** Each job's attempt history, written with the change that ends an attempt. Group `attempts`. */
+  readonly attempts: AttemptStore;
   readonly events: EventStore;
   readonly leases: LeaseStore;
   /** Named monotonic marks (the scheduler's per-schedule high-water mark). Group `marks`. */
   readonly marks: MarkStore;
+  /** Pause and resume queues fleet-wide (see contract/pause.ts). Group `pause`. */
+  readonly pauses: PauseStore;
+  /** Job logs (`ctx.log`): fenced appends, paged reads, capped per job. Group `logs`. */
+  readonly logs: LogStore;
   /**
    * Answers once the backend is reachable and holds everything this driver needs.
    * DRIVER_NOT_MIGRATED when its schema is missing or older than the driver's migrations (the
@@ -149,7 +159,7 @@ export interface ClaimOutcome {
  *
  * Each member names the conformance kit group that checks it.
  */
-export interface DriverBackend {
+export interface DriverBackend extends DeleteBackend {
   readonly name: string;
   readonly clock: Clock;
   /** Payload limit in bytes of JSON, applied by core's screen. */
@@ -278,7 +288,7 @@ export interface DriverBackend {
   /** Per queue holding any row, sorted by queue name. Group `stats`. */
   stats(): Promise<readonly QueueStats[]>;
   /**
-   * Removes TERMINAL rows of `states` with `finishedAt < olderThan`, and their steps; with `ids`,
+   * Removes TERMINAL rows of `states` with `finishedAt < olderThan`, and their steps and logs; with `ids`,
    * only rows among them (screened: 1..MAX_JOB_PAGE distinct uuids). At most `limit` rows go
    * (always filled in by core, 1..MAX_PURGE_LIMIT), oldest `finishedAt` first across the states,
    * then insertion order; a row another transaction holds is skipped, never waited for. Answers
@@ -288,6 +298,8 @@ export interface DriverBackend {
   purge(request: ScreenedPurge): Promise<number>;
 
   readonly steps: StepStore;
+  /** See {@link AttemptStore}: records written inside the changes that end attempts. */
+  readonly attempts: AttemptBackend;
   readonly events: EventStore;
   readonly leases: LeaseStore;
   /**
@@ -296,6 +308,10 @@ export interface DriverBackend {
    * it moved. Names are screened like lease names, values are safe integers >= 0. Group `marks`.
    */
   readonly marks: MarkStore;
+  /** Paused queues; `claim` skips them inside its atomic change (contract/pause.ts). Group `pause`. */
+  readonly pauses: PauseBackend;
+  /** Job logs: see {@link LogStore} for what each call must do. Group `logs`. */
+  readonly logs: LogBackend;
   /**
    * Resolves once the backend is reachable and holds everything this driver needs: one cheap
    * round trip (pg: the applied migration version against the driver's latest; redis: PING;

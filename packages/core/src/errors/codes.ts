@@ -35,6 +35,11 @@ export const CORE_ERROR_CODES = {
     title: 'only delayed jobs whose run time has not come can be promoted',
     fix: 'promote only a job that berth jobs ls --state delayed (or driver.list({ state: "delayed" })) shows',
   },
+  /** `delete` of a job a worker holds (`meta.state` is `running`). */
+  JOB_NOT_DELETABLE: {
+    title: 'a running job cannot be deleted',
+    fix: 'cancel the job first (berth jobs cancel <id>, or driver.cancel(id)), then delete it: berth jobs delete <id>, or driver.delete(id)',
+  },
   /** `list` given a cursor no page produced, or a limit outside 1..MAX_JOB_PAGE. */
   JOB_PAGE_INVALID: {
     title: 'a job list page was asked for outside its bounds',

@@ -49,6 +49,7 @@ export interface BerthErrorMetas {
   JOB_NOT_REQUEUEABLE: { readonly jobId: string; readonly state: JobState | 'live' };
   JOB_NOT_CANCELLABLE: { readonly jobId: string; readonly state: JobState };
   JOB_NOT_PROMOTABLE: { readonly jobId: string; readonly state: JobState };
+  JOB_NOT_DELETABLE: { readonly jobId: string; readonly state: JobState };
   JOB_PAGE_INVALID: {
     readonly reason: 'cursor' | 'limit' | 'both-cursors';
     readonly limit?: number;

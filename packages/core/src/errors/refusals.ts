@@ -101,6 +101,15 @@ export function jobNotPromotable(id: string, state: JobState) {
   });
 }
 
+/** `delete` of a job a worker holds: nothing changed. */
+export function jobNotDeletable(id: string, state: JobState) {
+  return new BerthError({
+    code: 'JOB_NOT_DELETABLE',
+    detail: `job ${id} is ${state}; a running job cannot be deleted while a worker holds it`,
+    meta: { jobId: id, state },
+  });
+}
+
 export function jobPageInvalid(reason: 'cursor' | 'limit' | 'both-cursors', value?: unknown) {
   const detail =
     reason === 'cursor'

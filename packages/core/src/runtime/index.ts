@@ -60,6 +60,8 @@ export {
   NonRetryableError,
   toJobError,
 } from './jobs/index.js';
+export type { JobLog } from './logs/index.js';
+export { formatLogValues, LOG_FLUSH_MS, LOG_SETTLE_WAIT_MS } from './logs/index.js';
 export type {
   Retention,
   RetentionKeep,

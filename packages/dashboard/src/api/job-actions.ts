@@ -34,3 +34,9 @@ export async function promoteJob(context: RequestContext): Promise<{ job: JobVie
   await objectBody(context);
   return { job: toJobView(await context.options.driver.promote(idParam(context), scope(context))) };
 }
+
+/** Deletes the job for good; answers it as it was (a running one is JOB_NOT_DELETABLE). */
+export async function deleteJob(context: RequestContext): Promise<{ job: JobView }> {
+  await objectBody(context);
+  return { job: toJobView(await context.options.driver.delete(idParam(context), scope(context))) };
+}

@@ -48,15 +48,18 @@ export async function listJobs(context: RequestContext): Promise<JobsResponse> {
   };
 }
 
-/** The job page: the record, its steps in write order, and what may be done to it. */
+/** The job page: the record, its attempts, its steps in write order, and what may be done to it. */
 export async function getJob(context: RequestContext): Promise<JobResponse> {
   const { driver, readOnly } = context.options;
   const id = idParam(context);
   const job = await driver.get(id, scope(context));
   if (job === undefined) throw jobNotFound(id);
   const steps = await driver.steps.list(job.runId);
+  // Purged between the two reads: its history went with it.
+  const attempts = (await driver.attempts.list(id, scope(context))) ?? { records: [], dropped: 0 };
   return {
     job: toJobView(job),
+    attempts,
     steps: steps.map(toStepView),
     actions: actionsFor(job, steps.length, readOnly),
   };

@@ -1,10 +1,25 @@
-import { staleReadyReport } from '@berth/core';
+import { JOB_STATES, staleReadyReport } from '@berth/core';
 import type { OverviewResponse, QueueOverview } from '../api-types.js';
 import type { RequestContext } from '../http/context.js';
+import { pausedQueues } from './queue-pauses.js';
 import { STALE_OVERVIEW_PAGES, tenantOverview } from './tenant-overview.js';
 
 const sum = (rows: readonly (readonly number[])[], length: number): number[] =>
   Array.from({ length }, (_, index) => rows.reduce((total, row) => total + (row[index] ?? 0), 0));
+
+const withPause = (paused: ReadonlyMap<string, number>, queue: string) => {
+  const pausedAt = paused.get(queue);
+  return pausedAt === undefined ? {} : { pausedAt };
+};
+
+const emptyQueue = (queue: string, zeros: readonly number[]): QueueOverview => ({
+  queue,
+  counts: Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as QueueOverview['counts'],
+  oldestReadyAgeMs: null,
+  capped: [],
+  completed: zeros,
+  failed: zeros,
+});
 
 /**
  * Counts per queue from one `stats()` call, and throughput from the in-process sampler (which
@@ -17,7 +32,7 @@ export async function overview(context: RequestContext): Promise<OverviewRespons
     return tenantOverview(driver, context.tenantId, sampleMs, staleReadyAfterMs);
   }
   context.sampler.start();
-  const stats = await context.sampler.sample();
+  const [stats, paused] = await Promise.all([context.sampler.sample(), pausedQueues(context)]);
   const now = driver.clock.now();
   const sampled = context.sampler.read(now);
   const zeros = sampled.minuteStarts.map(() => 0);
@@ -30,8 +45,16 @@ export async function overview(context: RequestContext): Promise<OverviewRespons
       capped: [],
       completed: series?.completed ?? zeros,
       failed: series?.failed ?? zeros,
+      ...withPause(paused, entry.queue),
     };
   });
+  // A paused queue that holds no row still shows, so it can be resumed.
+  for (const [queue, pausedAt] of paused) {
+    if (!queues.some((entry) => entry.queue === queue)) {
+      queues.push({ ...emptyQueue(queue, zeros), pausedAt });
+    }
+  }
+  queues.sort((a, b) => (a.queue < b.queue ? -1 : a.queue > b.queue ? 1 : 0));
   // Totals include queues purged away since: their jobs still ran in the window.
   const all = [...sampled.perQueue.values()];
   const length = sampled.minuteStarts.length;

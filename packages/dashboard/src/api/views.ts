@@ -66,12 +66,15 @@ export function toStepView(step: StepRecord): StepView {
 
 /** What the contract lets an operator do to a job in its state. */
 export function actionsFor(job: JobRecord, steps: number, readOnly: boolean): JobActions {
-  if (readOnly) return { retry: false, retryFromStep: false, cancel: false, promote: false };
+  if (readOnly) {
+    return { retry: false, retryFromStep: false, cancel: false, promote: false, delete: false };
+  }
   const requeueable = REQUEUEABLE_STATES.has(job.state);
   return {
     retry: requeueable,
     retryFromStep: requeueable && steps > 0,
     cancel: LIVE_STATES.has(job.state),
     promote: job.state === 'delayed',
+    delete: job.state !== 'running',
   };
 }

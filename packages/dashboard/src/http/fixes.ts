@@ -25,6 +25,8 @@ export const DASHBOARD_FIXES: Readonly<Record<string, Fix>> = {
     'Nothing to cancel: the job has settled. Retry it from its job page if it should run again.',
   JOB_NOT_PROMOTABLE: () =>
     'Promote only a delayed job whose run time has not come: the Jobs page with state delayed lists them.',
+  JOB_NOT_DELETABLE: () =>
+    'A worker holds this job: cancel it first (Cancel on its page), then delete it.',
   JOB_DUPLICATE: () =>
     'A live job holds this job’s idempotency key: let that job settle (the Jobs page shows it), then retry this one.',
   STEP_INVALID: () => 'Retry from a step the job page lists for this run.',

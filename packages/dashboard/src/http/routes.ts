@@ -1,9 +1,14 @@
+import { bulkJobs } from '../api/bulk-actions.js';
 import { deadLetters, purgeGroup, retryGroup } from '../api/dead-letters.js';
+import { enqueueJob } from '../api/enqueue-job.js';
 import { events } from '../api/events.js';
 import { findJob } from '../api/find.js';
-import { cancelJob, promoteJob, retryJob } from '../api/job-actions.js';
+import { cancelJob, deleteJob, promoteJob, retryJob } from '../api/job-actions.js';
+import { getJobLogs } from '../api/job-logs.js';
 import { getJob, listJobs } from '../api/jobs.js';
 import { overview } from '../api/overview.js';
+import { searchPayloads } from '../api/payload-search.js';
+import { pauseQueue, resumeQueue } from '../api/queue-pauses.js';
 import { schedules } from '../api/schedules.js';
 import type { Route } from './context.js';
 
@@ -14,13 +19,20 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/overview$/, run: overview },
   { method: 'GET', pattern: /^\/jobs$/, run: listJobs },
   { method: 'GET', pattern: new RegExp(`^/jobs/${ID}$`), run: getJob },
+  { method: 'GET', pattern: new RegExp(`^/jobs/${ID}/logs$`), run: getJobLogs },
   { method: 'GET', pattern: /^\/find$/, run: findJob },
+  { method: 'POST', pattern: /^\/jobs$/, run: enqueueJob },
+  { method: 'GET', pattern: /^\/payload-search$/, run: searchPayloads },
+  { method: 'POST', pattern: /^\/jobs\/bulk$/, run: bulkJobs },
   { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/retry$`), run: retryJob },
   { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/cancel$`), run: cancelJob },
   { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/promote$`), run: promoteJob },
+  { method: 'POST', pattern: new RegExp(`^/jobs/${ID}/delete$`), run: deleteJob },
   { method: 'GET', pattern: /^\/dead-letters$/, run: deadLetters },
   { method: 'POST', pattern: /^\/dead-letters\/retry$/, run: retryGroup },
   { method: 'POST', pattern: /^\/dead-letters\/purge$/, run: purgeGroup },
+  { method: 'POST', pattern: /^\/queues\/pause$/, run: pauseQueue },
+  { method: 'POST', pattern: /^\/queues\/resume$/, run: resumeQueue },
   { method: 'GET', pattern: /^\/schedules$/, run: schedules },
   { method: 'GET', pattern: /^\/events$/, run: events },
 ];

@@ -84,9 +84,36 @@ export function e2eCases(e2e: () => E2e): void {
       .evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
     expect(steps).toEqual(['fetch-customer', 'charge-card']);
     await page.getByText('"customer": 7').waitFor();
-    await page.getByText('at charge (billing.ts:42:11)').waitFor();
+    // The attempt history holds the same stack, folded: this one is the last error's.
+    await page.getByLabel('Last error').getByText('at charge (billing.ts:42:11)').waitFor();
     await page.getByRole('button', { name: 'Retry from here' }).first().waitFor();
     await shot('job');
+  });
+
+  it('job page: the attempt history with time, worker and outcome; an error shows its message, its stack folded until opened', async () => {
+    const { page, full, seeded, driver, shot } = e2e();
+    await visit(page, `${full.base}/jobs/${seeded.withSteps}`, /invoice\.charge/);
+    const history = await driver.attempts.list(seeded.withSteps);
+    const [record] = history?.records ?? [];
+    if (record === undefined) throw new Error('expected one attempt of the seeded job');
+    const attempt = page.locator('[data-attempt="1"]');
+    await attempt.waitFor();
+    expect(await page.locator('[data-attempt]').count()).toBe(1);
+    const head = await attempt.locator('.step-head').textContent();
+    expect(head).toContain('Attempt 1');
+    expect(head).toContain('failed');
+    expect(head).toContain(record.workerId);
+    expect(await attempt.locator('time').first().getAttribute('datetime')).toBe(
+      new Date(record.claimedAt).toISOString(),
+    );
+    const error = attempt.getByLabel('Error of attempt 1');
+    await error.locator('p', { hasText: 'card declined for order 9001 (customer 7)' }).waitFor();
+    const stack = error.locator('pre.stack');
+    expect(await stack.isVisible()).toBe(false);
+    await error.getByText('Stack', { exact: true }).click();
+    await stack.waitFor({ state: 'visible' });
+    expect(await stack.textContent()).toContain('at charge (billing.ts:42:11)');
+    await shot('job-attempts');
   });
 
   it('retry and cancel from the job page, after a confirmation, change the stored state', async () => {

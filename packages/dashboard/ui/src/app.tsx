@@ -1,12 +1,15 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { ThemeToggle } from './components/theme-toggle';
+import { TimeZoneNote } from './components/time-zone-note';
 import { config } from './config';
 import { DeadLettersPage } from './pages/dead-letters';
+import { EnqueuePage } from './pages/enqueue';
 import { EventsPage } from './pages/events';
 import { FindPage } from './pages/find';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
 import { OverviewPage } from './pages/overview';
+import { PayloadSearchPage } from './pages/payload-search';
 import { SchedulesPage } from './pages/schedules';
 import { Link, navigate, type Route, useRoute } from './router';
 
@@ -16,6 +19,7 @@ const NAV = [
   { to: '/dead-letters', label: 'Dead letters', page: 'dead-letters' },
   { to: '/schedules', label: 'Schedules', page: 'schedules' },
   { to: '/events', label: 'Events', page: 'events' },
+  ...(config.readOnly ? [] : [{ to: '/enqueue', label: 'Add a job', page: 'enqueue' } as const]),
 ] as const;
 
 const TITLES: Record<Route['page'], string> = {
@@ -26,6 +30,7 @@ const TITLES: Record<Route['page'], string> = {
   schedules: 'Schedules',
   events: 'Events',
   find: 'Find a job',
+  enqueue: 'Add a job',
   'not-found': 'Not found',
 };
 
@@ -34,7 +39,11 @@ function Page({ route }: { readonly route: Route }) {
     case 'overview':
       return <OverviewPage />;
     case 'jobs':
-      return <JobsPage query={route.query} />;
+      return route.query.get('where') ? (
+        <PayloadSearchPage query={route.query} />
+      ) : (
+        <JobsPage query={route.query} />
+      );
     case 'job':
       return <JobPage id={route.id} />;
     case 'dead-letters':
@@ -45,6 +54,8 @@ function Page({ route }: { readonly route: Route }) {
       return <EventsPage query={route.query} />;
     case 'find':
       return <FindPage id={route.id} />;
+    case 'enqueue':
+      return <EnqueuePage />;
     case 'not-found':
       return (
         <section>
@@ -171,6 +182,7 @@ export function App() {
       <main id="main" ref={main} tabIndex={-1}>
         <Page route={route} />
       </main>
+      <TimeZoneNote />
     </>
   );
 }

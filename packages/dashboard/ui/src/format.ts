@@ -1,8 +1,6 @@
 const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
 export const formatInstant = (instant: number): string => absolute.format(new Date(instant));
-export const formatClock = (instant: number): string => clock.format(new Date(instant));
 
 /** `4 s`, `12 min`, `3 h`, `2 d`. */
 export function formatDuration(ms: number): string {

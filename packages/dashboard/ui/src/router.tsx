@@ -10,6 +10,7 @@ export type Route =
   | { readonly page: 'schedules' }
   | { readonly page: 'events'; readonly query: URLSearchParams }
   | { readonly page: 'find'; readonly id: string }
+  | { readonly page: 'enqueue' }
   | { readonly page: 'not-found' };
 
 const NAVIGATE = 'berth:navigate';
@@ -31,6 +32,7 @@ export function parseRoute(location: Location): Route {
   if (path === '/schedules') return { page: 'schedules' };
   if (path === '/events') return { page: 'events', query };
   if (path === '/find') return { page: 'find', id: query.get('id') ?? '' };
+  if (path === '/enqueue') return { page: 'enqueue' };
   return { page: 'not-found' };
 }
 

@@ -9,6 +9,7 @@ import {
 import { BatchIndex } from './batch-index.js';
 import { EventIndex } from './event-index.js';
 import { storedFor, walkList } from './list-walk.js';
+import { PauseIndex } from './pause-index.js';
 import { QueueIndex } from './queue-index.js';
 import { claimOrder, finishedOrder, listOrder, makeRow, type Row } from './row.js';
 import { SortedList } from './sorted-list.js';
@@ -56,6 +57,8 @@ export class JobIndex {
   private readonly runs = new Map<string, string>();
   private readonly decisions = new BatchIndex();
   readonly events = new EventIndex();
+  /** Queue pauses: claims leave paused queues out. */
+  readonly pauses = new PauseIndex();
   /** Delete markers seen, oldest first: removed from the bucket once past their grace. */
   readonly markers: Marker[] = [];
   /** The highest revision applied. */

@@ -1,8 +1,13 @@
 import { JOB_COLUMN_NAMES, jobColumns } from './columns.js';
 
 const ORDER = 'ORDER BY priority DESC, run_at, seq';
-/** Leases found lapsed per queue a claim reads at most, oldest expiry first. */
-export const LAPSE_BATCH = 200;
+/**
+ * Leases found lapsed per queue a claim reads beyond its limit, oldest expiry first: enough that
+ * the best of a few lapsed at once are seen in claim order, and each claim files more than it
+ * can take, so none is left behind. A fixed batch instead made every small claim after a mass
+ * lapse pay for that whole batch.
+ */
+export const LAPSE_SLACK = 16;
 /**
  * An index walk's limit as a subquery: the planner cannot read its value, so it costs the walk
  * as stopping early, never against a Seq Scan and sort of jobs (which its cost model prefers
@@ -87,9 +92,9 @@ const dueSources = (s: string, k: Keyed) => {
  * ready rows (always due) in claim order from jobs_ready_idx, due delayed or suspended rows in
  * claim order (`dueSources`), and lapsed leases from two places: `lapsing`, the running rows of
  * each queue (every name) whose lease ran out since a claim last looked, oldest expiry first
- * from jobs_lease_expiry_idx (LAPSE_BATCH at most), and `marked`, those an earlier claim found
- * and left `lapsed`, in claim order from jobs_lapsed_idx (with attempts left) or
- * jobs_lapsed_final_idx (on their final attempt). No walk reads a lease that is still live, and
+ * from jobs_lease_expiry_idx (the claim's limit plus LAPSE_SLACK at most), and `marked`, those
+ * an earlier claim found and left `lapsed`, in claim order from jobs_lapsed_idx (with attempts
+ * left) or jobs_lapsed_final_idx (on their final attempt). No walk reads a lease that is still live, and
  * of the rows not due yet only the first of each priority above the rows taken.
  */
 const sources = (s: string, named: boolean) => {
@@ -121,7 +126,7 @@ const sources = (s: string, named: boolean) => {
           FROM ${s}.jobs j
           WHERE j.queue = q.queue AND j.visible_at <= $2::bigint AND NOT j.lapsed
           ORDER BY j.visible_at
-          ${upTo(String(LAPSE_BATCH))}
+          ${upTo(`$3 + ${LAPSE_SLACK}`)}
           FOR UPDATE SKIP LOCKED
         ) l
       ), marked AS (${markedWalk('j.attempts < j.max_attempts', false)}
@@ -134,16 +139,17 @@ const sources = (s: string, named: boolean) => {
  * buries up to $3 final-attempt lapsed leases; both come back, told apart by state, in claim order.
  * Candidates are the ready rows, the due delayed or suspended rows and the lapsed leases (see
  * `sources`), each locked SKIP LOCKED as it is read (at most $3 rows per source and key,
- * LAPSE_BATCH newly lapsed leases per queue); the best $3 are claimed. The newly lapsed leases it
- * neither claimed nor buried are marked `lapsed`, so they reach their claim-order index in
+ * $3 + LAPSE_SLACK newly lapsed leases per queue); the best $3 are claimed. The newly lapsed
+ * leases it neither claimed nor buried are marked `lapsed`, so they reach their claim-order index in
  * bounded steps (each row moves once), and no claim sorts more than it read. A due delayed row
  * it does not take stays as it is: the next claim finds it in claim order again.
  * $1 queues, $2 now, $3 limit, $4 worker, $5 visibility ms, $6 dropExhausted names,
  * $7 the LEASE_LAPSED error (JSON), $8 the job names to claim (null: every name); rows of
  * other names are neither claimed nor buried.
  *
- * Migration 6 installs these texts as the body of the claim_jobs function (the parameters are
- * the function's): a released migration never changes, so a change here is a new migration that
+ * Migration 9 installs these texts as the body of the claim_jobs function, behind its narrowing of
+ * $1 to the unpaused queues (the parameters are the function's): a released migration never
+ * changes, so a change here is a new migration that
  * replaces the function, and `migration-texts.test.ts` pins the installed text.
  */
 export function claimBodySql(s: string) {

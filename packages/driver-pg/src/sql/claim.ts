@@ -1,5 +1,6 @@
 /**
- * The claim, as a call of claim_jobs (migration 6; its statements are in claim-body.ts):
+ * The claim, as a call of claim_jobs (migration 9: paused queues left out, then the statements
+ * in claim-body.ts):
  * $1 queues, $2 now, $3 limit, $4 worker, $5 visibility ms, $6 dropExhausted names,
  * $7 the LEASE_LAPSED error (JSON), $8 the job names to claim (null: every name).
  */

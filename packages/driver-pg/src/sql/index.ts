@@ -1,5 +1,7 @@
+import { attemptsSql } from './attempts.js';
 import { checkSql } from './check.js';
 import { claimSql } from './claim.js';
+import { deleteSql } from './delete.js';
 import { enqueueSql } from './enqueue.js';
 import { enqueueAdvancingSql } from './enqueue-advancing.js';
 import { enqueueManySql } from './enqueue-many.js';
@@ -7,8 +9,10 @@ import { eventsSql } from './events.js';
 import { extendManySql } from './extend-many.js';
 import { leasesSql } from './leases.js';
 import { listSql } from './list.js';
+import { logsSql } from './logs.js';
 import { marksSql } from './marks.js';
 import { operatorSql } from './operator.js';
+import { pauseSql } from './pause.js';
 import { progressSql } from './progress.js';
 import { settleSql } from './settle.js';
 import { stepsSql } from './steps.js';
@@ -23,12 +27,16 @@ export function statements(s: string) {
     settle: settleSql(s),
     extendMany: extendManySql(s),
     operator: operatorSql(s),
+    delete: deleteSql(s),
     progress: progressSql(s),
     list: listSql(s),
     steps: stepsSql(s),
+    attempts: attemptsSql(s),
     events: eventsSql(s),
     leases: leasesSql(s),
     marks: marksSql(s),
+    pause: pauseSql(s),
+    logs: logsSql(s),
     check: checkSql(s),
   };
 }

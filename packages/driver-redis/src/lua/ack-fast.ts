@@ -1,3 +1,5 @@
+import { ATTEMPTS_LUA } from './attempts.js';
+
 /**
  * The hot ack, as Lua the settle script runs before its general path: a running row no claim
  * saw lapse always goes to completed with the same writes, so they are made directly, reading
@@ -9,9 +11,9 @@
  * does not hold), or nil for a row marked lapsed, which the general path takes (it also leaves
  * its due or spent set).
  */
-export const ACK_FAST_LUA = `
+export const ACK_FAST_LUA = `${ATTEMPTS_LUA}
 local ACK_FIELDS = { 'state', 'claimedBy', 'claim', 'queue', 'name', 'createdAt', 'seq',
-  'idempotencyKey', 'tenantId', 'lapsed' }
+  'idempotencyKey', 'tenantId', 'lapsed', 'attempts', 'claimedAt', 'updatedAt', 'attemptSeq' }
 local LIST_RUNNING = k_listState('running')
 local LIST_COMPLETED = k_listState('completed')
 local FINISHED_COMPLETED = k_finished('completed')
@@ -21,6 +23,8 @@ local function ackFast(id, worker, claim, result)
   local f = redis.call('HMGET', key, unpack(ACK_FIELDS))
   if f[1] ~= 'running' or f[2] ~= worker or n(f[3] or '0') ~= n(claim) then return 0 end
   if f[10] then return nil end
+  local attemptSeq = recordAttempt({ id = id, claimedBy = worker, claim = f[3], attempts = f[11] or '0',
+    claimedAt = f[12], updatedAt = f[13] or f[6], attemptSeq = f[14] }, 'completed', nil)
   local q, name, seq = f[4], f[5], pad(f[7])
   local member = pad(f[6]) .. seq .. ':' .. id
   local counts = queueKeys(q).counts
@@ -33,9 +37,10 @@ local function ackFast(id, worker, claim, result)
   zput(FINISHED_COMPLETED, NOW_TEXT, seq .. id)
   if result ~= '' then
     redis.call('HSET', key, 'state', 'completed', 'finishedAt', NOW_TEXT, 'updatedAt', NOW_TEXT,
-      'result', result)
+      'attemptSeq', attemptSeq, 'result', result)
   else
-    redis.call('HSET', key, 'state', 'completed', 'finishedAt', NOW_TEXT, 'updatedAt', NOW_TEXT)
+    redis.call('HSET', key, 'state', 'completed', 'finishedAt', NOW_TEXT, 'updatedAt', NOW_TEXT,
+      'attemptSeq', attemptSeq)
   end
   if f[8] then releaseKey({ id = id, name = name, tenantId = f[9], idempotencyKey = f[8] }) end
   return 1

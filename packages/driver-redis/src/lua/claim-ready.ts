@@ -28,9 +28,10 @@ local function claimReady(d, member, worker, ownClaims, note, visibleAt)
   d.claimedBy = worker
   d.visibleAt = visibleAt
   d.updatedAt = NOW_TEXT
+  d.claimedAt = NOW_TEXT
   local key = k_job(id)
   redis.call('HSET', key, 'state', 'running', 'claim', d.claim, 'attempts', d.attempts,
-    'claimedBy', worker, 'visibleAt', visibleAt, 'updatedAt', NOW_TEXT)
+    'claimedBy', worker, 'visibleAt', visibleAt, 'updatedAt', NOW_TEXT, 'claimedAt', NOW_TEXT)
   -- A ready row rarely holds waitFor (one a requeue took off a wait); a running row never does.
   if d.waitFor then
     redis.call('HDEL', key, 'waitFor')

@@ -1,3 +1,4 @@
+import { ATTEMPTS_LUA } from './attempts.js';
 import { CLAIM_READY_LUA } from './claim-ready.js';
 import { WAKE_WAITERS_LUA } from './events.js';
 
@@ -41,6 +42,7 @@ export const PROMOTE_SLACK = 16;
  * One claim, atomically, doing work bounded by its limit whatever the backlog. ARGV: now,
  * limit, workerId, visibilityTimeoutMs, lapsed-error JSON, claim token, queue count, queues...,
  * drop count, dropExhausted names..., names count (0: every name), names...
+ * Queues in the `paused` hash are dropped first (one HEXISTS each).
  * Rows wait in lanes, one per (queue, name): a claim reads the lanes of its names, or without
  * names those of every name the queue holds (its `names` set), so its work is bounded by its
  * limit times the lanes it reads, whatever the backlog. First, per lane, the first `limit` due
@@ -58,6 +60,7 @@ export const PROMOTE_SLACK = 16;
  * {buried job...}, index members read.
  */
 export const CLAIM_LUA = `${WAKE_WAITERS_LUA}
+${ATTEMPTS_LUA}
 ${CLAIM_READY_LUA}
 local now = n(ARGV[1])
 local limit = n(ARGV[2])
@@ -67,7 +70,12 @@ local lapsedError = ARGV[5]
 local token = ARGV[6]
 local queueCount = n(ARGV[7])
 local queues = {}
-for i = 1, queueCount do queues[i] = ARGV[7 + i] end
+-- A paused queue is left out before any lane is read: nothing of it is claimed or buried.
+local pausedQueues = k_paused()
+for i = 1, queueCount do
+  local q = ARGV[7 + i]
+  if redis.call('HEXISTS', pausedQueues, q) == 0 then queues[#queues + 1] = q end
+end
 local drop = {}
 local dropCount = n(ARGV[8 + queueCount])
 for i = 1, dropCount do drop[ARGV[8 + queueCount + i]] = true end
@@ -229,7 +237,11 @@ local function claimOther(job)
   local prior = job.d.state
   local resumed = prior == 'suspended'
   -- A lapsed lease taken again goes back as ready: its old holder's fence no longer holds.
-  if prior == 'running' then prior = 'ready' end
+  if prior == 'running' then
+    set(job, 'attemptSeq', recordAttempt(job.d, 'lapsed', nil))
+    prior = 'ready'
+  end
+  set(job, 'claimedAt', NOW_TEXT)
   set(job, 'state', 'running')
   set(job, 'claim', fmt(n(job.d.claim) + 1))
   set(job, 'claimedBy', worker)
@@ -257,6 +269,7 @@ flush()
 
 local buried = {}
 for _, job in ipairs(firstOf(k_spentName)) do
+  set(job, 'attemptSeq', recordAttempt(job.d, 'lapsed', lapsedError))
   unindex(job)
   local state = 'dead'
   if drop[job.d.name] then state = 'failed' end

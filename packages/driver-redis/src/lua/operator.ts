@@ -1,3 +1,5 @@
+import { ATTEMPTS_LUA } from './attempts.js';
+
 /**
  * Lua of the operator calls. Every by-id script takes ARGV: now, id, tenantId ('' = any
  * tenant); a row of another tenant answers {'missing'}, exactly like an id nobody queued.
@@ -14,12 +16,13 @@ if not job or (tenant ~= '' and job.d.tenantId ~= tenant) then return { 'missing
  * cancel (ARGV[4] = 'cancel'): a LIVE row → cancelled. promote ('promote'): an effectively
  * delayed row → ready now. Else {'state', effective state}; landed {'ok', job}.
  */
-export const OPERATOR_LUA = `
+export const OPERATOR_LUA = `${ATTEMPTS_LUA}
 ${BY_ID}
 local op = ARGV[4]
 local state = effective(job.d, now)
 if op == 'cancel' then
   if not LIVE[job.d.state] then return { 'state', state } end
+  if job.d.state == 'running' then set(job, 'attemptSeq', recordAttempt(job.d, 'cancelled', nil)) end
   unindex(job)
   finish(job, 'cancelled', now)
   set(job, 'updatedAt', NOW_TEXT)

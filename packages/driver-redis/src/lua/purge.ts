@@ -1,8 +1,8 @@
 /**
- * Removes one settled row: its index and list entries, its hash and its steps. Shared by both
+ * Removes one settled row: its index and list entries, its hash, its steps and its logs. Shared by both
  * purge scripts.
  */
-const REMOVE_ROW_LUA = `
+export const REMOVE_ROW_LUA = `
 local function removeRow(job)
   local d = job.d
   unindex(job)
@@ -10,7 +10,7 @@ local function removeRow(job)
   redis.call('ZREM', k_listQueue(d.queue), member)
   redis.call('ZREM', k_listName(d.name), member)
   if d.tenantId then redis.call('ZREM', k_listTenant(d.tenantId), member) end
-  redis.call('DEL', k_job(d.id), k_steps(d.runId), k_stepOrder(d.runId))
+  redis.call('DEL', k_job(d.id), k_steps(d.runId), k_stepOrder(d.runId), k_attempts(d.id), k_logs(d.id), k_logHead(d.id))
 end
 
 -- A queue left with no row leaves the queue set, and its counters (all 0) and lane names go.

@@ -31,7 +31,7 @@ local landed = {}
 -- What a settle reads or changes of a row: its payload and result never leave the server.
 local FIELDS = { 'state', 'claimedBy', 'claim', 'attempts', 'maxAttempts', 'queue', 'name',
   'priority', 'runAt', 'seq', 'createdAt', 'idempotencyKey', 'tenantId', 'waitFor', 'claimNote',
-  'visibleAt', 'lapsed' }
+  'visibleAt', 'lapsed', 'claimedAt', 'attemptSeq' }
 local function loadRow(id)
   local found = redis.call('HMGET', k_job(id), unpack(FIELDS))
   if not found[1] then return nil end
@@ -89,6 +89,14 @@ for item = 1, count do
   elseif fenceHolds(job, worker, claim) then
     -- An extend keeps the row running: its claim note (kept only in the claims hash) stays.
     if op == 'extend' then job.d.claimNote = redis.call('HGET', k_claims(worker), id) or nil end
+    if op == 'ack' then
+      set(job, 'attemptSeq', recordAttempt(job.d, 'completed', nil))
+    elseif op == 'nack' then
+      local retries = a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts)
+      set(job, 'attemptSeq', recordAttempt(job.d, retries and 'retried' or 'failed', a1))
+    elseif op == 'suspend' then
+      set(job, 'attemptSeq', recordAttempt(job.d, 'suspended', nil))
+    end
     unindex(job)
     set(job, 'updatedAt', NOW_TEXT)
     if op == 'ack' then

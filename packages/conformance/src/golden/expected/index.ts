@@ -1,11 +1,15 @@
 import type { Transcript } from '../transcript.js';
+import { attemptHistory } from './attempt-history.js';
 import { cancelRefusals } from './cancel-refusals.js';
 import { dedupe } from './dedupe.js';
+import { deleteAnswers } from './delete-answers.js';
 import { enqueueRetryOneMiss } from './enqueue-retry-one-miss.js';
 import { enqueueRetryTwoMisses } from './enqueue-retry-two-misses.js';
+import { jobLogs } from './job-logs.js';
 import { leaseBurial } from './lease-burial.js';
 import { onConflictError } from './on-conflict-error.js';
 import { pagination } from './pagination.js';
+import { pauseResume } from './pause-resume.js';
 import { promoteRefusals } from './promote-refusals.js';
 import { requeueFromStep } from './requeue-from-step.js';
 import { requeueKeyTaken } from './requeue-key-taken.js';
@@ -32,4 +36,8 @@ export const expected = {
   'lease-burial': leaseBurial,
   pagination,
   tenancy,
+  'delete-answers': deleteAnswers,
+  'attempt-history': attemptHistory,
+  'pause-resume': pauseResume,
+  'job-logs': jobLogs,
 } as const satisfies Readonly<Record<string, Transcript>>;

@@ -1,5 +1,8 @@
+import type { AttemptHistory } from '../../contract/attempts.js';
 import type { Driver } from '../../contract/driver.js';
 import type { EventRecord, PublishOptions } from '../../contract/events.js';
+import type { LogListOptions, LogPage } from '../../contract/logs.js';
+import type { PauseOptions, QueuePause } from '../../contract/pause.js';
 import type { ByIdOptions, EnqueueResult, JobRecord, Json } from '../../contract/records.js';
 import type { EventDefinition } from '../events/define-event.js';
 import type { AnyJobContract, JobContract, JobInput, ResultValue } from '../jobs/job-types.js';
@@ -70,6 +73,8 @@ export interface JobHandle<TPayload, TResult> {
    * failed, dead or cancelled; JOB_WAIT_TIMEOUT past `timeoutMs` (default 60 s).
    */
   result(options?: WaitOptions): Promise<TResult>;
+  /** The job's attempt history, oldest first (bounded); JOB_NOT_FOUND when the queue no longer holds it. */
+  attempts(): Promise<AttemptHistory>;
 }
 
 export interface Client {
@@ -107,6 +112,11 @@ export interface Client {
     id: string,
     options?: ByIdOptions,
   ): Promise<TypedJobRecord<TPayload, ResultValue<TResult>>>;
+  /**
+   * Job `id`'s attempt history: each ended attempt's outcome, worker, instants and error, oldest
+   * first, at most MAX_ATTEMPT_RECORDS (see `dropped`). JOB_NOT_FOUND as `get`.
+   */
+  attempts(id: string, options?: ByIdOptions): Promise<AttemptHistory>;
   /** Many jobs in one driver call, answered in order; atomic on a JOB_DUPLICATE. */
   enqueueMany<const T extends readonly AnyJobContract[]>(
     items: {
@@ -123,4 +133,21 @@ export interface Client {
     options?: PublishOptions,
   ): Promise<EventRecord<TPayload>>;
   publish(event: string, payload: Json, options?: PublishOptions): Promise<EventRecord>;
+  /**
+   * Pauses `queue` for every worker of the deployment: claims that start after it answered take
+   * nothing from it, on any process; enqueues still land and running jobs finish. Idempotent (a
+   * second pause answers the first one's `pausedAt`). A pause holds every tenant's jobs, so a
+   * `tenantId` is refused (JOB_INVALID).
+   */
+  pause(queue: string, options?: PauseOptions): Promise<QueuePause>;
+  /** Resumes `queue`; workers claiming from it are woken at once, as by an enqueue. */
+  resume(queue: string, options?: PauseOptions): Promise<QueuePause>;
+  /** Every paused queue, sorted by name. */
+  paused(options?: PauseOptions): Promise<readonly QueuePause[]>;
+  /**
+   * A page of job `id`'s log lines (what its handlers wrote with `ctx.log`), oldest first:
+   * `{ lines, next?, dropped }`; pass `next` back as `after` for the next page. JOB_NOT_FOUND
+   * when the queue holds no such job (or, with `tenantId`, not for that tenant).
+   */
+  logs(id: string, options?: LogListOptions): Promise<LogPage>;
 }

@@ -9,6 +9,7 @@ import type { AnyEventDefinition } from '../events/define-event.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { loadOtel } from '../otel/load-otel.js';
+import { attemptHistory } from './attempts.js';
 import type { Client, ClientOptions, EnqueueItem, EnqueueOptions } from './client-types.js';
 import { screenJobDefinition, toEnqueueRequest } from './enqueue-request.js';
 import { jobHandle, typedRecord } from './job-handle.js';
@@ -90,6 +91,7 @@ export function createClient(options: ClientOptions): Client {
       jobHandle(driver, screenJob(job), id, screenReadOptions(options)) as never,
     get: (job, id, options) =>
       typedRecord(driver, screenJob(job), id, screenReadOptions(options)) as never,
+    attempts: (id, options) => attemptHistory(driver, id, screenReadOptions(options)),
     async enqueueMany(items) {
       const list = screenItems(items);
       const requests = await Promise.all(
@@ -110,5 +112,14 @@ export function createClient(options: ClientOptions): Client {
       return results;
     },
     publish: publish as Client['publish'],
+    pause: (queue, pauseOptions) => driver.pauses.pause(queue, pauseOptions),
+    async resume(queue, pauseOptions) {
+      const resumed = await driver.pauses.resume(queue, pauseOptions);
+      // This process's workers look at once even on a driver without a wake subscription.
+      announceDue(driver, resumed.queue, driver.clock.now());
+      return resumed;
+    },
+    paused: (pauseOptions) => driver.pauses.list(pauseOptions),
+    logs: (id, logOptions) => driver.logs.list(id, logOptions),
   };
 }

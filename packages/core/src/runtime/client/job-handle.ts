@@ -2,6 +2,7 @@ import type { Driver } from '../../contract/driver.js';
 import type { ByIdOptions } from '../../contract/records.js';
 import { jobNotFound } from '../../errors/refusals.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
+import { attemptHistory } from './attempts.js';
 import { awaitResult, type WaitOptions } from './await-result.js';
 import type { JobHandle, TypedJobRecord } from './client-types.js';
 import { screenWaitOptions } from './screen-client.js';
@@ -31,6 +32,7 @@ export function jobHandle(
   return {
     id,
     get: () => typedRecord(driver, job, id, options),
+    attempts: () => attemptHistory(driver, id, options),
     async result(wait?: WaitOptions) {
       const screened = screenWaitOptions(wait);
       await typedRecord(driver, job, id, options);

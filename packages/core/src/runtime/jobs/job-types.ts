@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ClaimedJob, JobError, JobRecord, Json } from '../../contract/records.js';
 import type { JsonShaped } from '../../json-shape.js';
+import type { JobLog } from '../logs/job-log.js';
 import type { StepApi } from '../steps/index.js';
 import type { RuntimeLogger } from '../worker/logger.js';
 
@@ -78,6 +79,8 @@ export interface JobContext<TPayload> {
    * JSON, or over MAX_PROGRESS_BYTES, throws JOB_INVALID here.
    */
   progress<T extends JsonShaped<T> & ProgressValue>(value: T): Promise<boolean>;
+  /** Lines kept with the job: `ctx.log('text')`, `ctx.log.warn(...)` (see {@link JobLog}). */
+  readonly log: JobLog;
 }
 
 /** What a progress value may be at its top: a JSON leaf or an object (checked by `JsonShaped`). */

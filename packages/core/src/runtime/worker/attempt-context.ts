@@ -1,6 +1,7 @@
 import type { ClaimedJob } from '../../contract/records.js';
 import type { JsonShaped } from '../../json-shape.js';
 import type { JobContext, ProgressValue } from '../jobs/job-types.js';
+import type { JobLog } from '../logs/job-log.js';
 import type { StepApi } from '../steps/index.js';
 import type { RuntimeLogger } from './logger.js';
 
@@ -12,6 +13,8 @@ export interface ContextSource {
   readonly logger: RuntimeLogger;
   /** `ctx.progress`, one function per attempt (a handler may destructure it). */
   readonly progress: (value: unknown) => Promise<boolean>;
+  /** `ctx.log`, one function per attempt. */
+  readonly log: JobLog;
 }
 
 /**
@@ -47,5 +50,9 @@ export class HandlerContext implements JobContext<unknown> {
 
   get progress(): <T extends JsonShaped<T> & ProgressValue>(value: T) => Promise<boolean> {
     return this.#source.progress;
+  }
+
+  get log(): JobLog {
+    return this.#source.log;
   }
 }

@@ -2,6 +2,8 @@ import type { ClaimedJob, Fence, Json } from '../../contract/records.js';
 import type { StepRecord } from '../../contract/steps.js';
 import type { BerthError } from '../../errors/berth-error.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
+import { type JobLog, makeJobLog } from '../logs/job-log.js';
+import type { AttemptLog } from '../logs/log-shipper.js';
 import { type AttemptSpan, attemptSpanNow } from '../otel/attempt-span.js';
 import { createStepApi, type RunSuspended, type StepApi } from '../steps/index.js';
 import { timeoutsFor } from '../timers.js';
@@ -62,6 +64,9 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
   /** Made on the first `ctx.progress`: a job that never reports costs nothing. */
   private reporter: ProgressReporter | undefined;
   private reportProgress: ((value: unknown) => Promise<boolean>) | undefined;
+  /** Made on the first `ctx.log` line: a job that logs nothing costs nothing. */
+  private jobLog: AttemptLog | undefined;
+  private logFn: JobLog | undefined;
 
   constructor(
     readonly deps: ProcessDeps,
@@ -117,6 +122,15 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
   get progress(): (value: unknown) => Promise<boolean> {
     this.reportProgress ??= (value) => this.report(value);
     return this.reportProgress;
+  }
+
+  /** `ctx.log`, made on first read; lines go to the worker's one flusher. */
+  get log(): JobLog {
+    this.logFn ??= makeJobLog((level, message) => {
+      this.jobLog ??= this.deps.logShipper.open(this.fence, () => this.leaseLost('lease'));
+      this.jobLog.write(level, message);
+    });
+    return this.logFn;
   }
 
   /** Throttled, fenced writes of the job's progress (see progress-reporter). */
@@ -290,10 +304,16 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
     this.releaseSlot();
     deps.handlerEnded(this);
     deps.settling.began(this);
-    const { reporter } = this;
-    if (reporter === undefined) this.settle(end, afterSettle);
-    // The last value lands before the settle clears the fence; a lost lease would refuse it.
-    else void reporter.close(end.kind !== 'lease-lost').then(() => this.settle(end, afterSettle));
+    const { reporter, jobLog } = this;
+    if (reporter === undefined && jobLog === undefined) this.settle(end, afterSettle);
+    else {
+      // The last value and lines land before the settle clears the fence; a lost lease would
+      // refuse them.
+      const write = end.kind !== 'lease-lost';
+      void Promise.all([reporter?.close(write), jobLog?.close(write)]).then(() =>
+        this.settle(end, afterSettle),
+      );
+    }
   }
 
   private settle(end: AttemptEnd, afterSettle: (() => void) | undefined): void {

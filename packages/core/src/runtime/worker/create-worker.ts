@@ -4,6 +4,7 @@ import type { ClaimedJob, JobRecord } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
 import { onDue } from '../due-hub.js';
 import type { AnyJobDefinition, JobResultOf, SettledOutcome } from '../jobs/job-types.js';
+import { LogShipper } from '../logs/log-shipper.js';
 import { loadOtel } from '../otel/load-otel.js';
 import { Attempt } from './attempt.js';
 import { ClaimLoop } from './claim-loop.js';
@@ -138,6 +139,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       loop.slotFreed();
     },
     settling: afterEnd,
+    logShipper: new LogShipper(driver, logger),
     waitsForKey: () => {
       pump();
       loop.slotFreed();

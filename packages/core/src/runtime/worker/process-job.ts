@@ -1,5 +1,6 @@
 import type { JobRecord } from '../../contract/records.js';
 import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
+import type { LogShipper } from '../logs/log-shipper.js';
 import type { Admitted } from './admission.js';
 import type { Attempt } from './attempt.js';
 import type { LeaseKeeper } from './lease-keeper.js';
@@ -31,6 +32,8 @@ export interface ProcessDeps extends SettleDeps {
   readonly settling: { began(attempt: Attempt): void; ended(attempt: Attempt): void };
   /** The attempt began waiting here for its key's slot: it runs nothing, its slot is free. */
   readonly waitsForKey: () => void;
+  /** The worker's one flusher of `ctx.log` lines. */
+  readonly logShipper: LogShipper;
 }
 
 /**

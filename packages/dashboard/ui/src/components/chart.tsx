@@ -1,4 +1,4 @@
-import { formatClock } from '../format';
+import { formatAbsolute, formatAbsoluteClock } from '../absolute-time';
 
 interface ChartProps {
   readonly minuteStarts: readonly number[];
@@ -46,12 +46,12 @@ export function ThroughputChart(props: ChartProps) {
             <g key={minute}>
               {done > 0 ? (
                 <rect class="bar-completed" x={x} y={axis - up(done)} width={bar} height={up(done)}>
-                  <title>{`${formatClock(minute)}: ${done} completed`}</title>
+                  <title>{`${formatAbsolute(minute)}: ${done} completed`}</title>
                 </rect>
               ) : null}
               {bad > 0 ? (
                 <rect class="bar-failed" x={x} y={axis} width={bar} height={down(bad)}>
-                  <title>{`${formatClock(minute)}: ${bad} failed`}</title>
+                  <title>{`${formatAbsolute(minute)}: ${bad} failed`}</title>
                 </rect>
               ) : null}
             </g>
@@ -63,7 +63,8 @@ export function ThroughputChart(props: ChartProps) {
           <span class="legend completed">completed</span>
           <span class="legend failed">failed or dead</span>
           <span class="muted">
-            {formatClock(first)} – {formatClock(last)}, per minute (peak {peak})
+            <time dateTime={new Date(first).toISOString()}>{formatAbsolute(first)}</time> –{' '}
+            {formatAbsoluteClock(last)}, per minute (peak {peak})
           </span>
         </figcaption>
       )}

@@ -2,13 +2,16 @@ import { useState } from 'preact/hooks';
 import type { JobResponse, JobView } from '../../../src/api-types';
 import { type ApiError, getJson, postJson } from '../api';
 import { ConfirmDialog, type ConfirmRequest } from '../components/confirm';
+import { JobLogs } from '../components/job-logs';
 import { JsonView } from '../components/json-view';
 import { Loading, Problem } from '../components/problem';
 import { StateBadge } from '../components/state-badge';
+import { Link } from '../router';
 import { usePoll } from '../use-poll';
+import { AttemptsList } from './job-attempts';
 import { ErrorBlock, JobFacts, StepsTimeline } from './job-parts';
 
-type Action = 'retry' | 'cancel' | 'promote';
+type Action = 'retry' | 'cancel' | 'promote' | 'delete';
 
 const WORDS: Record<Action, { title: string; confirm: string; danger: boolean; body: string }> = {
   retry: {
@@ -29,11 +32,23 @@ const WORDS: Record<Action, { title: string; confirm: string; danger: boolean; b
     danger: false,
     body: 'It becomes ready now instead of at its run time.',
   },
+  delete: {
+    title: 'Delete this job?',
+    confirm: 'Delete job',
+    danger: true,
+    body: 'The job and its steps are deleted for good, and its idempotency key is free again. This cannot be undone.',
+  },
 };
 
 export function JobPage({ id }: { readonly id: string }) {
   const path = `/jobs/${encodeURIComponent(id)}`;
-  const { data, error, reload } = usePoll(`job:${id}`, () => getJson<JobResponse>(path));
+  // Set once this page deleted the job: there is nothing left to show or poll.
+  const [deleted, setDeleted] = useState<JobView | undefined>(undefined);
+  const { data, error, reload } = usePoll(
+    `job:${id}`,
+    () => getJson<JobResponse>(path),
+    deleted === undefined,
+  );
   const [confirming, setConfirming] = useState<ConfirmRequest | undefined>(undefined);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | undefined>(undefined);
   const [failure, setFailure] = useState<ApiError | undefined>(undefined);
@@ -58,6 +73,10 @@ export function JobPage({ id }: { readonly id: string }) {
         try {
           const body = fromStep === undefined ? {} : { fromStep };
           const answer = await postJson<{ job: JobView }>(`${path}/${action}`, body);
+          if (action === 'delete') {
+            setDeleted(answer.job);
+            return;
+          }
           setOutcome({ ok: true, text: `Done: the job is ${answer.job.state} now.` });
         } catch (caught) {
           setFailure(caught as ApiError);
@@ -67,6 +86,22 @@ export function JobPage({ id }: { readonly id: string }) {
     });
   };
 
+  if (deleted !== undefined) {
+    return (
+      <section aria-labelledby="job-title">
+        <h1 id="job-title">Job deleted</h1>
+        <p class="notice ok" role="status">
+          Deleted {deleted.name} <span class="mono">{deleted.id}</span> (it was {deleted.state}),
+          with its steps.
+        </p>
+        <p>
+          <Link to="/jobs" class="button">
+            Back to jobs
+          </Link>
+        </p>
+      </section>
+    );
+  }
   if (data === undefined) {
     return (
       <section>
@@ -75,8 +110,8 @@ export function JobPage({ id }: { readonly id: string }) {
       </section>
     );
   }
-  const { job, steps, actions } = data;
-  const any = actions.retry || actions.cancel || actions.promote;
+  const { job, attempts, steps, actions } = data;
+  const any = actions.retry || actions.cancel || actions.promote || actions.delete;
   return (
     <section aria-labelledby="job-title">
       <header class="job-header">
@@ -103,6 +138,11 @@ export function JobPage({ id }: { readonly id: string }) {
               Cancel
             </button>
           ) : null}
+          {actions.delete ? (
+            <button type="button" class="danger" onClick={() => act('delete')}>
+              Delete
+            </button>
+          ) : null}
         </fieldset>
       ) : null}
       <div aria-live="polite">
@@ -117,6 +157,8 @@ export function JobPage({ id }: { readonly id: string }) {
           <ErrorBlock error={job.lastError} title="Last error" />
         </>
       ) : null}
+      <h2>Attempts</h2>
+      <AttemptsList attempts={attempts} />
       <h2>Payload</h2>
       <JsonView value={job.payload} label="Payload" />
       {job.result !== undefined ? (
@@ -135,6 +177,15 @@ export function JobPage({ id }: { readonly id: string }) {
       <StepsTimeline
         steps={steps}
         retryFrom={actions.retryFromStep ? (step) => act('retry', step) : undefined}
+      />
+      <JobLogs
+        id={job.id}
+        live={
+          job.state === 'ready' ||
+          job.state === 'running' ||
+          job.state === 'delayed' ||
+          job.state === 'suspended'
+        }
       />
       <ConfirmDialog request={confirming} onClose={() => setConfirming(undefined)} />
     </section>

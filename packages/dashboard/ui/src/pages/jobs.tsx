@@ -1,13 +1,16 @@
+import { useState } from 'preact/hooks';
 import type { JobsResponse, State } from '../../../src/api-types';
 import { getJson } from '../api';
 import { Instant } from '../components/instant';
 import { JobIdCell } from '../components/job-id';
+import { PayloadWhereField } from '../components/payload-where-field';
 import { Loading, Problem } from '../components/problem';
 import { StateBadge } from '../components/state-badge';
 import { config } from '../config';
 import { distinguishingTails } from '../id-tail';
 import { Link, navigate, withQuery } from '../router';
 import { usePoll } from '../use-poll';
+import { BulkActions } from './jobs-bulk';
 
 const STATES: readonly State[] = [
   'ready',
@@ -19,10 +22,10 @@ const STATES: readonly State[] = [
   'dead',
   'cancelled',
 ];
-const FILTERS = ['state', 'queue', 'name', 'tenant', 'limit'] as const;
+const FILTERS = ['state', 'queue', 'name', 'tenant', 'limit', 'where'] as const;
 
 /** Uncontrolled fields, keyed by the query: a refresh never undoes what the user is typing. */
-function Filters({ query }: { readonly query: URLSearchParams }) {
+export function Filters({ query }: { readonly query: URLSearchParams }) {
   const onSubmit = (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
@@ -59,6 +62,7 @@ function Filters({ query }: { readonly query: URLSearchParams }) {
           <input name="tenant" defaultValue={value('tenant')} autoComplete="off" />
         </label>
       ) : null}
+      <PayloadWhereField value={value('where')} />
       <label>
         Per page
         <select name="limit">
@@ -113,8 +117,27 @@ function Pager({ query, page }: { readonly query: URLSearchParams; readonly page
 
 export function JobsPage({ query }: { readonly query: URLSearchParams }) {
   const key = query.toString();
-  const { data, error } = usePoll(`jobs?${key}`, () => getJson<JobsResponse>('/jobs', query));
+  const { data, error, reload } = usePoll(`jobs?${key}`, () =>
+    getJson<JobsResponse>('/jobs', query),
+  );
   const tails = distinguishingTails(data?.jobs.map((job) => job.id) ?? []);
+  // Ticked ids, per page: another filter or page starts with none.
+  const [ticked, setTicked] = useState<{ key: string; ids: ReadonlySet<string> }>({
+    key,
+    ids: new Set(),
+  });
+  const selected = ticked.key === key ? ticked.ids : new Set<string>();
+  const shown = data?.jobs.map((job) => job.id) ?? [];
+  const onPage = shown.filter((id) => selected.has(id));
+  const tick = (ids: readonly string[], on: boolean) => {
+    const next = new Set(selected);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
+    setTicked({ key, ids: next });
+  };
+  const selectable = !config.readOnly;
   return (
     <section aria-labelledby="jobs-title">
       <h1 id="jobs-title">Jobs</h1>
@@ -128,11 +151,30 @@ export function JobsPage({ query }: { readonly query: URLSearchParams }) {
         <p class="muted">No job matches these filters.</p>
       ) : (
         <>
+          {selectable ? (
+            <BulkActions
+              selected={onPage}
+              onDone={async () => {
+                setTicked({ key, ids: new Set() });
+                await reload();
+              }}
+            />
+          ) : null}
           <div class="table-wrap">
             <table class="jobs">
               <caption class="visually-hidden">Jobs, newest first</caption>
               <thead>
                 <tr>
+                  {selectable ? (
+                    <th scope="col" class="tick">
+                      <input
+                        type="checkbox"
+                        aria-label="Select every job on this page"
+                        checked={shown.length > 0 && onPage.length === shown.length}
+                        onChange={(event) => tick(shown, event.currentTarget.checked)}
+                      />
+                    </th>
+                  ) : null}
                   <th scope="col">Id</th>
                   <th scope="col">Name</th>
                   <th scope="col">Queue</th>
@@ -149,6 +191,16 @@ export function JobsPage({ query }: { readonly query: URLSearchParams }) {
               <tbody>
                 {data.jobs.map((job) => (
                   <tr key={job.id} data-job-id={job.id}>
+                    {selectable ? (
+                      <td class="tick">
+                        <input
+                          type="checkbox"
+                          aria-label={`Select job ${job.id}`}
+                          checked={selected.has(job.id)}
+                          onChange={(event) => tick([job.id], event.currentTarget.checked)}
+                        />
+                      </td>
+                    ) : null}
                     <td>
                       <JobIdCell id={job.id} tail={tails.get(job.id) ?? job.id} />
                     </td>

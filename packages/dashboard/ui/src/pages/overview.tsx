@@ -1,9 +1,12 @@
 import type { OverviewResponse, QueueOverview, State } from '../../../src/api-types';
 import { getJson } from '../api';
+import { Age } from '../components/age';
 import { ThroughputChart } from '../components/chart';
+import { Instant } from '../components/instant';
+import { PauseControl } from '../components/pause-control';
 import { Loading, Problem } from '../components/problem';
 import { config } from '../config';
-import { formatClock, formatDuration } from '../format';
+import { formatDuration } from '../format';
 import { Link, withQuery } from '../router';
 import { usePoll } from '../use-poll';
 
@@ -55,7 +58,13 @@ function Totals({ queues }: { readonly queues: readonly QueueOverview[] }) {
   );
 }
 
-function Stale({ stale }: { readonly stale: OverviewResponse['stale'] }) {
+function Stale({
+  stale,
+  now,
+}: {
+  readonly stale: OverviewResponse['stale'];
+  readonly now: number;
+}) {
   if (stale.names.length === 0) return null;
   const title = `Ready jobs no worker ran for over ${formatDuration(stale.afterMs)}`;
   return (
@@ -95,7 +104,9 @@ function Stale({ stale }: { readonly stale: OverviewResponse['stale'] }) {
                     {entry.name}
                   </Link>
                 </td>
-                <td class="num">{formatDuration(entry.oldestReadyAgeMs)}</td>
+                <td class="num">
+                  <Age ms={entry.oldestReadyAgeMs} now={now} />
+                </td>
                 <td class="num">
                   {entry.seen.toLocaleString()}
                   {stale.partial.includes(entry.queue) ? '+' : ''}
@@ -123,14 +134,18 @@ function Bound({ overview }: { readonly overview: OverviewResponse }) {
     <p class="muted small">
       Throughput is sampled from the driver's <code>stats()</code> every{' '}
       {formatDuration(throughput.sampleMs)} by this dashboard process
-      {throughput.since === null ? '' : `, since ${formatClock(throughput.since)}`}; jobs purged
-      between two samples are not counted.
+      {throughput.since === null ? null : (
+        <>
+          , since <Instant at={throughput.since} />
+        </>
+      )}
+      ; jobs purged between two samples are not counted.
     </p>
   );
 }
 
 export function OverviewPage() {
-  const { data, error } = usePoll('overview', () => getJson<OverviewResponse>('/overview'));
+  const { data, error, reload } = usePoll('overview', () => getJson<OverviewResponse>('/overview'));
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">Overview</h1>
@@ -142,7 +157,7 @@ export function OverviewPage() {
       ) : (
         <>
           <Totals queues={data.queues} />
-          <Stale stale={data.stale} />
+          <Stale stale={data.stale} now={data.now} />
           <h2>Throughput, last hour</h2>
           <ThroughputChart label="All queues" {...data.throughput} />
           <Bound overview={data} />
@@ -155,6 +170,7 @@ export function OverviewPage() {
                 <thead>
                   <tr>
                     <th scope="col">Queue</th>
+                    <th scope="col">Status</th>
                     {COLUMNS.map((state) => (
                       <th scope="col" key={state} class="num">
                         {state}
@@ -172,15 +188,20 @@ export function OverviewPage() {
                       <th scope="row">
                         <Link to={withQuery('/jobs', { queue: queue.queue })}>{queue.queue}</Link>
                       </th>
+                      <td class="pause">
+                        <PauseControl queue={queue} onDone={reload} />
+                      </td>
                       {COLUMNS.map((state) => (
                         <td key={state} class="num">
                           <Count queue={queue} state={state} />
                         </td>
                       ))}
                       <td class="num">
-                        {queue.oldestReadyAgeMs === null
-                          ? '—'
-                          : formatDuration(queue.oldestReadyAgeMs)}
+                        {queue.oldestReadyAgeMs === null ? (
+                          '—'
+                        ) : (
+                          <Age ms={queue.oldestReadyAgeMs} now={data.now} />
+                        )}
                         {data.stale.names.some((entry) => entry.queue === queue.queue) ? (
                           <span class="stale-flag" title="holds ready jobs no worker ran">
                             {' '}

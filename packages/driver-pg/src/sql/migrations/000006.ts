@@ -1,5 +1,5 @@
-import { claimBodySql } from '../claim-body.js';
 import { CLAIMED_COLUMNS } from './000004.js';
+import { claimBodySql } from './000006-claim-body.js';
 
 /**
  * Migration 6: claims in exact claim order over every due row. Waiting (delayed and suspended)

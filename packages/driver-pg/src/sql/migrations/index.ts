@@ -5,6 +5,9 @@ import { MIGRATION_000004 } from './000004.js';
 import { MIGRATION_000005 } from './000005.js';
 import { MIGRATION_000006 } from './000006.js';
 import { MIGRATION_000007 } from './000007.js';
+import { MIGRATION_000008 } from './000008.js';
+import { MIGRATION_000009 } from './000009.js';
+import { MIGRATION_000010 } from './000010.js';
 
 export interface Migration {
   readonly version: number;
@@ -21,6 +24,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, text: MIGRATION_000005 },
   { version: 6, text: MIGRATION_000006 },
   { version: 7, text: MIGRATION_000007 },
+  { version: 8, text: MIGRATION_000008 },
+  { version: 9, text: MIGRATION_000009 },
+  { version: 10, text: MIGRATION_000010 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

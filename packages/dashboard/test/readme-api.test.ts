@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { createManualClock, type Driver } from '@berth/core';
+import { createMemoryDriver } from '@berth/driver-memory';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentedRoute } from '../src/http/route-paths.js';
+import { ROUTES } from '../src/http/routes.js';
+import { mustGet } from './support/seed.js';
+import { startDashboard, type TestDashboard } from './support/server.js';
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+/** The README's "## JSON API" section, up to the next `## ` heading. */
+function apiSection(): string {
+  const start = README.indexOf('\n## JSON API\n');
+  if (start < 0) throw new Error('README.md has no "## JSON API" section');
+  const end = README.indexOf('\n## ', start + 1);
+  return README.slice(start, end < 0 ? undefined : end);
+}
+
+const sorted = (routes: Iterable<string>): string[] => [...routes].sort();
+const registered = sorted(ROUTES.map(documentedRoute));
+
+describe('README: the JSON API section', () => {
+  it('has a heading for exactly the routes the server registers', () => {
+    const headings = [...apiSection().matchAll(/^### `((?:GET|POST) \/api\/\S+)`$/gm)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(new Set(headings).size).toBe(headings.length);
+    expect(sorted(headings)).toEqual(registered);
+  });
+
+  it('lists exactly the routes the server registers in its table', () => {
+    const rows = [...apiSection().matchAll(/^\| `((?:GET|POST) \/api\/\S+)` \|/gm)].map(
+      (match) => match[1] ?? '',
+    );
+    expect(new Set(rows).size).toBe(rows.length);
+    expect(sorted(rows)).toEqual(registered);
+  });
+
+  it('names every route pattern as a method and a path with parameters', () => {
+    expect(registered).toContain('POST /api/jobs/:id/retry');
+    expect(registered).toContain('GET /api/payload-search');
+    expect(registered.every((route) => /^(GET|POST) \/api(\/[a-z:-]+)+$/.test(route))).toBe(true);
+  });
+});
+
+describe('README: the curl examples', () => {
+  let driver: Driver;
+  let served: TestDashboard;
+  let deadId: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    driver = createMemoryDriver({ clock: createManualClock(Date.UTC(2026, 5, 1, 12)) });
+    deadId = (await driver.enqueue({ name: 'invoice.charge', queue: 'billing', maxAttempts: 1 }))
+      .id;
+    const [job] = await driver.claim({
+      queues: ['billing'],
+      workerId: 'w',
+      visibilityTimeoutMs: 1,
+    });
+    await driver.nack(
+      { jobId: deadId, workerId: 'w', claim: job?.claim ?? 0 },
+      { error: { code: 'DECLINED', message: 'card declined' }, final: true },
+    );
+    await driver.events.publish('user.signed-up', { user: 'ada' });
+    served = await startDashboard({ driver });
+    dir = mkdtempSync(join(tmpdir(), 'h6-readme-api-'));
+  });
+  afterAll(async () => {
+    await served.close();
+    await driver.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('run in order against a dashboard, each answered 2xx, and do what they say', async () => {
+    const blocks = [...apiSection().matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
+    expect(blocks.length).toBe(registered.length + 1);
+    // curl prints each answer without a newline: one before the id puts it on a line of its own.
+    const script = `set -e\n${blocks.join('\n')}\necho\necho "ID=$ID"\n`;
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile(
+        'sh',
+        ['-c', script],
+        {
+          cwd: dir,
+          env: {
+            PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+            BASE: served.base,
+          },
+        },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      );
+    });
+    const id = /^ID=(.+)$/m.exec(output)?.[1] ?? '';
+    // Enqueued delayed, promoted, cancelled, retried, cancelled in bulk, then deleted.
+    expect(output).toContain(
+      `{"action":"cancel","results":[{"id":"${id}","outcome":"cancelled","state":"cancelled"}]}`,
+    );
+    expect(output).toMatch(
+      new RegExp(`"id":"${id}","name":"email\\.send","queue":"mail","state":"cancelled"`),
+    );
+    expect(await driver.get(id)).toBeUndefined();
+    // The payload search found it; the dead letter was retried, so purge skipped it.
+    expect(output).toContain(`"id":"${id}"`);
+    expect(output).toContain(`{"results":[{"id":"${deadId}","outcome":"requeued"}]}`);
+    expect(output).toContain(`"outcome":"skipped","message":"it is ready now"`);
+    expect((await mustGet(driver, deadId)).state).toBe('ready');
+  });
+});
