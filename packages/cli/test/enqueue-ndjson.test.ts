@@ -14,8 +14,10 @@ const batches: number[] = [];
 
 // The CLI opens its driver through connect(); this one counts the driver's enqueueMany calls and
 // their sizes, and otherwise is the real driver on the real server.
-vi.mock('../src/connect.js', async (original) => {
-  const real = await original<typeof import('../src/connect.js')>();
+async function countingConnect(
+  original: () => Promise<typeof import('../src/connect.js')>,
+): Promise<typeof import('../src/connect.js')> {
+  const real = await original();
   return {
     ...real,
     async connect(...args: Parameters<typeof real.connect>): Promise<Connection> {
@@ -36,14 +38,21 @@ vi.mock('../src/connect.js', async (original) => {
       return { ...connection, driver: counted };
     },
   };
-});
+}
 
-// Files share one module graph (isolate: false): another file may have loaded connect.js already,
-// unmocked. A fresh graph for this file makes main.js reach the mock above.
+// Files share one module graph (isolate: false). The mock is set up for this file only, on a fresh
+// graph (another file may have loaded connect.js unmocked), and taken down after it: a hoisted
+// vi.mock would stay for every later file in the worker, whose runs would then mix two graphs'
+// error classes (a CONFIG_INVALID shown as an unexpected error).
 let run: typeof import('../src/main.js').run;
 beforeAll(async () => {
+  vi.doMock('../src/connect.js', countingConnect);
   vi.resetModules();
   ({ run } = await import('../src/main.js'));
+});
+afterAll(() => {
+  vi.doUnmock('../src/connect.js');
+  vi.resetModules();
 });
 
 /** `berth ...args` in this process, `input` on stdin (a pipe); answers the exit code and output. */
