@@ -3,6 +3,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { openBucket, watchedBucket } from './buckets.js';
 import type { NatsContext } from './context.js';
+import { failingOnDisconnect } from './lost-answers.js';
 import { Mirror } from './mirror.js';
 import { screenReplicas } from './servers.js';
 import type { Subjects } from './subjects.js';
@@ -27,10 +28,11 @@ const PART_HEADROOM = 4_096;
  * buckets (created on first use with file storage and the configured replicas; a bucket that
  * exists is used as it is; replicas above 1 only on a server that replicates conditional writes
  * safely, see `screenReplicas`), the watch, and the wake subject. After a reconnect the watch resumes
- * where it stopped and wake listeners look again.
+ * where it stopped and wake listeners look again; a drop fails the requests in flight at once
+ * (`failingOnDisconnect`).
  */
 export async function openContext(settings: ConnectSettings): Promise<NatsContext> {
-  const nc =
+  const given =
     settings.connection ??
     (await connect({
       ...(settings.servers === undefined ? {} : { servers: [...[settings.servers].flat()] }),
@@ -40,6 +42,8 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       noAsyncTraces: true,
       timeout: settings.timeoutMs,
     }));
+  const losing = failingOnDisconnect(given);
+  const { nc } = losing;
   try {
     const version = nc.info?.version;
     screenReplicas({ version, replicas: settings.replicas });
@@ -82,14 +86,18 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       mirror,
       wake,
       markerGraceMs: settings.markerGraceMs,
-      stopStatus: () => (statuses as { stop?: () => void }).stop?.(),
+      stopStatus: () => {
+        (statuses as { stop?: () => void }).stop?.();
+        losing.stop();
+      },
       partBytes: Math.max(
         1_024,
         Math.min(512 * 1_024, nc.info?.max_payload ?? 1_048_576) - PART_HEADROOM,
       ),
     };
   } catch (error) {
-    if (settings.connection === undefined) await nc.close().catch(() => {});
+    losing.stop();
+    if (settings.connection === undefined) await given.close().catch(() => {});
     throw error;
   }
 }

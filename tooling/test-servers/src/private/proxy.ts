@@ -15,6 +15,11 @@ export interface CutProxy {
   /** Closes every held connection (resolves once the client closed its side too) and forwards again. */
   thaw(): Promise<void>;
   /**
+   * From now on answers stop: what the instance sends reaches the server, nothing comes back,
+   * and the instance is not told (every answer it waits for is lost). Until `refuse`.
+   */
+  mute(): void;
+  /**
    * Drops every connection and, until `accept`, every new one at once: to the instance the
    * server is gone (an outage), whatever the server itself is doing.
    */
@@ -46,6 +51,7 @@ export async function cutProxy(targetPort: number): Promise<CutProxy> {
   const held = new Set<Socket>();
   let frozen = false;
   let refusing = false;
+  let muted = false;
 
   const hold = (client: Socket) => {
     client.pause();
@@ -67,7 +73,8 @@ export async function cutProxy(targetPort: number): Promise<CutProxy> {
     upstream.on('error', () => {});
     pairs.set(client, upstream);
     client.pipe(upstream);
-    upstream.pipe(client);
+    if (muted) upstream.resume();
+    else upstream.pipe(client);
     const drop = () => {
       if (pairs.get(client) !== upstream) return;
       pairs.delete(client);
@@ -101,8 +108,16 @@ export async function cutProxy(targetPort: number): Promise<CutProxy> {
       frozen = false;
       await Promise.all([...held].map(closedByClient));
     },
+    mute() {
+      muted = true;
+      for (const upstream of pairs.values()) {
+        upstream.unpipe();
+        upstream.resume();
+      }
+    },
     refuse() {
       refusing = true;
+      muted = false;
       for (const [client, upstream] of [...pairs]) {
         pairs.delete(client);
         client.destroy();
