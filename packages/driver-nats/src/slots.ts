@@ -19,7 +19,7 @@ import { purgeKey, writeKey } from './writes.js';
  *
  * Cost per call: a renew reads the pointer and the shard and writes the shard (3 messages); an
  * acquire reads the pointer and its first shard together, then writes the pointer and the shard
- * (4); a release also removes the pointer and voids the key's full marker (5). Only an acquire
+ * (4; a try again after another caller's write got there first writes only the shard); a release also removes the pointer and voids the key's full marker (5). Only an acquire
  * whose first shard is full reads further: the key's full marker, which answers a refusal (3
  * reads in all), or when it is void (a release or an expiry since it was written) every shard
  * again, in growing parallel rounds (those this process saw full last): a refusal then costs
@@ -246,7 +246,7 @@ export function createSlotStore(
         }
       }
       const room = Object.keys(first.live).length < placesOf(start);
-      if (room && (await place(key, first, holder, now + ttlMs))) return true;
+      if (room && (await place(key, first, holder, now + ttlMs, pointer))) return true;
       if (room) continue;
       const marker = await readMarker(key);
       const { full } = marker;
@@ -260,15 +260,31 @@ export function createSlotStore(
         await writeKey(aux, subjects.slotFull(key), encodeJson(doc), marker.revision);
         return false;
       }
-      if (await place(key, looked.room, holder, now + ttlMs)) return true;
+      if (await place(key, looked.room, holder, now + ttlMs, pointer)) return true;
     }
     throw new Error(`slot key ${key} kept changing under ${MAX_CONFLICTS} writes`);
   }
 
-  /** Puts `holder` into `shard`, which has room; false when the shard moved under the write. */
-  async function place(key: string, shard: Shard, holder: string, expiresAt: number) {
+  /**
+   * Puts `holder` into `shard`, which has room; false when the shard moved under the write. The
+   * pointer is written first, unless the one read already names this shard (a try again after a
+   * conflict: a pointer naming a shard without its holder holds nothing, so it may stay) and the
+   * shard holds no expired entry of this holder, whose pointer the write drops at that revision.
+   */
+  async function place(
+    key: string,
+    shard: Shard,
+    holder: string,
+    expiresAt: number,
+    read: { readonly shard: number; readonly revision: number } | undefined,
+  ) {
     const doc: PointerDoc = { key, holder, shard: shard.index };
-    const pointer = await aux.put(pointerKey(key, holder), encodeJson(doc));
+    const reusable =
+      read?.shard === shard.index && !shard.expired.some(([expired]) => expired === holder);
+    const pointer =
+      reusable && read !== undefined
+        ? read.revision
+        : await aux.put(pointerKey(key, holder), encodeJson(doc));
     const holders = { ...shard.live, [holder]: [expiresAt, pointer] as const };
     return writeShard(key, shard, holders);
   }

@@ -164,6 +164,21 @@ const slotCases: readonly KitCase[] = [
   },
   {
     title:
+      'a holder whose slot lapsed takes one again, and that slot is its own: renewSlot and releaseSlot find it',
+    run: async ({ driver, clock }) => {
+      const { leases } = driver;
+      expect(await leases.acquireSlot('k', 2, 'w1', 1_000)).toBe(true);
+      await clock.advance(1_000);
+      expect(await leases.acquireSlot('k', 2, 'w1', 1_000)).toBe(true);
+      expect(await leases.renewSlot('k', 'w1', 1_000)).toBe(true);
+      expect(await leases.acquireSlot('k', 2, 'w2', 1_000)).toBe(true);
+      expect(await leases.acquireSlot('k', 2, 'w3', 1_000)).toBe(false);
+      expect(await leases.releaseSlot('k', 'w1')).toBe(true);
+      expect(await leases.acquireSlot('k', 2, 'w3', 1_000)).toBe(true);
+    },
+  },
+  {
+    title:
       'releaseSlot frees the holder’s slot at once and answers false when the holder holds none',
     run: async ({ driver }) => {
       const { leases } = driver;
