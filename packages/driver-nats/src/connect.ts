@@ -3,7 +3,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { openBucket, watchedBucket } from './buckets.js';
 import type { NatsContext } from './context.js';
-import { failingOnDisconnect } from './lost-answers.js';
+import { failingLostAnswers } from './lost-answers.js';
 import { Mirror } from './mirror.js';
 import { screenReplicas } from './servers.js';
 import type { Subjects } from './subjects.js';
@@ -29,7 +29,7 @@ const PART_HEADROOM = 4_096;
  * exists is used as it is; replicas above 1 only on a server that replicates conditional writes
  * safely, see `screenReplicas`), the watch, and the wake subject. After a reconnect the watch resumes
  * where it stopped and wake listeners look again; a drop fails the requests in flight at once
- * (`failingOnDisconnect`).
+ * (`failingLostAnswers`), as does a new leader of either stream.
  */
 export async function openContext(settings: ConnectSettings): Promise<NatsContext> {
   const given =
@@ -42,7 +42,10 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       noAsyncTraces: true,
       timeout: settings.timeoutMs,
     }));
-  const losing = failingOnDisconnect(given);
+  const losing = failingLostAnswers(given, [
+    settings.subjects.jobsStream,
+    settings.subjects.auxStream,
+  ]);
   const { nc } = losing;
   try {
     const version = nc.info?.version;

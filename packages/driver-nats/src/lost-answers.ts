@@ -25,27 +25,42 @@ export interface LosingConnection {
   stop(): void;
 }
 
+/** Where the server tells that a stream has a new leader (a cluster replaced the old one). */
+export const leaderElectedSubject = (stream: string): string =>
+  `$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.${stream}`;
+
 /**
  * `nc` whose requests fail at once when their answer can no longer come, instead of waiting out
  * their whole timeout (every call behind them stalled that long after a server crash):
  * - at a drop, those in flight: nats.js keeps them across the reconnect, but the lost server
  *   never answers what it took;
  * - at each dial after it (status `reconnecting`), those made while the connection was down:
- *   the dial discards what nats.js buffered meanwhile (`resetOutbound`), so they are never sent.
- * A request made in the moment between a dial's start and this seeing its status may fail
+ *   the dial discards what nats.js buffered meanwhile (`resetOutbound`), so they are never sent;
+ * - when one of `streams` has a new leader (a cluster replaced a leader that died or was cut
+ *   off), those in flight: the old leader never answers what it took, and the cluster drops what
+ *   came while the stream had none. The connection itself stayed up.
+ * A request made in the moment between such a change and this hearing of it may fail
  * needlessly: like a timeout, that answers "maybe landed", and callers retry.
  */
-export function failingOnDisconnect(nc: NatsConnection): LosingConnection {
+export function failingLostAnswers(
+  nc: NatsConnection,
+  streams: readonly string[],
+): LosingConnection {
   const inFlight = new Set<(error: Error) => void>();
+  const failAll = () => {
+    const failing = [...inFlight];
+    inFlight.clear();
+    for (const fail of failing) fail(new AnswerLostError());
+  };
   const statuses = nc.status();
   void (async () => {
     for await (const status of statuses) {
-      if (status.type !== 'disconnect' && status.type !== 'reconnecting') continue;
-      const failing = [...inFlight];
-      inFlight.clear();
-      for (const fail of failing) fail(new AnswerLostError());
+      if (status.type === 'disconnect' || status.type === 'reconnecting') failAll();
     }
   })();
+  const elections = streams.map((stream) =>
+    nc.subscribe(leaderElectedSubject(stream), { callback: failAll }),
+  );
   const request = (subject: string, payload?: Payload, options?: RequestOptions): Promise<Msg> =>
     new Promise((resolve, reject) => {
       inFlight.add(reject);
@@ -68,5 +83,9 @@ export function failingOnDisconnect(nc: NatsConnection): LosingConnection {
       return method;
     },
   });
-  return { nc: wrapped, stop: () => (statuses as { stop?: () => void }).stop?.() };
+  const stop = () => {
+    (statuses as { stop?: () => void }).stop?.();
+    for (const election of elections) election.unsubscribe();
+  };
+  return { nc: wrapped, stop };
 }
