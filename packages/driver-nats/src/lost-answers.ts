@@ -58,8 +58,13 @@ export function failingLostAnswers(
       if (status.type === 'disconnect' || status.type === 'reconnecting') failAll();
     }
   })();
+  // A subscription the account may not take (permissions) is closed with an error: no election.
   const elections = streams.map((stream) =>
-    nc.subscribe(leaderElectedSubject(stream), { callback: failAll }),
+    nc.subscribe(leaderElectedSubject(stream), {
+      callback: (error) => {
+        if (error === null) failAll();
+      },
+    }),
   );
   const request = (subject: string, payload?: Payload, options?: RequestOptions): Promise<Msg> =>
     new Promise((resolve, reject) => {
