@@ -69,9 +69,16 @@ export function failingLostAnswers(
   const request = (subject: string, payload?: Payload, options?: RequestOptions): Promise<Msg> =>
     new Promise((resolve, reject) => {
       inFlight.add(reject);
-      nc.request(subject, payload, options)
-        .then(resolve, reject)
-        .finally(() => inFlight.delete(reject));
+      nc.request(subject, payload, options).then(
+        (answer) => {
+          inFlight.delete(reject);
+          resolve(answer);
+        },
+        (error: unknown) => {
+          inFlight.delete(reject);
+          reject(error);
+        },
+      );
     });
   // Methods are bound once: the clients call them on every request.
   const bound = new Map<PropertyKey, unknown>();

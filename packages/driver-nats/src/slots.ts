@@ -18,12 +18,13 @@ import { purgeKey, writeKey } from './writes.js';
  * expired holders, and their pointers after them.
  *
  * Cost per call: a renew reads the pointer and the shard and writes the shard (3 messages); an
- * acquire reads the pointer and its first shard together, then writes the pointer and the shard
- * (4; a try again after another caller's write got there first writes only the shard); a release also removes the pointer and voids the key's full marker (5). Only an acquire
- * whose first shard is full reads further: the key's full marker, which answers a refusal (3
- * reads in all), or when it is void (a release or an expiry since it was written) every shard
- * again, in growing parallel rounds (those this process saw full last): a refusal then costs
- * ceil(limit / SHARD) more reads and writes the marker, which answers the next ones.
+ * acquire reads the pointer and its first shard together, then writes the pointer and the shard (4;
+ * a try again after another caller's write got there first writes only the shard); a release also
+ * removes the pointer and voids the key's full marker (5). Only an acquire whose first shard is
+ * full reads further: the key's full marker, which answers a refusal (3 reads in all), or when it
+ * is void (a release or an expiry since it was written) every shard again, in growing parallel
+ * rounds (those this process saw full last): a refusal then costs ceil(limit / SHARD) more reads
+ * and writes the marker, which answers the next ones.
  */
 export const SHARD = 64;
 
@@ -278,13 +279,13 @@ export function createSlotStore(
     expiresAt: number,
     read: { readonly shard: number; readonly revision: number } | undefined,
   ) {
-    const doc: PointerDoc = { key, holder, shard: shard.index };
-    const reusable =
-      read?.shard === shard.index && !shard.expired.some(([expired]) => expired === holder);
     const pointer =
-      reusable && read !== undefined
+      read?.shard === shard.index && !shard.expired.some(([expired]) => expired === holder)
         ? read.revision
-        : await aux.put(pointerKey(key, holder), encodeJson(doc));
+        : await aux.put(
+            pointerKey(key, holder),
+            encodeJson({ key, holder, shard: shard.index } satisfies PointerDoc),
+          );
     const holders = { ...shard.live, [holder]: [expiresAt, pointer] as const };
     return writeShard(key, shard, holders);
   }
