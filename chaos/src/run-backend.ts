@@ -160,6 +160,7 @@ export async function runBackend(
     }));
     const stallMs = Math.round(profile.leaseMs * 2.5);
     const exclusive = new Exclusive();
+    const slotStallTries: string[] = [];
     // A cut and a crash never overlap (a cut while the server is down shows nothing); the cut
     // may overlap a slot stall, which only the crash must not.
     const serverLock = new Exclusive();
@@ -205,6 +206,7 @@ export async function runBackend(
         stallMs,
         signal,
         exclusive,
+        tries: slotStallTries,
       }),
       server.partition === undefined
         ? crashServer({
@@ -298,6 +300,7 @@ export async function runBackend(
       workerKills: disruptions.filter((d) => d.kind === 'kill').length,
       zombies: disruptions.filter((d) => d.kind === 'stall').length,
       slotStalls: keyedWorkers.disruptions.length,
+      slotStallTries,
       leaderKills: schedulers.disruptions.length,
       killRecoveryMs: recoveryTimes(
         disruptions.filter((d) => d.kind === 'kill'),

@@ -233,6 +233,7 @@ describe('violations', () => {
     workerKills: 1,
     zombies: 0,
     slotStalls: 0,
+    slotStallTries: [],
     leaderKills: 1,
     killRecoveryMs: [],
     crashes: [{ downMs: 1 }],

@@ -15,7 +15,9 @@ export function describeCiProfile(backend: Backend, setting: string, claim: stri
 
   afterAll(() => {
     if (report !== undefined)
-      console.log(`chaos (ci profile, ${setting})\n${formatTable([report])}`);
+      console.log(
+        `chaos (ci profile, ${setting})\n${formatTable([report])}\n${report.slotStallTries.join('\n')}`,
+      );
   });
 
   describe(`chaos, ci profile, ${setting}`, () => {
@@ -26,7 +28,9 @@ export function describeCiProfile(backend: Backend, setting: string, claim: stri
       // Every nemesis acted: a run it skipped would prove nothing.
       expect(report.crashes.length).toBe(PROFILES.ci.crashAtMs.length);
       expect(report.zombies).toBe(PROFILES.ci.zombieAtMs.length);
-      expect(report.slotStalls).toBe(PROFILES.ci.slotStallAtMs.length);
+      expect(report.slotStalls, report.slotStallTries.join('\n')).toBe(
+        PROFILES.ci.slotStallAtMs.length,
+      );
       expect(report.leaderKills).toBe(PROFILES.ci.leaderKillAtMs.length);
       const windows = PARTITIONED.includes(backend) ? PROFILES.ci.partitions : [];
       expect(partitionsIdle(report.partitions, windows, PROFILES.ci.leaseMs)).toEqual([]);

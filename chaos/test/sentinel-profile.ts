@@ -32,7 +32,9 @@ export function describeSentinel(
         expect(report.cuts?.length).toBe(PROFILES.ci.primaryPartition.atMs.length);
       }
       expect(report.zombies).toBe(PROFILES.ci.zombieAtMs.length);
-      expect(report.slotStalls).toBe(PROFILES.ci.slotStallAtMs.length);
+      expect(report.slotStalls, report.slotStallTries.join('\n')).toBe(
+        PROFILES.ci.slotStallAtMs.length,
+      );
       expect(report.leaderKills).toBe(PROFILES.ci.leaderKillAtMs.length);
       expect(report.jobs.lost).toEqual([]);
       expect(violations(report)).toEqual([]);

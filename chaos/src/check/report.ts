@@ -18,6 +18,8 @@ export interface BackendReport extends Variant {
   readonly workerKills: number;
   readonly zombies: number;
   readonly slotStalls: number;
+  /** What each try at a slot stall did, in words. */
+  readonly slotStallTries: readonly string[];
   readonly leaderKills: number;
   /** ms from each worker SIGKILL until every job it held started again elsewhere. */
   readonly killRecoveryMs: readonly number[];
@@ -144,6 +146,7 @@ export function formatTable(reports: readonly BackendReport[]): string {
       (r) => `${r.keyed.completed} / ${r.keyed.completed + r.keyed.lost.length}`,
     ],
     ['keyed: slot holders stalled past the ttl', (r) => r.slotStalls],
+    ['keyed: tries to stall one (fresh key each)', (r) => r.slotStallTries.length],
     ['keyed: units over the per-key limit', (r) => r.keyed.overLimitUnits],
     ['partitions of a worker host (cut for)', (r) => each(r, (p) => ms(p.cutMs))],
     [

@@ -44,39 +44,52 @@ export async function stallSlotHolder(input: {
   readonly signal: AbortSignal;
   /** Shared with the server crash: the rival can take the lapsed slot only while the server is up. */
   readonly exclusive: Exclusive;
+  /** What each try did, in words (a stall that never happened explains itself). */
+  readonly tries: string[];
 }): Promise<void> {
   for (const [index, atMs] of input.atMs.entries()) {
     await at(input.start, atMs, input.signal, () =>
       input.exclusive.run(async () => {
         for (let attempt = 0; attempt < TRIES && !input.signal.aborted; attempt += 1) {
-          if (await stallOnce(input, `stalled-${index}-${attempt}`)) return;
+          const outcome = await stallOnce(input, `stalled-${index}-${attempt}`);
+          input.tries.push(`stall ${index} try ${attempt}: ${outcome}`);
+          if (outcome === STALLED) return;
         }
       }),
     );
   }
 }
 
-/** One try with a fresh key: answers whether the holder was stopped while it ran the job. */
+const STALLED = 'holder stopped while it ran the job';
+
+/** One try with a fresh key: answers what happened, {@link STALLED} when the holder was stopped. */
 async function stallOnce(
   input: Parameters<typeof stallSlotHolder>[0],
   key: string,
-): Promise<boolean> {
+): Promise<string> {
   const { fleet, signal, leaseMs } = input;
   const payload = { key, units: UNITS, unitMs: input.unitMs };
+  const enqueued = Date.now();
   await enqueueOne(input.client, input.job, payload, input.into, HOLDER_QUEUE);
   const startBy = Date.now() + START_LEASES * leaseMs;
   while (!signal.aborted && holderOf(fleet, key) === undefined && Date.now() < startBy) {
     await sleepUnless(20, signal);
   }
+  if (signal.aborted) return 'the run ended';
+  const started = Date.now();
+  if (holderOf(fleet, key) === undefined)
+    return `not started ${started - enqueued} ms after the enqueue`;
   // Held for a whole lease: the claim was not answered too late to renew.
-  const heldUntil = Date.now() + leaseMs;
+  const heldUntil = started + leaseMs;
   while (!signal.aborted && holderOf(fleet, key) !== undefined && Date.now() < heldUntil) {
     await sleepUnless(20, signal);
   }
-  if (signal.aborted || holderOf(fleet, key) === undefined) return false;
+  const since = `started ${started - enqueued} ms after the enqueue`;
+  if (signal.aborted) return 'the run ended';
+  if (holderOf(fleet, key) === undefined) return `${since}, ended after ${Date.now() - started} ms`;
   await enqueueOne(input.client, input.job, payload, input.into, RIVAL_QUEUE);
   const member = holderOf(fleet, key);
-  if (member === undefined) return false;
+  if (member === undefined) return `${since}, ended before the rival's job was enqueued`;
   await fleet.stall(member, input.stallMs);
-  return true;
+  return STALLED;
 }
