@@ -12,8 +12,15 @@ const ACCESS_FIXES: Readonly<Record<string, string>> = {
     "the user lacks the permissions Berth needs (publish and subscribe on the prefix's subjects, the JetStream API): grant them in the server's authorization, or connect as a user that has them; retrying will not help",
 };
 
-/** The fix for an error that refused the caller, or undefined for any other failure. */
-export function accessFix(cause: unknown): string | undefined {
-  if (!(cause instanceof Error)) return undefined;
-  return ACCESS_FIXES[cause.name];
+/**
+ * The fix for an error that refused the caller, or undefined for any other failure. A refused
+ * request comes wrapped (a RequestError whose cause is the refusal), so causes are looked through.
+ */
+export function accessFix(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; depth += 1) {
+    const fix = ACCESS_FIXES[cause.name];
+    if (fix !== undefined) return fix;
+    cause = cause.cause;
+  }
+  return undefined;
 }

@@ -5,12 +5,15 @@ import { openBucket, watchedBucket } from './buckets.js';
 import type { NatsContext } from './context.js';
 import { failingLostAnswers } from './lost-answers.js';
 import { Mirror } from './mirror.js';
+import type { ServerCredentials } from './server-credentials.js';
 import { screenReplicas } from './servers.js';
 import type { Subjects } from './subjects.js';
 import { Wake } from './wake.js';
 
 export interface ConnectSettings {
   readonly servers: string | readonly string[] | undefined;
+  /** Taken out of the servers' URLs (nats.js would ignore them there). */
+  readonly credentials?: ServerCredentials | undefined;
   readonly connection: NatsConnection | undefined;
   readonly subjects: Subjects;
   readonly clock: Clock;
@@ -36,6 +39,7 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
     settings.connection ??
     (await connect({
       ...(settings.servers === undefined ? {} : { servers: [...[settings.servers].flat()] }),
+      ...settings.credentials,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       // Each request would otherwise capture a stack trace up front: about an eighth of the CPU.

@@ -2,9 +2,12 @@ import {
   type Msg,
   type NatsConnection,
   type Payload,
+  PermissionViolationError,
+  RequestError,
   type RequestOptions,
   TimeoutError,
 } from '@nats-io/transport-node';
+import { RequestMux } from './request-mux.js';
 
 /**
  * A request whose connection dropped before its answer came. Like a timeout, it may have landed,
@@ -41,23 +44,30 @@ export const leaderElectedSubject = (stream: string): string =>
  *   came while the stream had none. The connection itself stayed up.
  * A request made in the moment between such a change and this hearing of it may fail
  * needlessly: like a timeout, that answers "maybe landed", and callers retry.
+ * Requests go through one {@link RequestMux}, whose waiting requests are the ones failed.
  */
 export function failingLostAnswers(
   nc: NatsConnection,
   streams: readonly string[],
 ): LosingConnection {
-  const inFlight = new Set<(error: Error) => void>();
-  const failAll = () => {
-    const failing = [...inFlight];
-    inFlight.clear();
-    for (const fail of failing) fail(new AnswerLostError());
-  };
+  const { inboxPrefix } = (nc as { options?: { inboxPrefix?: string } }).options ?? {};
+  const mux = new RequestMux(nc, inboxPrefix);
+  const failAll = () => mux.failAll(() => new AnswerLostError());
   const statuses = nc.status();
   void (async () => {
     for await (const status of statuses) {
       if (status.type === 'disconnect' || status.type === 'reconnecting') failAll();
+      // The server refused to take a request's publish: that request is told, as nats.js does.
+      if (
+        status.type === 'error' &&
+        status.error instanceof PermissionViolationError &&
+        status.error.operation === 'publish'
+      ) {
+        mux.failOne(status.error.subject, status.error);
+      }
     }
   })();
+  void nc.closed().then(() => mux.failAll(() => new RequestError('connection closed')));
   // A subscription the account may not take (permissions) is closed with an error: no election.
   const elections = streams.map((stream) =>
     nc.subscribe(leaderElectedSubject(stream), {
@@ -67,19 +77,7 @@ export function failingLostAnswers(
     }),
   );
   const request = (subject: string, payload?: Payload, options?: RequestOptions): Promise<Msg> =>
-    new Promise((resolve, reject) => {
-      inFlight.add(reject);
-      nc.request(subject, payload, options).then(
-        (answer) => {
-          inFlight.delete(reject);
-          resolve(answer);
-        },
-        (error: unknown) => {
-          inFlight.delete(reject);
-          reject(error);
-        },
-      );
-    });
+    mux.request(subject, payload, options);
   // Methods are bound once: the clients call them on every request.
   const bound = new Map<PropertyKey, unknown>();
   const wrapped = new Proxy(nc, {

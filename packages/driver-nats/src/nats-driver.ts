@@ -36,6 +36,7 @@ import { listPaused, pause, resume } from './pause.js';
 import { progress } from './progress.js';
 import { purge } from './purge.js';
 import { requeue } from './requeue.js';
+import { splitCredentials } from './server-credentials.js';
 import { screenServers } from './servers.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
@@ -166,7 +167,9 @@ const guard =
  */
 export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
   const { limit, timeoutMs, replicas, markerGraceMs, subjects } = screenOptions(options);
-  const servers = screenServers(options.servers);
+  const screened = screenServers(options.servers);
+  const { servers, credentials } =
+    screened === undefined ? { servers: undefined, credentials: {} } : splitCredentials(screened);
   const clock = options.clock ?? systemClock;
   const owned = options.connection === undefined;
   let opening: Promise<NatsContext> | undefined;
@@ -176,6 +179,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     if (closed) return Promise.reject(new Error('the driver was closed'));
     opening ??= openContext({
       servers: servers ?? (options.connection === undefined ? DEFAULT_NATS_SERVERS : undefined),
+      credentials,
       connection: options.connection,
       subjects,
       clock,

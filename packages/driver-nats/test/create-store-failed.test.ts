@@ -1,8 +1,9 @@
 import { serverUrl } from '@berth/test-servers';
-import { connect, type Msg, type RequestOptions } from '@nats-io/transport-node';
+import { connect } from '@nats-io/transport-node';
 import { expect, it } from 'vitest';
 import { createNatsDriver } from '../src/index.js';
 import { dropPrefix, freshPrefix } from './nats-factory.js';
+import { rerouteRequests } from './reroute-requests.js';
 
 // nats-server 2.9.10 refused a stream create with "could not create storage directory - mkdir
 // .../$G/streams/KV_…_jobs: no such file or directory" (10077) while another process removed the
@@ -12,25 +13,20 @@ it('a bucket create the server refuses once as a store it could not make (10077)
   const url = await serverUrl('nats');
   const prefix = freshPrefix();
   const nc = await connect({ servers: url });
-  const request = nc.request.bind(nc);
   let refused = 0;
-  nc.request = (subject: string, payload?: Uint8Array | string, options?: RequestOptions) => {
-    if (refused === 0 && subject === `$JS.API.STREAM.CREATE.KV_${prefix}_jobs`) {
-      refused += 1;
-      const answer = {
-        type: 'io.nats.jetstream.api.v1.stream_create_response',
-        error: {
-          code: 500,
-          err_code: 10_077,
-          description: `could not create storage directory - mkdir /var/lib/nats-server/jetstream/$G/streams/KV_${prefix}_jobs: no such file or directory`,
-        },
-      };
-      return Promise.resolve({
-        data: new TextEncoder().encode(JSON.stringify(answer)),
-      } as unknown as Msg);
-    }
-    return request(subject, payload, options);
-  };
+  rerouteRequests(nc, (subject) => {
+    if (refused > 0 || subject !== `$JS.API.STREAM.CREATE.KV_${prefix}_jobs`) return undefined;
+    refused += 1;
+    const answer = {
+      type: 'io.nats.jetstream.api.v1.stream_create_response',
+      error: {
+        code: 500,
+        err_code: 10_077,
+        description: `could not create storage directory - mkdir /var/lib/nats-server/jetstream/$G/streams/KV_${prefix}_jobs: no such file or directory`,
+      },
+    };
+    return { answer: new TextEncoder().encode(JSON.stringify(answer)) };
+  });
   const driver = createNatsDriver({ connection: nc, prefix });
   try {
     await expect(driver.enqueue({ name: 'first' })).resolves.toHaveProperty('id');

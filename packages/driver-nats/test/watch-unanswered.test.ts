@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
-import { connect, type RequestOptions } from '@nats-io/transport-node';
+import { connect } from '@nats-io/transport-node';
 import { expect, it } from 'vitest';
 import { openContext } from '../src/connect.js';
 import { subjectsFor } from '../src/subjects.js';
 import { dropPrefix, freshPrefix } from './nats-factory.js';
+import { rerouteRequests } from './reroute-requests.js';
 
 // After a reconnect the mirror makes its watch again: one consumer create. A cluster going through
 // a rolling restart may leave that create unanswered (sent while the meta leader is killed and
@@ -21,17 +22,16 @@ it('a watch whose consumer create goes unanswered after a reconnect is made agai
   const silent = `berth.test.silent.${randomUUID()}`;
   nc.subscribe(silent, { callback: () => {} });
   await nc.flush();
-  const request = nc.request.bind(nc);
   let withhold = false;
   let withheld = 0;
-  nc.request = (subject: string, payload?: Uint8Array | string, options?: RequestOptions) => {
-    if (withhold && subject.startsWith(`$JS.API.CONSUMER.CREATE.${subjects.jobsStream}`)) {
-      withhold = false;
-      withheld += 1;
-      return request(silent, payload, options);
+  rerouteRequests(nc, (subject) => {
+    if (!withhold || !subject.startsWith(`$JS.API.CONSUMER.CREATE.${subjects.jobsStream}`)) {
+      return undefined;
     }
-    return request(subject, payload, options);
-  };
+    withhold = false;
+    withheld += 1;
+    return { to: silent };
+  });
   const context = await openContext({
     servers: undefined,
     connection: nc,
