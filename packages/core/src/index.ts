@@ -153,3 +153,4 @@ export {
 } from './screen/cursor.js';
 export { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
 export { isUuid } from './screen/values.js';
+export * from './webhooks/index.js';

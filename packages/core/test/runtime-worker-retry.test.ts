@@ -4,6 +4,7 @@ import {
   defineJob,
   type JobRecord,
   NonRetryableError,
+  RetryAfterError,
   type WorkerEvents,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
@@ -70,6 +71,46 @@ describe('worker: completing and retrying', () => {
     expect((third ?? 0) - (second ?? 0)).toBeGreaterThanOrEqual(2_250);
     // The nack parks the job delayed until retryAt: no attempt runs before it.
     expect((second ?? 0) - (first ?? 0)).toBeLessThan(750 + 1_000);
+  });
+
+  it("a RetryAfterError names the next attempt's time itself, in place of the backoff, and still counts an attempt", async () => {
+    const attempts: { attempt: number; at: number }[] = [];
+    const retryAts: number[] = [];
+    let now = () => 0;
+    const limited = defineJob({
+      name: 'limited',
+      retry: { maxAttempts: 3, backoff: { initialMs: 1_000, jitter: 0 } },
+      run: ({ attempt }) => {
+        attempts.push({ attempt, at: now() });
+        if (attempt === 1) throw new RetryAfterError('told to wait', 7_500);
+        return 'ok';
+      },
+    });
+    const { driver, clock, worker, client } = setup([limited]);
+    now = () => clock.now();
+    worker.on('retrying', ({ retryAt }) => retryAts.push(retryAt));
+    await worker.start();
+    const { id } = await client.enqueue(limited, null);
+    const record = await driveToState(driver, clock, id, 'completed', { stepMs: 50 });
+    expect(record).toMatchObject({ attempts: 2, result: 'ok' });
+    const [first, second] = attempts.map((entry) => entry.at);
+    expect(retryAts).toEqual([(first ?? 0) + 7_500]);
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(7_500);
+  });
+
+  it('a RetryAfterError on the last attempt settles the job as any error would', async () => {
+    const once = defineJob({
+      name: 'once',
+      retry: { maxAttempts: 1 },
+      run: () => {
+        throw new RetryAfterError('told to wait', 60_000);
+      },
+    });
+    const { driver, clock, worker, client } = setup([once]);
+    await worker.start();
+    const { id } = await client.enqueue(once, null);
+    const record = await driveToState(driver, clock, id, 'dead');
+    expect(record.lastError).toMatchObject({ message: 'told to wait' });
   });
 
   it('dead-letters a job whose every attempt throws, keeping the last error', async () => {

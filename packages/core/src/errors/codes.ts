@@ -100,6 +100,11 @@ export const CORE_ERROR_CODES = {
     title: 'a step was used outside its rules',
     fix: 'give every step in a run its own name, and requeue fromStep only a step the run wrote',
   },
+  /** `verifyWebhook` refused a delivery; `meta.reason` says which check failed. */
+  WEBHOOK_INVALID: {
+    title: 'the webhook delivery is not signed by a secret of this endpoint',
+    fix: 'answer the sender 400 and drop the delivery; if real deliveries fail, check the endpoint secret (every secret during a rotation), that the raw body is verified before any parsing, and the receiver clock (toleranceSec)',
+  },
   /** An option given to a driver, worker or scheduler constructor is out of range. */
   CONFIG_INVALID: {
     title: 'an option is out of range',

@@ -124,6 +124,7 @@ export interface BerthErrorMetas {
     readonly [key: string]: MetaJson | undefined;
   };
   CONFIG_INVALID: { readonly option: string; readonly reason: string };
+  WEBHOOK_INVALID: { readonly reason: 'header' | 'timestamp' | 'signature' | 'body' };
 }
 
 /** Every registered code: core's, and any a driver or app merged into {@link BerthErrorMetas}. */

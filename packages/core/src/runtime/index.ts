@@ -58,6 +58,7 @@ export {
   implementJob,
   isRetryable,
   NonRetryableError,
+  RetryAfterError,
   toJobError,
 } from './jobs/index.js';
 export type { JobLog } from './logs/index.js';

@@ -25,4 +25,5 @@ export type {
   SettledOutcome,
 } from './job-types.js';
 export { isRetryable, NonRetryableError } from './non-retryable.js';
+export { RetryAfterError, retryAfterOf } from './retry-after.js';
 export type { PayloadIssue } from './validate-payload.js';

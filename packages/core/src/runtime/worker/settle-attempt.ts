@@ -4,6 +4,7 @@ import { backoffDelay } from '../jobs/backoff.js';
 import { toJobError } from '../jobs/job-error.js';
 import type { ResolvedRetry, SettledOutcome } from '../jobs/job-types.js';
 import { isRetryable } from '../jobs/non-retryable.js';
+import { retryAfterOf } from '../jobs/retry-after.js';
 import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
 import type { AttemptEnd } from './run-attempt.js';
@@ -67,7 +68,7 @@ async function send(at: Settling, call: () => Promise<boolean>): Promise<boolean
 
 /**
  * The nack a failed attempt sends: final when the error is non-retryable; otherwise a retry at
- * the backoff (the driver dead-letters it when no attempts remain), and where a give-up goes.
+ * the backoff, or at the wait the error names (`RetryAfterError`), and where a give-up goes.
  */
 export function nackFor(
   fence: Fence,
@@ -90,7 +91,7 @@ export function nackFor(
       outcome: { state: retry.deadLetter ? 'dead' : 'failed', error: jobError },
     };
   }
-  const delay = backoffDelay(retry.backoff, job.attempts, random);
+  const delay = retryAfterOf(error) ?? backoffDelay(retry.backoff, job.attempts, random);
   const retryAt = now + delay;
   return {
     item: { fence, error: jobError, ...(delay > 0 ? { retryAt } : {}) },
