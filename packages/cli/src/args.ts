@@ -1,6 +1,5 @@
-import { isJobState, type JobState, type Json, MAX_JOB_PAGE } from '@berth/core';
+import { isJobState, type JobState, type Json, MAX_JOB_PAGE, parseDuration } from '@berth/core';
 import { InvalidArgumentError } from 'commander';
-import { parseDuration } from './duration.js';
 
 /**
  * Parsers for option and argument values. Each throws commander's InvalidArgumentError, so a bad

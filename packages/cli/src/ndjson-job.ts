@@ -3,9 +3,9 @@ import {
   DEFAULT_MAX_PAYLOAD_BYTES,
   type EnqueueRequest,
   isBerthError,
+  parseDuration,
   screenEnqueue,
 } from '@berth/core';
-import { parseDuration } from './duration.js';
 import { UsageError } from './errors.js';
 import { clip } from './escape.js';
 

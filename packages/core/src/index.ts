@@ -107,6 +107,7 @@ export {
 } from './contract/states.js';
 export type { StepRecord, StepStatus, StepStore } from './contract/steps.js';
 export { createDriver } from './create-driver.js';
+export { parseDuration } from './duration.js';
 export type {
   BerthErrorCauseJSON,
   BerthErrorInput,

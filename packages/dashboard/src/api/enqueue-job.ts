@@ -1,7 +1,12 @@
-import { type EnqueueRequest, type Json, jobInvalid, jobNotFound } from '@berth/core';
+import {
+  type EnqueueRequest,
+  type Json,
+  jobInvalid,
+  jobNotFound,
+  parseDuration,
+} from '@berth/core';
 import type { EnqueueResponse } from '../enqueue-search-types.js';
 import { type RequestContext, scope } from '../http/context.js';
-import { parseDuration } from './duration.js';
 import { toJobView } from './views.js';
 
 /**

@@ -10,12 +10,12 @@ const UNIT_MS: Readonly<Record<string, number>> = {
 const PART = /(\d+)(ms|s|m|h|d|w)/gy;
 
 /**
- * `10s`, `5m`, `7d`, `1h30m`, `250ms` → milliseconds, as `berth enqueue --delay` reads them;
- * undefined for anything else (a bare number is refused: seconds or milliseconds would be a
- * guess).
+ * `10s`, `5m`, `7d`, `1h30m`, `250ms` → milliseconds; undefined for anything else (a bare number
+ * is refused: seconds or milliseconds would be a guess). The one reading of a duration an
+ * operator types: `berth enqueue --delay`, `berth purge --older-than` and the dashboard's forms.
  */
 export function parseDuration(text: string): number | undefined {
-  if (text === '') return undefined;
+  if (typeof text !== 'string' || text === '') return undefined;
   PART.lastIndex = 0;
   let total = 0;
   let consumed = 0;
