@@ -66,7 +66,7 @@ describe('scheduler crash safety', () => {
         if (call === 'enqueue') throw new Crash('killed after the enqueue');
       },
     );
-    const options = { schedules: [everyMinute], catchUp: { maxSlots: 1 }, ...TIMING };
+    const options = { schedules: [everyMinute], catchUp: { maxSlots: 1, neverRun: 1 }, ...TIMING };
     await clock.set(T0 + MINUTE + 10_000);
     await createScheduler({ ...options, driver: dying, holderId: 'a' }).tick();
     expect(await completeAndPurge(memory, clock)).toBe(1);
@@ -87,7 +87,7 @@ describe('scheduler crash safety', () => {
       if (call === 'enqueue') throw new Crash('killed before the enqueue landed');
     });
     const { lines, logger } = recordingLogger();
-    const options = { schedules: [everyMinute], catchUp: { maxSlots: 1 }, ...TIMING };
+    const options = { schedules: [everyMinute], catchUp: { maxSlots: 1, neverRun: 1 }, ...TIMING };
     await clock.set(T0 + MINUTE + 10_000);
     await createScheduler({ ...options, driver: dying, holderId: 'a' }).tick();
 
@@ -120,7 +120,7 @@ describe('scheduler crash safety', () => {
       },
     );
     const { lines, logger } = recordingLogger();
-    const options = { schedules: [everyMinute], catchUp: { maxSlots: 1 }, ...TIMING };
+    const options = { schedules: [everyMinute], catchUp: { maxSlots: 1, neverRun: 1 }, ...TIMING };
     const scheduler = createScheduler({ ...options, driver: lossy, logger, holderId: 'a' });
     await clock.set(T0 + MINUTE + 10_000);
     const failed = await scheduler.tick();
@@ -149,7 +149,7 @@ describe('scheduler crash safety', () => {
       driver: flaky,
       logger,
       schedules: [everyMinute],
-      catchUp: { maxSlots: 1 },
+      catchUp: { maxSlots: 1, neverRun: 1 },
       ...TIMING,
     });
     await clock.set(T0 + MINUTE + 10_000);
@@ -168,7 +168,7 @@ describe('scheduler crash safety', () => {
 
   it('catches up a slot whose leader died before reaching it', async () => {
     const { driver, clock } = memoryOnManualClock();
-    const options = { schedules: [everyMinute], catchUp: { maxSlots: 1 }, ...TIMING };
+    const options = { schedules: [everyMinute], catchUp: { maxSlots: 1, neverRun: 1 }, ...TIMING };
     await clock.set(T0 + 10_000);
     await createScheduler({ ...options, driver, holderId: 'a' }).tick();
     // a dies at T0 + 20 s, before the slot of minute 1.
@@ -192,7 +192,7 @@ describe('scheduler crash safety', () => {
         await held.promise;
       }
     });
-    const options = { schedules: [everyMinute], catchUp: { maxSlots: 3 }, ...TIMING };
+    const options = { schedules: [everyMinute], catchUp: { maxSlots: 3, neverRun: 3 }, ...TIMING };
     await clock.set(T0 + 3 * MINUTE + 10_000);
     const a = createScheduler({ ...options, driver: slow, holderId: 'a' });
     const stalled = a.tick();

@@ -14,7 +14,12 @@ const everyMinute = {
 describe('scheduler leadership', () => {
   it('lets one of two schedulers lead, and enqueues each slot once', async () => {
     const { driver, clock } = memoryOnManualClock();
-    const options = { driver, schedules: [everyMinute], leaseTtlMs: 5 * MINUTE };
+    const options = {
+      driver,
+      schedules: [everyMinute],
+      leaseTtlMs: 5 * MINUTE,
+      catchUp: { neverRun: 1 },
+    };
     const a = createScheduler({ ...options, holderId: 'a' });
     const b = createScheduler({ ...options, holderId: 'b' });
 

@@ -18,9 +18,11 @@ const thrown = (fn: () => unknown): unknown => {
 describe('scheduler slots', () => {
   it('never enqueues a slot twice, even from two leaders and after the first job completed', async () => {
     const { driver, clock } = memoryOnManualClock();
-    // Two lease names: both lead at once, as after a split brain.
-    const a = createScheduler({ driver, schedules: [everyMinute], leaseName: 'one' });
-    const b = createScheduler({ driver, schedules: [everyMinute], leaseName: 'two' });
+    // Two lease names: both lead at once, as after a split brain. Each runs the latest past slot
+    // of the new schedule, so both reach the same slot.
+    const options = { driver, schedules: [everyMinute], catchUp: { neverRun: 1 } };
+    const a = createScheduler({ ...options, leaseName: 'one' });
+    const b = createScheduler({ ...options, leaseName: 'two' });
 
     await clock.set(T0 + MINUTE);
     const first = await a.tick();
@@ -48,13 +50,21 @@ describe('scheduler slots', () => {
 
   it('enqueues at most catchUp.maxSlots missed slots after downtime, the latest ones', async () => {
     const { driver, clock } = memoryOnManualClock();
-    const before = createScheduler({ driver, schedules: [everyMinute], catchUp: { maxSlots: 3 } });
+    const before = createScheduler({
+      driver,
+      schedules: [everyMinute],
+      catchUp: { maxSlots: 3, neverRun: 3 },
+    });
     await clock.set(T0 + MINUTE);
     await before.start();
     await before.stop();
 
     await clock.set(T0 + 11 * MINUTE + 30_000);
-    const after = createScheduler({ driver, schedules: [everyMinute], catchUp: { maxSlots: 3 } });
+    const after = createScheduler({
+      driver,
+      schedules: [everyMinute],
+      catchUp: { maxSlots: 3, neverRun: 3 },
+    });
     const tick = await after.tick();
 
     expect(tick.enqueued.map((slot) => [slot.slot, slot.deduped])).toEqual([
@@ -69,11 +79,15 @@ describe('scheduler slots', () => {
   it('a new leader enqueues none of the caught-up slots an earlier leader already enqueued', async () => {
     const { driver, clock } = memoryOnManualClock();
     await clock.set(T0 + 2 * MINUTE);
-    await createScheduler({ driver, schedules: [everyMinute], catchUp: { maxSlots: 2 } }).tick();
+    await createScheduler({
+      driver,
+      schedules: [everyMinute],
+      catchUp: { maxSlots: 2, neverRun: 2 },
+    }).tick();
     const tick = await createScheduler({
       driver,
       schedules: [everyMinute],
-      catchUp: { maxSlots: 2 },
+      catchUp: { maxSlots: 2, neverRun: 2 },
       leaseName: 'another-fleet',
     }).tick();
 
@@ -83,7 +97,7 @@ describe('scheduler slots', () => {
 
   it('never enqueues a slot again after retention purged its job, when a new leader catches up', async () => {
     const { driver, clock } = memoryOnManualClock();
-    const options = { driver, schedules: [everyMinute], catchUp: { maxSlots: 1 } };
+    const options = { driver, schedules: [everyMinute], catchUp: { maxSlots: 1, neverRun: 1 } };
     await clock.set(T0 + MINUTE + 30_000);
     const first = createScheduler({ ...options, holderId: 'first' });
     expect((await first.tick()).enqueued.map((slot) => slot.slot)).toEqual([T0 + MINUTE]);
@@ -106,6 +120,64 @@ describe('scheduler slots', () => {
     expect((await second.tick()).enqueued.map((slot) => [slot.slot, slot.deduped])).toEqual([
       [T0 + 2 * MINUTE, false],
     ]);
+  });
+
+  it('a schedule no leader ever ran runs none of its past by default: a nightly job deployed in the afternoon first runs at night', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const nightly = { name: 'nightly', cron: '0 3 * * *', job: { name: 'nightly', queue: 'cron' } };
+    const options = { driver, schedules: [nightly], leaseTtlMs: 10 * MINUTE };
+    const afternoon = T0 + 15 * 60 * MINUTE;
+    await clock.set(afternoon);
+    expect((await createScheduler(options).tick()).enqueued).toEqual([]);
+    // Seen: the mark holds the slot it passed, so the next leader owes nothing before it either.
+    expect(await driver.marks.get(slotMarkName('nightly'))).toBe(T0 + 3 * 60 * MINUTE);
+    await clock.set(afternoon + 30 * MINUTE);
+    expect((await createScheduler({ ...options, holderId: 'next' }).tick()).enqueued).toEqual([]);
+    const nextNight = T0 + 27 * 60 * MINUTE;
+    await clock.set(nextNight + 5_000);
+    const tick = await createScheduler({ ...options, holderId: 'later' }).tick();
+    expect(tick.enqueued.map((slot) => slot.slot)).toEqual([nextNight]);
+    expect((await driver.list({ name: 'nightly' })).jobs).toHaveLength(1);
+  });
+
+  it('a schedule seen once is caught up by maxSlots on a later lead, as any schedule after downtime', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const options = { driver, schedules: [everyMinute], catchUp: { maxSlots: 2 } };
+    await clock.set(T0 + 30_000);
+    expect((await createScheduler(options).tick()).enqueued).toEqual([]);
+    // The first leader died right after: the next one, minutes later, runs the latest 2 missed.
+    await clock.set(T0 + 5 * MINUTE + 30_000);
+    const tick = await createScheduler({ ...options, holderId: 'next' }).tick();
+    expect(tick.enqueued.map((slot) => slot.slot)).toEqual([T0 + 4 * MINUTE, T0 + 5 * MINUTE]);
+  });
+
+  it('catchUp.neverRun n runs the latest n past slots of a schedule no leader ever ran', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    await clock.set(T0 + 10 * MINUTE + 30_000);
+    const scheduler = createScheduler({
+      driver,
+      schedules: [everyMinute],
+      catchUp: { neverRun: 2 },
+    });
+    expect((await scheduler.tick()).enqueued.map((slot) => slot.slot)).toEqual([
+      T0 + 9 * MINUTE,
+      T0 + 10 * MINUTE,
+    ]);
+  });
+
+  it('catchUp.neverRun other than none or an integer from 0 to 1000 is CONFIG_INVALID', () => {
+    const { driver } = memoryOnManualClock();
+    for (const neverRun of ['all', -1, 1.5, 1_001]) {
+      const error = thrown(() =>
+        createScheduler({
+          driver,
+          schedules: [everyMinute],
+          catchUp: { neverRun: neverRun as 'none' },
+        }),
+      );
+      expect(isBerthError(error, 'CONFIG_INVALID'), String(neverRun)).toBe(true);
+      if (isBerthError(error, 'CONFIG_INVALID')) expect(error.meta.option).toBe('catchUp.neverRun');
+    }
   });
 
   it('enqueues only slots after the lead was taken with catchUp.maxSlots 0', async () => {

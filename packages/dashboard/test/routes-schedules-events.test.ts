@@ -25,7 +25,13 @@ afterEach(async () => {
 
 describe('GET /api/schedules', () => {
   it('lists each schedule with its next slots and the job its last slot made, and the leader', async () => {
-    const scheduler = createScheduler({ driver, schedules, holderId: 'node-a' });
+    // Each schedule runs its latest past slot on this first lead: the slot `last` shows.
+    const scheduler = createScheduler({
+      driver,
+      schedules,
+      holderId: 'node-a',
+      catchUp: { neverRun: 1 },
+    });
     await scheduler.tick();
     served = await startDashboard({ driver, schedules });
     const { status, body } = await getApi<SchedulesResponse>(served.base, '/schedules');

@@ -18,7 +18,12 @@ export const schedulerSlotsOnce: GoldenScenario = {
       },
     });
     const schedules = [{ name: 'minutely', cron: '* * * * *', job: report, payload: { n: 1 } }];
-    const options = { driver, schedules, leaseTtlMs: 5 * MINUTE, catchUp: { maxSlots: 2 } };
+    const options = {
+      driver,
+      schedules,
+      leaseTtlMs: 5 * MINUTE,
+      catchUp: { maxSlots: 2, neverRun: 2 },
+    };
     const a = createScheduler({ ...options, holderId: 'scheduler-a' });
     const b = createScheduler({ ...options, holderId: 'scheduler-b' });
     for (const minute of [1, 2, 3]) {
@@ -61,7 +66,12 @@ export const schedulerSlotAfterPurge: GoldenScenario = {
     const { driver, clock, t0, note } = context;
     const report = defineJob({ name: 'report', async run() {} });
     const schedules = [{ name: 'minutely', cron: '* * * * *', job: report }];
-    const options = { driver, schedules, leaseTtlMs: 5 * MINUTE, catchUp: { maxSlots: 1 } };
+    const options = {
+      driver,
+      schedules,
+      leaseTtlMs: 5 * MINUTE,
+      catchUp: { maxSlots: 1, neverRun: 1 },
+    };
     const a = createScheduler({ ...options, holderId: 'scheduler-a' });
     await clock.set(t0 + MINUTE + 30_000);
     const first = await a.tick();

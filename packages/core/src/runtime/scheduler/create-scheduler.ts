@@ -29,7 +29,8 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
   const settings =
     // Each schedule's payload was checked against its own job at compile time (`S`).
     readSchedulerOptions(options as SchedulerOptions);
-  const { driver, tickMs, leaseTtlMs, maxSlots, leaseName, holderId, schedules } = settings;
+  const { driver, tickMs, leaseTtlMs, maxSlots, neverRunSlots, leaseName, holderId, schedules } =
+    settings;
   const { clock } = driver;
   const logger = settings.logger ?? silentLogger;
 
@@ -98,16 +99,25 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
     out: EnqueuedSlot[],
   ): Promise<boolean> => {
     const cursor = cursors.get(schedule.name);
-    // Without a cursor the lead is new: catch up on the latest slots.
-    const due =
-      cursor === undefined
-        ? schedule.slots.latest(now, maxSlots)
-        : schedule.slots.between(cursor, now, MAX_SLOTS_PER_TICK);
     // The latest slot handled (enqueued, or found enqueued) in this tick.
     let current = cursor;
     try {
-      // Read once a tick, so slots already enqueued (their jobs perhaps purged) cost no call.
-      const mark = due.length === 0 ? 0 : await readMark(driver, schedule);
+      let due: readonly number[];
+      let mark: number;
+      // A schedule no leader ever enqueued (no mark) is new: `neverRun` says what of its past
+      // runs; the mark then records that it was seen, so a later lead catches up from there.
+      let seen = true;
+      if (cursor === undefined) {
+        // Without a cursor the lead is new: catch up on the latest slots.
+        const stored = await driver.marks.get(schedule.mark);
+        seen = stored !== undefined;
+        mark = stored ?? Number.NEGATIVE_INFINITY;
+        due = schedule.slots.latest(now, seen ? maxSlots : neverRunSlots);
+      } else {
+        due = schedule.slots.between(cursor, now, MAX_SLOTS_PER_TICK);
+        // Read once a tick, so slots already enqueued (their jobs perhaps purged) cost no call.
+        mark = due.length === 0 ? 0 : await readMark(driver, schedule);
+      }
       for (const slot of due) {
         if (slot <= mark) continue;
         if (!(await holdLead())) return false;
@@ -123,6 +133,15 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
         }
         out.push({ schedule: schedule.name, slot, jobId: answer.id, deduped: answer.deduped });
         report(schedule, slot, answer);
+      }
+      const [latest] = seen ? [] : schedule.slots.latest(now, 1);
+      if (latest !== undefined && (await holdLead())) {
+        await driver.marks.advance(schedule.mark, latest);
+        logger.info('schedule seen for the first time: past slots not run', {
+          schedule: schedule.name,
+          upTo: slotInstant(latest),
+          enqueued: due.length,
+        });
       }
     } catch (error) {
       logger.error('schedule mark could not be read or slot enqueued; the next tick tries again', {

@@ -45,8 +45,13 @@ export interface SchedulerOptions<S extends readonly ScheduledJob[] = readonly S
    * On taking the lead (a start, a failover), the latest `maxSlots` slots at or before now are
    * enqueued, so a restart after downtime runs what it missed, up to that bound. Default 1;
    * 0 enqueues only slots that come after the lead was taken.
+   *
+   * `neverRun` is what a schedule no leader ever ran (just added or renamed) runs of its past:
+   * `'none'` (default: a nightly job deployed in the afternoon first runs at night) or the latest
+   * n slots. Either way the schedule is then recorded as seen, so a later lead catches up from
+   * there by `maxSlots`.
    */
-  readonly catchUp?: { readonly maxSlots: number };
+  readonly catchUp?: { readonly maxSlots?: number; readonly neverRun?: 'none' | number };
   /** The leader lease's length, ms. Default 30 000; longer than `tickMs`. */
   readonly leaseTtlMs?: number;
   /** How often the scheduler renews its lease and looks for due slots, ms. Default 1 000. */

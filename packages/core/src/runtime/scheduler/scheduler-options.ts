@@ -30,6 +30,7 @@ const SAMPLES: Readonly<Record<string, string>> = {
   tickMs: '1_000',
   leaseTtlMs: '30_000',
   'catchUp.maxSlots': '1',
+  'catchUp.neverRun': "'none'",
   driver: 'createMemoryDriver()',
   schedules: "[{ name: 'nightly-report', cron: '0 3 * * *', job: report }]",
   logger: 'console',
@@ -141,6 +142,8 @@ export interface SchedulerSettings {
   readonly tickMs: number;
   readonly leaseTtlMs: number;
   readonly maxSlots: number;
+  /** Slots of its past a never-run schedule runs on a lead (`catchUp.neverRun`; 'none' is 0). */
+  readonly neverRunSlots: number;
   readonly leaseName: string;
   readonly holderId: string;
   readonly schedules: readonly PreparedSchedule[];
@@ -190,6 +193,17 @@ function readOptions(given: SchedulerOptions): SchedulerSettings {
     const allowed = `must be an integer from 0 to ${MAX_CATCH_UP_SLOTS}`;
     throw refuse('catchUp.maxSlots', `is ${describeReceived(maxSlots)}; it ${allowed}`, allowed);
   }
+  const neverRun = catchUp.neverRun ?? 'none';
+  const neverRunSlots = neverRun === 'none' ? 0 : neverRun;
+  if (
+    typeof neverRunSlots !== 'number' ||
+    !Number.isInteger(neverRunSlots) ||
+    neverRunSlots < 0 ||
+    neverRunSlots > MAX_CATCH_UP_SLOTS
+  ) {
+    const allowed = `must be 'none' or an integer from 0 to ${MAX_CATCH_UP_SLOTS}`;
+    throw refuse('catchUp.neverRun', `is ${describeReceived(neverRun)}; it ${allowed}`, allowed);
+  }
   const leaseName = optionalName('leaseName', options.leaseName) ?? 'berth.scheduler';
   const holderId = optionalName('holderId', options.holderId) ?? `scheduler-${randomUUID()}`;
   const schedules = configArray('schedules', options.schedules, example('schedules')).map(prepare);
@@ -206,5 +220,15 @@ function readOptions(given: SchedulerOptions): SchedulerSettings {
     names.add(schedule.name);
   }
 
-  return { driver, logger, tickMs, leaseTtlMs, maxSlots, leaseName, holderId, schedules };
+  return {
+    driver,
+    logger,
+    tickMs,
+    leaseTtlMs,
+    maxSlots,
+    neverRunSlots,
+    leaseName,
+    holderId,
+    schedules,
+  };
 }
