@@ -1,4 +1,4 @@
-import { readmeBlock, runSnippet, serverUrl } from '@berth/test-servers';
+import { readmeBlock, runSnippet, serverUrl, stripTypes } from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { createPgDriver, LATEST_VERSION, type PgDriverOptions } from '../src/index.js';
 import { dropSchema, freshSchema } from './pg-factory.js';
@@ -43,4 +43,37 @@ it('the README pool-options example runs as written', async () => {
     await dropSchema(schema);
   }
   expect(printed).toEqual([[`berth schema at version ${LATEST_VERSION}`]]);
+});
+
+it('the README outbox example runs as written: a job staged in a committed transaction is in the queue', async () => {
+  const { createOutboxRelay, defineJob } = await import('@berth/core');
+  const { createPgOutbox } = await import('../src/index.js');
+  const { default: pg } = await import('pg');
+  const code = readmeBlock(new URL('../README.md', import.meta.url), 'outbox');
+  const imports = code.split('\n').filter((line) => line.startsWith('import '));
+  expect(imports).toHaveLength(3);
+  const [queueSchema, outboxSchema] = [freshSchema(), freshSchema()];
+  const printed: unknown[][] = [];
+  const url = await serverUrl('pg');
+  try {
+    const body = code
+      .split('\n')
+      .filter((line) => !line.startsWith('import '))
+      .join('\n');
+    await runSnippet(stripTypes(body), {
+      createOutboxRelay,
+      defineJob,
+      pg,
+      createPgDriver: (options: PgDriverOptions) =>
+        createPgDriver({ ...options, schema: queueSchema }),
+      createPgOutbox: (options: Parameters<typeof createPgOutbox>[0]) =>
+        createPgOutbox({ ...options, schema: outboxSchema }),
+      process: { env: { DATABASE_URL: url, QUEUE_URL: url } },
+      console: { log: (...args: unknown[]) => printed.push(args) },
+    });
+  } finally {
+    await dropSchema(queueSchema);
+    await dropSchema(outboxSchema);
+  }
+  expect(printed).toEqual([['ready']]);
 });

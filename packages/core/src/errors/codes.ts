@@ -100,6 +100,11 @@ export const CORE_ERROR_CODES = {
     title: 'a step was used outside its rules',
     fix: 'give every step in a run its own name, and requeue fromStep only a step the run wrote',
   },
+  /** `outbox.stage` (or `publish`) was called outside a transaction: nothing was staged. */
+  OUTBOX_NO_TX: {
+    title: 'outbox rows are staged only inside a transaction',
+    fix: 'stage on a client inside BEGIN … COMMIT (the transaction whose data the job belongs with); outside one, enqueue with client.enqueue instead',
+  },
   /** `verifyWebhook` refused a delivery; `meta.reason` says which check failed. */
   WEBHOOK_INVALID: {
     title: 'the webhook delivery is not signed by a secret of this endpoint',

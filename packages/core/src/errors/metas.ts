@@ -124,6 +124,7 @@ export interface BerthErrorMetas {
     readonly [key: string]: MetaJson | undefined;
   };
   CONFIG_INVALID: { readonly option: string; readonly reason: string };
+  OUTBOX_NO_TX: { readonly table: string };
   WEBHOOK_INVALID: { readonly reason: 'header' | 'timestamp' | 'signature' | 'body' };
 }
 

@@ -1,0 +1,11 @@
+export type {
+  BatchOutcome,
+  OutboxBatch,
+  OutboxStore,
+  StagedEvent,
+  StagedJob,
+  StagedRow,
+} from './outbox-types.js';
+export type { OutboxRelay, OutboxRelayOptions } from './relay.js';
+export { createOutboxRelay } from './relay.js';
+export { stagedJobRequest } from './stage.js';

@@ -1,0 +1,48 @@
+import type { EnqueueRequest, JobError, Json } from '../contract/records.js';
+
+/** A job staged in the outbox: the enqueue request it becomes, under the id staging allocated. */
+export interface StagedJob {
+  readonly kind: 'job';
+  /** The job's id in the queue: allocated at staging, so a second relay of it is `deduped`. */
+  readonly id: string;
+  readonly request: EnqueueRequest;
+}
+
+/** An event staged in the outbox: published once relayed (at least once, see the README). */
+export interface StagedEvent {
+  readonly kind: 'event';
+  readonly id: string;
+  readonly name: string;
+  readonly payload: Json;
+  readonly ttl?: number;
+}
+
+export type StagedRow = StagedJob | StagedEvent;
+
+/** What a relay did with a batch's rows: relayed ones leave the outbox, refused ones stay dead. */
+export interface BatchOutcome {
+  readonly relayed: readonly string[];
+  readonly dead: readonly { readonly id: string; readonly error: JobError }[];
+}
+
+/**
+ * Rows taken for one relay: held (no other relay takes them) until `finish` lands the outcome,
+ * or `abandon` gives them back untouched (the next take sees them again).
+ */
+export interface OutboxBatch {
+  /** In staging order. */
+  readonly rows: readonly StagedRow[];
+  finish(outcome: BatchOutcome): Promise<void>;
+  abandon(): Promise<void>;
+}
+
+/**
+ * Where staged rows wait (an app's database, in its own transactions). A relay takes them in
+ * staging order, several relays never the same row at once, and a row leaves only by `finish`.
+ */
+export interface OutboxStore {
+  /** The oldest staged rows no other relay holds, at most `limit`; undefined when none. */
+  take(limit: number): Promise<OutboxBatch | undefined>;
+  /** Calls `listener` when rows may have been staged; answers how to stop listening. */
+  onStaged?(listener: () => void): Promise<() => Promise<void>>;
+}

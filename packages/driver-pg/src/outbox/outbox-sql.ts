@@ -1,0 +1,55 @@
+/**
+ * The outbox's statements, for a quoted schema. Its table lives in the app's database, beside
+ * the app's own tables (the queue may be anywhere): staged rows wait there in staging order.
+ */
+
+/** Idempotent: the table, its order index, and the channel a stage notifies. */
+export const OUTBOX_DDL = (schema: string): string => `
+CREATE SCHEMA IF NOT EXISTS ${schema};
+CREATE TABLE IF NOT EXISTS ${schema}.outbox (
+  seq bigserial PRIMARY KEY,
+  id uuid NOT NULL UNIQUE,
+  kind text NOT NULL CHECK (kind IN ('job', 'event')),
+  body jsonb NOT NULL,
+  staged_at timestamptz NOT NULL DEFAULT now(),
+  dead_at timestamptz,
+  refusal jsonb
+);
+CREATE INDEX IF NOT EXISTS outbox_staged ON ${schema}.outbox (seq) WHERE dead_at IS NULL;
+`;
+
+/** Stages one row; the NOTIFY is delivered when the transaction commits. $1 id, $2 kind, $3 body, $4 channel. */
+export const STAGE_SQL = (schema: string): string => `
+WITH staged AS (
+  INSERT INTO ${schema}.outbox (id, kind, body) VALUES ($1::uuid, $2, $3::jsonb)
+  RETURNING id
+)
+SELECT id, pg_catalog.pg_notify($4, '') FROM staged`;
+
+/**
+ * The probe of an executor that cannot say whether it is in a transaction: a savepoint can be
+ * made only inside a transaction block (25P01 outside one), and is released at once.
+ */
+export const PROBE_SAVEPOINT = 'SAVEPOINT berth_outbox_stage';
+export const RELEASE_PROBE = 'RELEASE SAVEPOINT berth_outbox_stage';
+/** no_active_sql_transaction: the probe ran outside a transaction block. */
+export const NO_ACTIVE_TRANSACTION = '25P01';
+
+/** The oldest staged rows no other relay holds. $1 limit. */
+export const TAKE_SQL = (schema: string): string => `
+SELECT id, kind, body FROM ${schema}.outbox
+WHERE dead_at IS NULL
+ORDER BY seq
+LIMIT $1
+FOR UPDATE SKIP LOCKED`;
+
+/** Relayed rows leave. $1 uuid[]. */
+export const RELAYED_SQL = (schema: string): string =>
+  `DELETE FROM ${schema}.outbox WHERE id = ANY($1::uuid[])`;
+
+/** A refused row stays, dead, with the refusal. $1 id, $2 refusal. */
+export const DEAD_SQL = (schema: string): string =>
+  `UPDATE ${schema}.outbox SET dead_at = now(), refusal = $2::jsonb WHERE id = $1::uuid`;
+
+/** The channel a stage notifies and relays listen on. */
+export const outboxChannel = (schema: string): string => `${schema}_outbox`;

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BerthError,
+  type EnqueueOptions,
+  type JobContract,
+  type Json,
+  type OutboxBatch,
+  type OutboxStore,
+  type StagedRow,
+  stagedJobRequest,
+} from '@berth/core';
+import pg from 'pg';
+import { pgUnavailable } from '../access-refused.js';
+import { screenConnectionString } from '../connection-string.js';
+import type { PgExecutor } from '../executor.js';
+import { quoteSchema } from '../sql/schema.js';
+import {
+  DEAD_SQL,
+  NO_ACTIVE_TRANSACTION,
+  OUTBOX_DDL,
+  outboxChannel,
+  PROBE_SAVEPOINT,
+  RELAYED_SQL,
+  RELEASE_PROBE,
+  STAGE_SQL,
+  TAKE_SQL,
+} from './outbox-sql.js';
+
+export interface PgOutboxOptions {
+  /** The app's pool (used, never ended), or a connection string the outbox opens a pool for. */
+  readonly pool?: pg.Pool;
+  readonly connectionString?: string;
+  /** The schema of the outbox table. Default `berth_outbox`. */
+  readonly schema?: string;
+}
+
+export interface PgOutbox {
+  /** Creates the outbox table when missing (idempotent). */
+  migrate(): Promise<void>;
+  /**
+   * Stages `job` in the app's open transaction `tx`: it becomes a job (with the id answered now)
+   * when `tx` commits, and never when it rolls back. Outside a transaction: OUTBOX_NO_TX.
+   */
+  stage<TInput, TPayload, TResult>(
+    tx: PgExecutor,
+    job: JobContract<TInput, TPayload, TResult>,
+    payload: TInput,
+    options?: EnqueueOptions,
+  ): Promise<{ readonly id: string }>;
+  /** Stages an event publish in `tx`, as `stage` stages a job. */
+  publish(
+    tx: PgExecutor,
+    name: string,
+    payload: Json,
+    options?: { readonly ttl?: number },
+  ): Promise<{ readonly id: string }>;
+  /** What `createOutboxRelay` takes rows from. */
+  readonly store: OutboxStore;
+  /** Ends the pool the outbox opened (never the app's). */
+  close(): Promise<void>;
+}
+
+/**
+ * The transactional outbox on PostgreSQL: rows staged in the app's own transactions, relayed into
+ * any queue (`createOutboxRelay` from `@berth/core`). The table lives in the app's database; the
+ * queue may be Redis, NATS or PostgreSQL elsewhere.
+ */
+export function createPgOutbox(options: PgOutboxOptions): PgOutbox {
+  const schemaName = options.schema ?? 'berth_outbox';
+  const schema = quoteSchema(schemaName);
+  const owned = options.pool === undefined;
+  if (owned) screenConnectionString(options.connectionString);
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
+  const channel = outboxChannel(schemaName);
+  const table = `${schemaName}.outbox`;
+
+  const noTx = (kind: StagedRow['kind']) =>
+    new BerthError({
+      code: 'OUTBOX_NO_TX',
+      detail: `the ${kind} was not staged: the executor is not inside a transaction (BEGIN)`,
+      meta: { table },
+    });
+
+  /**
+   * Whether `tx` is inside a transaction: a pg Client says so itself (its last ReadyForQuery);
+   * any other executor is asked with a savepoint, which only a transaction block can make.
+   */
+  const screenTransaction = async (tx: PgExecutor, kind: StagedRow['kind']): Promise<void> => {
+    const status = (tx as { getTransactionStatus?: () => string | null }).getTransactionStatus?.();
+    if (status === 'T' || status === 'E') return;
+    if (status === 'I') throw noTx(kind);
+    try {
+      await tx.query(PROBE_SAVEPOINT);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === NO_ACTIVE_TRANSACTION) throw noTx(kind);
+      throw pgUnavailable({ operation: 'outbox stage', cause: error, schema: schemaName });
+    }
+    await tx.query(RELEASE_PROBE);
+  };
+
+  const insert = async (tx: PgExecutor, id: string, kind: StagedRow['kind'], body: Json) => {
+    await screenTransaction(tx, kind);
+    try {
+      await tx.query(STAGE_SQL(schema), [id, kind, JSON.stringify(body), channel]);
+    } catch (error) {
+      throw pgUnavailable({ operation: 'outbox stage', cause: error, schema: schemaName });
+    }
+    return { id };
+  };
+
+  const store: OutboxStore = {
+    async take(limit) {
+      const client = await pool.connect().catch((error: unknown) => {
+        throw pgUnavailable({ operation: 'outbox take', cause: error, schema: schemaName });
+      });
+      let released = false;
+      const release = (error?: Error) => {
+        if (released) return;
+        released = true;
+        client.release(error);
+      };
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query(TAKE_SQL(schema), [limit]);
+        if (rows.length === 0) {
+          await client.query('COMMIT');
+          release();
+          return undefined;
+        }
+        return batchOf(client, rows as RowOf[], release);
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        release(error instanceof Error ? error : undefined);
+        throw pgUnavailable({ operation: 'outbox take', cause: error, schema: schemaName });
+      }
+    },
+    async onStaged(listener) {
+      let stopped = false;
+      let current: pg.PoolClient | undefined;
+      // A listening connection that breaks is made again; meanwhile the relay's poll finds rows.
+      const listen = async (): Promise<void> => {
+        if (stopped) return;
+        try {
+          const client = await pool.connect();
+          client.on('notification', (message) => {
+            if (message.channel === channel) listener();
+          });
+          client.on('error', (error) => {
+            if (current === client) current = undefined;
+            client.release(error);
+            setTimeout(() => void listen(), 1_000).unref();
+          });
+          await client.query(`LISTEN "${channel}"`);
+          current = client;
+          // Rows staged while no connection listened are not missed for long: look now.
+          listener();
+        } catch {
+          setTimeout(() => void listen(), 1_000).unref();
+        }
+      };
+      await listen();
+      return async () => {
+        stopped = true;
+        const client = current;
+        current = undefined;
+        if (client === undefined) return;
+        await client.query(`UNLISTEN "${channel}"`).catch(() => {});
+        client.release();
+      };
+    },
+  };
+
+  const batchOf = (
+    client: pg.PoolClient,
+    rows: readonly RowOf[],
+    release: (error?: Error) => void,
+  ): OutboxBatch => ({
+    rows: rows.map(stagedRow),
+    async finish(outcome) {
+      try {
+        if (outcome.relayed.length > 0) {
+          await client.query(RELAYED_SQL(schema), [outcome.relayed]);
+        }
+        for (const dead of outcome.dead) {
+          await client.query(DEAD_SQL(schema), [dead.id, JSON.stringify(dead.error)]);
+        }
+        await client.query('COMMIT');
+        release();
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        release(error instanceof Error ? error : undefined);
+        throw pgUnavailable({ operation: 'outbox finish', cause: error, schema: schemaName });
+      }
+    },
+    async abandon() {
+      await client.query('ROLLBACK').catch(() => {});
+      release();
+    },
+  });
+
+  return {
+    async migrate() {
+      await pool.query(OUTBOX_DDL(schema)).catch((error: unknown) => {
+        throw pgUnavailable({ operation: 'outbox migrate', cause: error, schema: schemaName });
+      });
+    },
+    async stage(tx, job, payload, stageOptions) {
+      const request = await stagedJobRequest(job, payload, stageOptions);
+      return insert(tx, request.id, 'job', request as unknown as Json);
+    },
+    async publish(tx, name, payload, publishOptions) {
+      const body = {
+        name,
+        payload,
+        ...(publishOptions?.ttl === undefined ? {} : { ttl: publishOptions.ttl }),
+      };
+      return insert(tx, randomUUID(), 'event', body as Json);
+    },
+    store,
+    async close() {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+interface RowOf {
+  readonly id: string;
+  readonly kind: StagedRow['kind'];
+  readonly body: Record<string, unknown>;
+}
+
+function stagedRow(row: RowOf): StagedRow {
+  if (row.kind === 'job') {
+    return { kind: 'job', id: row.id, request: row.body as never };
+  }
+  const { name, payload, ttl } = row.body as { name: string; payload: Json; ttl?: number };
+  return { kind: 'event', id: row.id, name, payload, ...(ttl === undefined ? {} : { ttl }) };
+}
