@@ -29,6 +29,13 @@ const notFound = (error: unknown) =>
 const SUBJECTS_OVERLAP = 10_065;
 /** JetStream's "error creating store for stream" (JSStreamStoreFailedF). */
 const STORE_FAILED = 10_077;
+/** JetStream's stream create error carrying the store's own text (JSStreamCreateErrF, "{err}"). */
+const CREATE_FAILED = 10_049;
+
+/** A create refused because the server could not make the stream's store (either code). */
+const storeFailed = (error: JetStreamApiError): boolean =>
+  error.code === STORE_FAILED ||
+  (error.code === CREATE_FAILED && /creating store/i.test(error.message));
 
 /**
  * What a server answers, for a moment, to processes creating one stream at the same time: the
@@ -37,16 +44,15 @@ const STORE_FAILED = 10_077;
  * until its group elects one. A stream info request may go unanswered too (nats-server 2.10's
  * jsStreamInfoRequest): the meta leader stops answering "not found" once it holds the new
  * stream's assignment, and until the stream's preferred peer holds it as well no server answers
- * at all. A create may be refused as a store the server could not make (2.9.10, seen once):
- * another process removed the account's last stream, and with it the directory every store
- * sits in. A stream of someone else's that really overlaps, or a store that really cannot be
+ * at all. A create may be refused as a store the server could not make (2.9.10: 10077, or
+ * 10049 "error creating store for stream"): another process removed the account's last stream,
+ * and with it the directory every store sits in. A stream of someone else's that really overlaps, or a store that really cannot be
  * made (a full disk), is still refused, once `timeoutMs` has passed.
  */
 const settling = (error: unknown) =>
   error instanceof TimeoutError ||
   notFound(error) ||
-  (error instanceof JetStreamApiError &&
-    (error.code === SUBJECTS_OVERLAP || error.code === STORE_FAILED));
+  (error instanceof JetStreamApiError && (error.code === SUBJECTS_OVERLAP || storeFailed(error)));
 
 /**
  * Makes `attempt` until it answers a value (undefined: not yet), pausing 25 ms, doubling to
