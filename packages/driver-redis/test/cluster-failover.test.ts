@@ -46,10 +46,15 @@ async function heal(node: RedisClusterNode): Promise<void> {
 }
 
 /** Waits until `done` holds, polling; throws naming `what` after `ms`. */
-async function until(what: string, done: () => boolean | Promise<boolean>, ms: number) {
+async function until(
+  what: string,
+  done: () => boolean | Promise<boolean>,
+  ms: number,
+  left: () => string = () => '',
+) {
   const deadline = Date.now() + ms;
   while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms ${left()}`);
     await sleep(25);
   }
 }
@@ -160,15 +165,29 @@ it('a worker rides out the kill of the master serving its prefix: every acknowle
     );
 
     const unique = [...new Set(ids)];
+    let pending: string[] = [];
     await until(
       'every acknowledged job completed',
       async () => {
-        const records = await Promise.all(
-          unique.map((id) => driver.get(id).catch(() => undefined)),
+        const records = await Promise.all(unique.map((id) => driver.get(id).catch(() => null)));
+        // What is left, so a run that gives up says which jobs and how (missing: lost).
+        pending = records.flatMap((record, index) =>
+          record?.state === 'completed'
+            ? []
+            : [
+                `${unique[index]}: ${
+                  record === null
+                    ? 'unreadable'
+                    : record === undefined
+                      ? 'missing'
+                      : `${record.state}, claim ${record.claim}, runs ${runs.get(record.id) ?? 0}`
+                }`,
+              ],
         );
-        return records.every((record) => record?.state === 'completed');
+        return pending.length === 0;
       },
       90_000,
+      () => `(left: ${pending.length}, e.g. ${pending.slice(0, 5).join('; ')})`,
     );
     const twice = unique.filter((id) => (completed.get(id) ?? 0) > 1);
     const reRun = unique.filter((id) => (runs.get(id) ?? 0) > 1).length;
