@@ -44,7 +44,7 @@ function schemeOf(url: string): string | undefined {
  * library the driver imports) becomes DRIVER_NOT_INSTALLED naming what to install; anything else
  * is the package's own failure and is rethrown.
  */
-async function load<T>(
+export async function load<T>(
   scheme: string,
   driverPackage: string,
   peer: string,

@@ -8,6 +8,7 @@ import { registerJobsLogs } from './commands/jobs-logs.js';
 import { registerJobsLs } from './commands/jobs-ls.js';
 import { registerJobsShow } from './commands/jobs-show.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerOutbox } from './commands/outbox.js';
 import { registerPurge } from './commands/purge.js';
 import { registerQueues } from './commands/queues.js';
 import { registerStats } from './commands/stats.js';
@@ -86,6 +87,7 @@ export function createProgram(
   registerPurge(program, cli);
   registerQueues(program, cli);
   registerEvents(program, cli);
+  registerOutbox(program, cli);
   registerEnqueue(program, cli);
   registerDashboard(program, cli);
   return program;

@@ -5,6 +5,7 @@ import type { Driver } from '@berth/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { berthOnPath, runBlock, shBlocks } from './support/blocks.js';
 import { commandsIn, leafPaths, realProgram, resolveCommand } from './support/commands.js';
+import { deadOutboxRows, dropDeadOutbox } from './support/outbox.js';
 import { start } from './support/serve.js';
 import { deadJob, pgTarget, type Target } from './support/targets.js';
 
@@ -194,6 +195,25 @@ const CASES: Readonly<Record<string, Case>> = {
       expect(stdout).toMatch(/^resumed emails: workers claim from it again$/m);
       expect(await driver.pauses.list()).toEqual([]);
       expect((await driver.list({ queue: 'emails' })).jobs).toHaveLength(1);
+    },
+  },
+  outbox: {
+    arrange: async (driver) => {
+      const { outbox, url, ids, schema } = await deadOutboxRows(driver);
+      await outbox.close();
+      return {
+        DATABASE_URL: url,
+        BERTH_OUTBOX_SCHEMA: schema,
+        ROW_ID: ids[0] ?? '',
+        OTHER_ROW_ID: ids[1] ?? '',
+      };
+    },
+    check: async (driver, stdout) => {
+      expect(stdout).toMatch(/^0 waiting, 2 dead$/m);
+      expect(stdout).toMatch(/ note\.send +JOB_INVALID: /);
+      expect(stdout).toMatch(/^staged again: 1 row\(s\); a relay moves them next$/m);
+      expect(stdout).toMatch(/^discarded: 1 row\(s\)$/m);
+      await dropDeadOutbox(driver);
     },
   },
   purge: {

@@ -139,6 +139,32 @@ describe('the transactional outbox on PostgreSQL', () => {
     expect(rows[0]?.refusal).toMatchObject({ code: 'JOB_INVALID' });
     // A dead row is not taken again.
     expect(await relay.drain()).toBe(0);
+    // An operator sees it, with the refusal, and stages it again once the queue takes it.
+    expect(await outbox.stats()).toEqual({ staged: 0, dead: 1 });
+    const [dead] = await outbox.dead();
+    expect(dead?.refusal).toMatchObject({ code: 'JOB_INVALID' });
+    expect(dead?.row.kind).toBe('job');
+    const id = dead?.row.id ?? '';
+    expect(await outbox.retry([id, '00000000-0000-4000-8000-000000000000'])).toEqual([id]);
+    expect((await outbox.stats()).staged).toBe(1);
+    expect(await createOutboxRelay({ store: outbox.store, driver: queue }).drain()).toBe(1);
+    expect(await queue.get(id)).toMatchObject({ state: 'ready' });
+    expect(await outbox.stats()).toEqual({ staged: 0, dead: 0 });
+  });
+
+  it('an operator discards a dead row for good; a waiting row is neither retried nor discarded', async () => {
+    const small = createMemoryDriver({ maxPayloadBytes: 1_024 });
+    const refused = await inTransaction((tx) =>
+      outbox.stage(tx, invoice, { invoice: 'x'.repeat(2_000) }),
+    );
+    await createOutboxRelay({ store: outbox.store, driver: small }).drain();
+    const waiting = await inTransaction((tx) => outbox.stage(tx, invoice, { invoice: 'in_1' }));
+    const stats = await outbox.stats();
+    expect(stats).toMatchObject({ staged: 1, dead: 1 });
+    expect(stats.oldestStagedAt).toBeGreaterThan(Date.now() - 60_000);
+    expect(await outbox.discard([refused.id, waiting.id])).toEqual([refused.id]);
+    expect(await outbox.retry([waiting.id])).toEqual([]);
+    expect(await outbox.stats()).toMatchObject({ staged: 1, dead: 0 });
   });
 
   it('a queue that fails gives the batch back: nothing is lost, and the next relay moves it', async () => {

@@ -53,3 +53,29 @@ export const DEAD_SQL = (schema: string): string =>
 
 /** The channel a stage notifies and relays listen on. */
 export const outboxChannel = (schema: string): string => `${schema}_outbox`;
+
+/** Counts for operators: rows waiting, rows dead, and when the oldest waiting row was staged. */
+export const OUTBOX_STATS_SQL = (schema: string): string => `
+SELECT count(*) FILTER (WHERE dead_at IS NULL) AS staged,
+       count(*) FILTER (WHERE dead_at IS NOT NULL) AS dead,
+       (extract(epoch FROM min(staged_at) FILTER (WHERE dead_at IS NULL)) * 1000)::float8 AS oldest
+FROM ${schema}.outbox`;
+
+/** Dead rows, oldest first. $1 limit. */
+export const DEAD_ROWS_SQL = (schema: string): string => `
+SELECT id, kind, body, refusal,
+       (extract(epoch FROM staged_at) * 1000)::float8 AS staged_at,
+       (extract(epoch FROM dead_at) * 1000)::float8 AS dead_at
+FROM ${schema}.outbox WHERE dead_at IS NOT NULL ORDER BY seq LIMIT $1`;
+
+/** Dead rows staged again (relayed in their place). $1 uuid[]. Answers the ids changed. */
+export const RETRY_DEAD_SQL = (schema: string): string => `
+UPDATE ${schema}.outbox SET dead_at = NULL, refusal = NULL
+WHERE id = ANY($1::uuid[]) AND dead_at IS NOT NULL RETURNING id`;
+
+/** Dead rows removed for good. $1 uuid[]. Answers the ids removed. */
+export const DISCARD_DEAD_SQL = (schema: string): string =>
+  `DELETE FROM ${schema}.outbox WHERE id = ANY($1::uuid[]) AND dead_at IS NOT NULL RETURNING id`;
+
+/** Wakes the relays (dead rows staged again). $1 channel. */
+export const NOTIFY_SQL = "SELECT pg_catalog.pg_notify($1, '')";

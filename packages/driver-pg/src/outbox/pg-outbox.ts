@@ -15,13 +15,18 @@ import { screenConnectionString } from '../connection-string.js';
 import type { PgExecutor } from '../executor.js';
 import { quoteSchema } from '../sql/schema.js';
 import {
+  DEAD_ROWS_SQL,
   DEAD_SQL,
+  DISCARD_DEAD_SQL,
   NO_ACTIVE_TRANSACTION,
+  NOTIFY_SQL,
   OUTBOX_DDL,
+  OUTBOX_STATS_SQL,
   outboxChannel,
   PROBE_SAVEPOINT,
   RELAYED_SQL,
   RELEASE_PROBE,
+  RETRY_DEAD_SQL,
   STAGE_SQL,
   TAKE_SQL,
 } from './outbox-sql.js';
@@ -32,6 +37,21 @@ export interface PgOutboxOptions {
   readonly connectionString?: string;
   /** The schema of the outbox table. Default `berth_outbox`. */
   readonly schema?: string;
+}
+
+export interface OutboxStats {
+  readonly staged: number;
+  readonly dead: number;
+  /** When the oldest row still waiting was staged, epoch ms; absent when none waits. */
+  readonly oldestStagedAt?: number;
+}
+
+/** A row the queue refused, kept with the refusal. */
+export interface DeadOutboxRow {
+  readonly row: StagedRow;
+  readonly refusal: { readonly code?: string; readonly message: string };
+  readonly stagedAt: number;
+  readonly deadAt: number;
 }
 
 export interface PgOutbox {
@@ -56,6 +76,14 @@ export interface PgOutbox {
   ): Promise<{ readonly id: string }>;
   /** What `createOutboxRelay` takes rows from. */
   readonly store: OutboxStore;
+  /** Rows waiting and dead, and when the oldest waiting one was staged (epoch ms). */
+  stats(): Promise<OutboxStats>;
+  /** Rows the queue refused, oldest first, with the refusal (at most `limit`, default 100). */
+  dead(options?: { readonly limit?: number }): Promise<readonly DeadOutboxRow[]>;
+  /** Stages dead rows again (after the cause is fixed); answers the ids that were dead. */
+  retry(ids: readonly string[]): Promise<readonly string[]>;
+  /** Removes dead rows for good; answers the ids that were dead. */
+  discard(ids: readonly string[]): Promise<readonly string[]>;
   /** Ends the pool the outbox opened (never the app's). */
   close(): Promise<void>;
 }
@@ -73,6 +101,12 @@ export function createPgOutbox(options: PgOutboxOptions): PgOutbox {
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
   const channel = outboxChannel(schemaName);
   const table = `${schemaName}.outbox`;
+
+  /** One statement on the pool; a backend failure leaves as DRIVER_UNAVAILABLE. */
+  const run = (operation: string, text: string, values: unknown[]) =>
+    pool.query(text, values).catch((error: unknown) => {
+      throw pgUnavailable({ operation, cause: error, schema: schemaName });
+    });
 
   const noTx = (kind: StagedRow['kind']) =>
     new BerthError({
@@ -217,6 +251,42 @@ export function createPgOutbox(options: PgOutboxOptions): PgOutbox {
       return insert(tx, randomUUID(), 'event', body as Json);
     },
     store,
+    async stats() {
+      const { rows } = await run('outbox stats', OUTBOX_STATS_SQL(schema), []);
+      const row = rows[0] as { staged: string; dead: string; oldest: number | null } | undefined;
+      return {
+        staged: Number(row?.staged ?? 0),
+        dead: Number(row?.dead ?? 0),
+        ...(row?.oldest === null || row?.oldest === undefined
+          ? {}
+          : { oldestStagedAt: Math.round(row.oldest) }),
+      };
+    },
+    async dead(deadOptions) {
+      const limit = deadOptions?.limit ?? 100;
+      const { rows } = await run('outbox dead', DEAD_ROWS_SQL(schema), [limit]);
+      return (
+        rows as (RowOf & {
+          refusal: DeadOutboxRow['refusal'];
+          staged_at: number;
+          dead_at: number;
+        })[]
+      ).map((row) => ({
+        row: stagedRow(row),
+        refusal: row.refusal,
+        stagedAt: Math.round(row.staged_at),
+        deadAt: Math.round(row.dead_at),
+      }));
+    },
+    async retry(ids) {
+      const { rows } = await run('outbox retry', RETRY_DEAD_SQL(schema), [ids]);
+      if (rows.length > 0) await pool.query(NOTIFY_SQL, [channel]).catch(() => {});
+      return (rows as { id: string }[]).map((row) => row.id);
+    },
+    async discard(ids) {
+      const { rows } = await run('outbox discard', DISCARD_DEAD_SQL(schema), [ids]);
+      return (rows as { id: string }[]).map((row) => row.id);
+    },
     async close() {
       if (owned) await pool.end();
     },
