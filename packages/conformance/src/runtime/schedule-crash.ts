@@ -5,8 +5,11 @@ import { countingCreations, heldCall, interposed } from './interpose.js';
 const MINUTE = 60_000;
 const SCHEDULES = [{ name: 'minutely', cron: '* * * * *', job: { name: 'report', queue: 'cron' } }];
 const TIMING = { leaseTtlMs: 30_000, tickMs: 1_000 };
-/** A first lead runs the latest past slot (the default runs none): the slot each crash is about. */
-const FIRST_LEAD = { catchUp: { neverRun: 1 } };
+/**
+ * Schedulers whose first lead runs the latest past slot (the default runs none): the slot each
+ * crash is about.
+ */
+const FIRST_LEAD = { schedules: SCHEDULES, ...TIMING, catchUp: { neverRun: 1 } };
 
 /** Thrown where a scheduler's process "dies": it runs no other line, and keeps its lease. */
 class Killed extends Error {}
@@ -44,13 +47,7 @@ export const schedulerKilledAfterEnqueue: GoldenScenario = {
       },
     );
     await clock.set(t0 + MINUTE + 10_000);
-    const a = createScheduler({
-      driver: dying,
-      schedules: SCHEDULES,
-      holderId: 'a',
-      ...TIMING,
-      ...FIRST_LEAD,
-    });
+    const a = createScheduler({ ...FIRST_LEAD, driver: dying, holderId: 'a' });
     const first = await a.tick();
     note('a ticks at minute 1 and dies once its enqueue landed', {
       slots: first.enqueued.map((slot) => slot.slot - t0),
@@ -58,13 +55,7 @@ export const schedulerKilledAfterEnqueue: GoldenScenario = {
     note('slot jobs run and purged', await runAndPurge(context.driver, clock));
     // a never ticks again and never releases its lease: b leads once it lapses.
     await clock.set(t0 + MINUTE + 45_000);
-    const b = createScheduler({
-      driver,
-      schedules: SCHEDULES,
-      holderId: 'b',
-      ...TIMING,
-      ...FIRST_LEAD,
-    });
+    const b = createScheduler({ ...FIRST_LEAD, driver, holderId: 'b' });
     const takeover = await b.tick();
     note('b takes the lead and catches up', {
       leader: takeover.leader,
@@ -90,25 +81,13 @@ export const schedulerKilledBeforeEnqueue: GoldenScenario = {
       if (call === 'enqueue') throw new Killed('killed before the enqueue');
     });
     await clock.set(t0 + MINUTE + 10_000);
-    const a = createScheduler({
-      driver: dying,
-      schedules: SCHEDULES,
-      holderId: 'a',
-      ...TIMING,
-      ...FIRST_LEAD,
-    });
+    const a = createScheduler({ ...FIRST_LEAD, driver: dying, holderId: 'a' });
     const first = await a.tick();
     note('a ticks at minute 1 and dies before its enqueue', {
       slots: first.enqueued.map((slot) => slot.slot - t0),
     });
     await clock.set(t0 + MINUTE + 45_000);
-    const b = createScheduler({
-      driver,
-      schedules: SCHEDULES,
-      holderId: 'b',
-      ...TIMING,
-      ...FIRST_LEAD,
-    });
+    const b = createScheduler({ ...FIRST_LEAD, driver, holderId: 'b' });
     const takeover = await b.tick();
     note('b takes the lead and catches up', {
       leader: takeover.leader,
@@ -183,20 +162,8 @@ export const schedulerStopLeavesLead: GoldenScenario = {
       }
     });
     await clock.set(t0 + 10_000);
-    const a = createScheduler({
-      driver: slow,
-      schedules: SCHEDULES,
-      holderId: 'a',
-      ...TIMING,
-      ...FIRST_LEAD,
-    });
-    const b = createScheduler({
-      driver,
-      schedules: SCHEDULES,
-      holderId: 'b',
-      ...TIMING,
-      ...FIRST_LEAD,
-    });
+    const a = createScheduler({ ...FIRST_LEAD, driver: slow, holderId: 'a' });
+    const b = createScheduler({ ...FIRST_LEAD, driver, holderId: 'b' });
     note('a leads', (await a.tick()).leader);
     holding = true;
     const inFlight = a.tick();
