@@ -36,6 +36,8 @@ export interface PageConfig {
   readonly deadLetterScan: number;
   readonly idSearchScan: number;
   readonly tenantScan: number;
+  /** The dashboard was given an outbox: the outbox page is in the navigation. */
+  readonly outbox: boolean;
 }
 
 export interface ProblemBody {
@@ -311,4 +313,35 @@ export interface EventsResponse {
   readonly events: readonly EventView[];
   readonly total: number;
   readonly limit: number;
+}
+
+/** A row the queue refused, as the outbox page shows it. */
+export interface DeadOutboxView {
+  readonly id: string;
+  readonly kind: 'job' | 'event';
+  /** The job's (or the event's) name. */
+  readonly name: string;
+  readonly refusal: { readonly code?: string; readonly message: string };
+  readonly stagedAt: number;
+  readonly deadAt: number;
+}
+
+export interface OutboxResponse {
+  /** False when the dashboard was given no `outbox`. */
+  readonly configured: boolean;
+  /** True for a tenant-scoped dashboard: the outbox holds every tenant's rows, so none shows. */
+  readonly tenantScoped: boolean;
+  readonly stats: {
+    readonly staged: number;
+    readonly dead: number;
+    readonly oldestStagedAt?: number;
+  } | null;
+  /** The oldest refused rows, at most `limit`. */
+  readonly dead: readonly DeadOutboxView[];
+  readonly limit: number;
+}
+
+export interface OutboxActionResponse {
+  /** The ids that were dead rows and were acted on. */
+  readonly done: readonly string[];
 }

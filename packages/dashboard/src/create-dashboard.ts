@@ -182,6 +182,7 @@ export function createDashboard(options: DashboardOptions): DashboardHandler {
       deadLetterScan: resolved.deadLetterScan,
       idSearchScan: resolved.idSearchScan,
       tenantScan: TENANT_SCAN,
+      outbox: resolved.outbox !== undefined,
     };
     sendHtml(response, assets.page(basePath, config), method === 'HEAD');
   }

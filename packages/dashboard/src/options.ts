@@ -4,6 +4,7 @@ import {
   configInvalid,
   DEFAULT_STALE_READY_AFTER_MS,
   type Driver,
+  type OutboxAdmin,
   type ScheduleDefinition,
   type SchedulerOptions,
 } from '@berth/core';
@@ -41,6 +42,11 @@ export interface DashboardOptions {
   /** The app's schedules (as given to `createScheduler`), for the schedules page. */
   readonly schedules?: DashboardSchedules;
   /**
+   * The transactional outbox (`createPgOutbox` from `@berth/driver-pg`), for the outbox page:
+   * what waits for a relay, and the rows the queue refused (retry, discard).
+   */
+  readonly outbox?: OutboxAdmin;
+  /**
    * Signs the CSRF tokens. Default: random per process. Give every process serving the same
    * dashboard behind one address the same secret.
    */
@@ -73,6 +79,7 @@ export interface ResolvedOptions {
   readonly tenant: DashboardTenant | undefined;
   readonly schedules: readonly ScheduleDefinition[] | undefined;
   readonly schedulerLease: string;
+  readonly outbox: OutboxAdmin | undefined;
   readonly csrfSecret: Buffer;
   readonly title: string;
   readonly refreshMs: number;
@@ -168,6 +175,7 @@ export function resolveOptions(options: DashboardOptions): ResolvedOptions {
     tenant: options.tenant,
     schedules: list,
     schedulerLease: lease ?? DEFAULT_LEASE,
+    outbox: screenOutbox(options.outbox),
     csrfSecret:
       options.csrfSecret === undefined ? randomBytes(32) : Buffer.from(options.csrfSecret, 'utf8'),
     title: options.title ?? 'Berth',
@@ -182,4 +190,23 @@ export function resolveOptions(options: DashboardOptions): ResolvedOptions {
     deadLetterScan: integer('deadLetterScan', options.deadLetterScan, 1_000, MAX_DEAD_LETTER_SCAN),
     idSearchScan: integer('idSearchScan', options.idSearchScan, 5_000, MAX_ID_SEARCH_SCAN),
   };
+}
+
+const OUTBOX_METHODS = ['stats', 'dead', 'retry', 'discard'] as const;
+
+function screenOutbox(outbox: OutboxAdmin | undefined): OutboxAdmin | undefined {
+  if (outbox === undefined) return undefined;
+  const given = outbox as unknown as Record<string, unknown> | null;
+  if (
+    typeof given !== 'object' ||
+    given === null ||
+    OUTBOX_METHODS.some((name) => typeof given[name] !== 'function')
+  ) {
+    throw configInvalid({
+      option: 'outbox',
+      reason: 'must be an outbox with stats, dead, retry and discard',
+      example: 'createDashboard({ driver, outbox: createPgOutbox({ pool }) })',
+    });
+  }
+  return outbox;
 }

@@ -7,6 +7,7 @@ import { createMemoryDriver } from '@berth/driver-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedRoute } from '../src/http/route-paths.js';
 import { ROUTES } from '../src/http/routes.js';
+import { deadJobRow, memoryOutbox } from './support/outbox.js';
 import { mustGet } from './support/seed.js';
 import { startDashboard, type TestDashboard } from './support/server.js';
 
@@ -67,7 +68,17 @@ describe('README: the curl examples', () => {
       { error: { code: 'DECLINED', message: 'card declined' }, final: true },
     );
     await driver.events.publish('user.signed-up', { user: 'ada' });
-    served = await startDashboard({ driver });
+    // The outbox examples act on two refused rows of an outbox in memory.
+    served = await startDashboard({
+      driver,
+      outbox: memoryOutbox({
+        staged: 0,
+        dead: [
+          deadJobRow('0190c1a0-0000-4000-8000-00000000000a', 'invoice.send'),
+          deadJobRow('0190c1a0-0000-4000-8000-00000000000b', 'invoice.send'),
+        ],
+      }).outbox,
+    });
     dir = mkdtempSync(join(tmpdir(), 'h6-readme-api-'));
   });
   afterAll(async () => {
@@ -110,5 +121,8 @@ describe('README: the curl examples', () => {
     expect(output).toContain(`{"results":[{"id":"${deadId}","outcome":"requeued"}]}`);
     expect(output).toContain(`"outcome":"skipped","message":"it is ready now"`);
     expect((await mustGet(driver, deadId)).state).toBe('ready');
+    // The outbox rows: one staged again, one discarded.
+    expect(output).toContain('{"done":["0190c1a0-0000-4000-8000-00000000000a"]}');
+    expect(output).toContain('{"done":["0190c1a0-0000-4000-8000-00000000000b"]}');
   });
 });

@@ -7,12 +7,7 @@ export type {
   MigrationStatusOptions,
 } from './migration-status.js';
 export { migrationStatus } from './migration-status.js';
-export type {
-  DeadOutboxRow,
-  OutboxStats,
-  PgOutbox,
-  PgOutboxOptions,
-} from './outbox/pg-outbox.js';
+export type { PgOutbox, PgOutboxOptions } from './outbox/pg-outbox.js';
 export { createPgOutbox } from './outbox/pg-outbox.js';
 export type { PgDriver, PgDriverOptions } from './pg-driver.js';
 export { createPgDriver } from './pg-driver.js';

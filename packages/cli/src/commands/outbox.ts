@@ -1,4 +1,5 @@
-import type { DeadOutboxRow, PgOutbox } from '@berth/driver-pg';
+import type { DeadOutboxRow } from '@berth/core';
+import type { PgOutbox } from '@berth/driver-pg';
 import { type Command, Option } from 'commander';
 import { confirmMany } from '../confirm.js';
 import { load } from '../connect.js';

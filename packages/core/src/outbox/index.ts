@@ -1,6 +1,9 @@
 export type {
   BatchOutcome,
+  DeadOutboxRow,
+  OutboxAdmin,
   OutboxBatch,
+  OutboxStats,
   OutboxStore,
   StagedEvent,
   StagedJob,

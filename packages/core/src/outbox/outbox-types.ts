@@ -46,3 +46,31 @@ export interface OutboxStore {
   /** Calls `listener` when rows may have been staged; answers how to stop listening. */
   onStaged?(listener: () => void): Promise<() => Promise<void>>;
 }
+
+/** What waits in an outbox, for operators. */
+export interface OutboxStats {
+  readonly staged: number;
+  readonly dead: number;
+  /** When the oldest row still waiting was staged, epoch ms; absent when none waits. */
+  readonly oldestStagedAt?: number;
+}
+
+/** A row the queue refused, kept with the refusal. */
+export interface DeadOutboxRow {
+  readonly row: StagedRow;
+  readonly refusal: { readonly code?: string; readonly message: string };
+  readonly stagedAt: number;
+  readonly deadAt: number;
+}
+
+/** An outbox as operators act on it (`berth outbox`, the dashboard's outbox page). */
+export interface OutboxAdmin {
+  /** Rows waiting and dead, and when the oldest waiting one was staged. */
+  stats(): Promise<OutboxStats>;
+  /** Rows the queue refused, oldest first, with the refusal (at most `limit`, default 100). */
+  dead(options?: { readonly limit?: number }): Promise<readonly DeadOutboxRow[]>;
+  /** Stages dead rows again (after the cause is fixed); answers the ids that were dead. */
+  retry(ids: readonly string[]): Promise<readonly string[]>;
+  /** Removes dead rows for good; answers the ids that were dead. */
+  discard(ids: readonly string[]): Promise<readonly string[]>;
+}

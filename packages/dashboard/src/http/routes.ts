@@ -6,6 +6,7 @@ import { findJob } from '../api/find.js';
 import { cancelJob, deleteJob, promoteJob, retryJob } from '../api/job-actions.js';
 import { getJobLogs } from '../api/job-logs.js';
 import { getJob, listJobs } from '../api/jobs.js';
+import { discardOutbox, outboxView, retryOutbox } from '../api/outbox.js';
 import { overview } from '../api/overview.js';
 import { searchPayloads } from '../api/payload-search.js';
 import { pauseQueue, resumeQueue } from '../api/queue-pauses.js';
@@ -35,6 +36,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: /^\/queues\/resume$/, run: resumeQueue },
   { method: 'GET', pattern: /^\/schedules$/, run: schedules },
   { method: 'GET', pattern: /^\/events$/, run: events },
+  { method: 'GET', pattern: /^\/outbox$/, run: outboxView },
+  { method: 'POST', pattern: /^\/outbox\/retry$/, run: retryOutbox },
+  { method: 'POST', pattern: /^\/outbox\/discard$/, run: discardOutbox },
 ];
 
 export interface RouteMatch {

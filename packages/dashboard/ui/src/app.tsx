@@ -8,6 +8,7 @@ import { EventsPage } from './pages/events';
 import { FindPage } from './pages/find';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
+import { OutboxPage } from './pages/outbox';
 import { OverviewPage } from './pages/overview';
 import { PayloadSearchPage } from './pages/payload-search';
 import { SchedulesPage } from './pages/schedules';
@@ -19,6 +20,7 @@ const NAV = [
   { to: '/dead-letters', label: 'Dead letters', page: 'dead-letters' },
   { to: '/schedules', label: 'Schedules', page: 'schedules' },
   { to: '/events', label: 'Events', page: 'events' },
+  ...(config.outbox ? [{ to: '/outbox', label: 'Outbox', page: 'outbox' } as const] : []),
   ...(config.readOnly ? [] : [{ to: '/enqueue', label: 'Add a job', page: 'enqueue' } as const]),
 ] as const;
 
@@ -29,6 +31,7 @@ const TITLES: Record<Route['page'], string> = {
   'dead-letters': 'Dead letters',
   schedules: 'Schedules',
   events: 'Events',
+  outbox: 'Outbox',
   find: 'Find a job',
   enqueue: 'Add a job',
   'not-found': 'Not found',
@@ -52,6 +55,8 @@ function Page({ route }: { readonly route: Route }) {
       return <SchedulesPage />;
     case 'events':
       return <EventsPage query={route.query} />;
+    case 'outbox':
+      return <OutboxPage />;
     case 'find':
       return <FindPage id={route.id} />;
     case 'enqueue':

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   BerthError,
+  type DeadOutboxRow,
   type EnqueueOptions,
   type JobContract,
   type Json,
+  type OutboxAdmin,
   type OutboxBatch,
   type OutboxStore,
   type StagedRow,
@@ -39,22 +41,7 @@ export interface PgOutboxOptions {
   readonly schema?: string;
 }
 
-export interface OutboxStats {
-  readonly staged: number;
-  readonly dead: number;
-  /** When the oldest row still waiting was staged, epoch ms; absent when none waits. */
-  readonly oldestStagedAt?: number;
-}
-
-/** A row the queue refused, kept with the refusal. */
-export interface DeadOutboxRow {
-  readonly row: StagedRow;
-  readonly refusal: { readonly code?: string; readonly message: string };
-  readonly stagedAt: number;
-  readonly deadAt: number;
-}
-
-export interface PgOutbox {
+export interface PgOutbox extends OutboxAdmin {
   /** Creates the outbox table when missing (idempotent). */
   migrate(): Promise<void>;
   /**
@@ -76,14 +63,6 @@ export interface PgOutbox {
   ): Promise<{ readonly id: string }>;
   /** What `createOutboxRelay` takes rows from. */
   readonly store: OutboxStore;
-  /** Rows waiting and dead, and when the oldest waiting one was staged (epoch ms). */
-  stats(): Promise<OutboxStats>;
-  /** Rows the queue refused, oldest first, with the refusal (at most `limit`, default 100). */
-  dead(options?: { readonly limit?: number }): Promise<readonly DeadOutboxRow[]>;
-  /** Stages dead rows again (after the cause is fixed); answers the ids that were dead. */
-  retry(ids: readonly string[]): Promise<readonly string[]>;
-  /** Removes dead rows for good; answers the ids that were dead. */
-  discard(ids: readonly string[]): Promise<readonly string[]>;
   /** Ends the pool the outbox opened (never the app's). */
   close(): Promise<void>;
 }
