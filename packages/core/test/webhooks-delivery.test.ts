@@ -7,6 +7,7 @@ import {
   createClient,
   type Driver,
   defineWebhookJob,
+  deliverWebhook,
   enableWebhookEndpoint,
   generateWebhookSecret,
   isWebhookEndpointDisabled,
@@ -106,6 +107,21 @@ describe('webhook deliveries', () => {
     const logs = await driver.logs.list(id);
     expect(logs.lines.map((line) => line.message).join('\n')).toContain(
       `POST ${target.url}: 204 in`,
+    );
+  });
+
+  it('deliverWebhook enqueues one delivery per message and endpoint: asked again while it is live, it answers that one', async () => {
+    const target = await endpoint(['hang']);
+    const { driver, job, client } = setup({ timeoutMs: 60_000 });
+    const first = await deliverWebhook(client, job, { id: 'ep_1', url: target.url }, message);
+    const again = await deliverWebhook(client, job, { id: 'ep_1', url: target.url }, message);
+    const other = await deliverWebhook(client, job, { id: 'ep_2', url: target.url }, message);
+    expect(again).toMatchObject({ id: first.id, deduped: true });
+    expect(other.deduped).toBe(false);
+    const record = await driver.get(first.id);
+    expect(record?.idempotencyKey).toBe('webhook:ep_1:msg_1');
+    expect(Date.parse((record?.payload as { timestamp: string }).timestamp)).toBeGreaterThan(
+      Date.now() - 60_000,
     );
   });
 

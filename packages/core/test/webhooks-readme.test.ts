@@ -5,6 +5,7 @@ import {
   createClient,
   createWorker,
   defineWebhookJob,
+  deliverWebhook,
   generateWebhookSecret,
   verifyWebhook,
 } from '../src/index.js';
@@ -16,6 +17,7 @@ it('the README webhooks example runs as written: the receiver verifies the deliv
     createClient,
     createWorker,
     defineWebhookJob,
+    deliverWebhook,
     generateWebhookSecret,
     verifyWebhook,
     createMemoryDriver,

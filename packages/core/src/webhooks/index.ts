@@ -1,3 +1,4 @@
+export { deliverWebhook } from './deliver.js';
 export type {
   WebhookDelivery,
   WebhookEndpoint,
