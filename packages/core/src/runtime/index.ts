@@ -9,12 +9,14 @@ export type {
   EnqueueItem,
   EnqueueOptions,
   JobHandle,
+  ThrottleOptions,
   TypedJobRecord,
   WaitOptions,
 } from './client/index.js';
 export {
   createClient,
   DEFAULT_RESULT_TIMEOUT_MS,
+  MAX_THROTTLE_MS,
   RESULT_POLL_MAX_MS,
   RESULT_POLL_MIN_MS,
 } from './client/index.js';

@@ -7,6 +7,7 @@ import type { ByIdOptions, EnqueueResult, JobRecord, Json } from '../../contract
 import type { EventDefinition } from '../events/define-event.js';
 import type { AnyJobContract, JobContract, JobInput, ResultValue } from '../jobs/job-types.js';
 import type { WaitOptions } from './await-result.js';
+import type { ThrottleOptions } from './throttle.js';
 
 export type { WaitOptions } from './await-result.js';
 
@@ -28,6 +29,12 @@ export interface EnqueueOptions {
    * same tenant; another tenant's id is JOB_INVALID, "the id is taken").
    */
   readonly id?: string;
+  /**
+   * At most one job of this name (and tenant) per `key` per window of `ms`: an enqueue in a
+   * window that already made its job answers that job (`deduped: true`). Fixed windows from the
+   * epoch; not with `id` (JOB_INVALID).
+   */
+  readonly throttle?: ThrottleOptions;
   /** Overrides the queue the job definition names. */
   readonly queue?: string;
   /** Overrides the key derived from the job's keyed concurrency. */

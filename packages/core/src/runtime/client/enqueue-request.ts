@@ -6,6 +6,7 @@ import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { activeTraceparent } from '../otel/traceparent.js';
 import type { EnqueueOptions } from './client-types.js';
+import { throttledId } from './throttle.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -79,6 +80,14 @@ export async function toEnqueueRequest(
     payload: (value ?? null) as Json,
     maxAttempts: options.maxAttempts ?? job.retry.maxAttempts,
   };
+  if (options.throttle !== undefined) {
+    if (options.id !== undefined) throw jobInvalid('throttle', 'cannot be given together with id');
+    request.id = throttledId(options.throttle, {
+      name: job.name,
+      tenantId: options.tenantId,
+      now: clock.now(),
+    });
+  }
   if (options.id !== undefined) request.id = options.id;
   if (runAt !== undefined) request.runAt = runAt;
   if (options.priority !== undefined) request.priority = options.priority;

@@ -14,3 +14,5 @@ export type {
   WaitOptions,
 } from './client-types.js';
 export { createClient } from './create-client.js';
+export type { ThrottleOptions } from './throttle.js';
+export { MAX_THROTTLE_MS } from './throttle.js';

@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
 import { jobInvalid } from '../../errors/refusals.js';
-
-// A fixed namespace, so every process derives the same id for the same slot.
-const NAMESPACE = Buffer.from('6f1d3c2a9b8e4f7d8a5c0e1b2d3f4a5b', 'hex');
+import { nameUuid } from '../../internal/name-uuid.js';
 
 /** The latest instant a Date holds, ms. */
 const MAX_INSTANT = 8.64e15;
@@ -37,10 +34,5 @@ export const slotKey = (schedule: string, slot: number): string =>
  * it made (`deduped`), whatever state that job is in, for as long as the row exists.
  */
 export function slotJobId(schedule: string, slot: number): string {
-  const hash = createHash('sha1').update(NAMESPACE).update(slotKey(schedule, slot)).digest();
-  const bytes = hash.subarray(0, 16);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameUuid(slotKey(schedule, slot));
 }

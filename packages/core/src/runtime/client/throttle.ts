@@ -1,0 +1,42 @@
+import { MAX_NAME_LENGTH } from '../../contract/limits.js';
+import { jobInvalid } from '../../errors/refusals.js';
+import { nameUuid } from '../../internal/name-uuid.js';
+
+/** The longest throttle window: a year. */
+export const MAX_THROTTLE_MS = 366 * 24 * 3_600_000;
+
+/** At most one job per key per window (`EnqueueOptions.throttle`). */
+export interface ThrottleOptions {
+  /** What is throttled: one job of this name (and tenant) per key per window. */
+  readonly key: string;
+  /** The window, ms: fixed windows from the epoch (`floor(now / ms)`), as pg-boss's singletonSeconds. */
+  readonly ms: number;
+}
+
+/**
+ * The job id of a throttled enqueue: a name-based uuid of (job name, tenant, key, window), so
+ * every enqueue of the same window meets the first one's id and answers that job (`deduped`),
+ * on every driver, whatever state it reached, for as long as its row exists.
+ */
+export function throttledId(
+  throttle: unknown,
+  input: { readonly name: string; readonly tenantId: string | undefined; readonly now: number },
+): string {
+  const { key, ms } = (throttle ?? {}) as Partial<ThrottleOptions>;
+  if (typeof throttle !== 'object' || throttle === null) {
+    throw jobInvalid('throttle', 'must be { key, ms }');
+  }
+  if (typeof key !== 'string' || key === '' || key.length > MAX_NAME_LENGTH) {
+    throw jobInvalid(
+      'throttle.key',
+      `must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
+    );
+  }
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1 || ms > MAX_THROTTLE_MS) {
+    throw jobInvalid('throttle.ms', `must be an integer from 1 to ${MAX_THROTTLE_MS} (a year)`);
+  }
+  const window = Math.floor(input.now / ms);
+  return nameUuid(
+    `throttle:${JSON.stringify([input.name, input.tenantId ?? null, key, ms, window])}`,
+  );
+}
