@@ -62,6 +62,24 @@ describe('the transactional outbox on PostgreSQL', () => {
     expect(await staged()).toEqual([]);
   });
 
+  it('processes migrating one fresh outbox at once all succeed; giving a pool and a connection string is CONFIG_INVALID', async () => {
+    const fresh = freshSchema();
+    const outboxes = Array.from({ length: 4 }, () => createPgOutbox({ pool, schema: fresh }));
+    try {
+      await Promise.all(outboxes.map((each) => each.migrate()));
+      expect(await outboxes[0]?.stats()).toEqual({ staged: 0, dead: 0 });
+    } finally {
+      await dropSchema(fresh);
+    }
+    let thrown: unknown;
+    try {
+      createPgOutbox({ pool, connectionString: await serverUrl('pg') });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isBerthError(thrown, 'CONFIG_INVALID')).toBe(true);
+  });
+
   it('staging outside a transaction is OUTBOX_NO_TX and stages nothing: on a client, a pool, or any executor', async () => {
     const client = await pool.connect();
     // An executor that is neither: only query(text, values), as an ORM's adapter.

@@ -3,7 +3,14 @@
  * the app's own tables (the queue may be anywhere): staged rows wait there in staging order.
  */
 
-/** Idempotent: the table, its order index, and the channel a stage notifies. */
+/**
+ * Taken before the DDL, in its transaction: processes creating the table at once take turns
+ * (`CREATE … IF NOT EXISTS` alone races). $1 the lock class, $2 the schema name.
+ */
+export const OUTBOX_LOCK_SQL =
+  'SELECT pg_catalog.pg_advisory_xact_lock($1, pg_catalog.hashtext($2))';
+
+/** Idempotent: the schema, the table and its order index. */
 export const OUTBOX_DDL = (schema: string): string => `
 CREATE SCHEMA IF NOT EXISTS ${schema};
 CREATE TABLE IF NOT EXISTS ${schema}.outbox (
@@ -17,6 +24,9 @@ CREATE TABLE IF NOT EXISTS ${schema}.outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_staged ON ${schema}.outbox (seq) WHERE dead_at IS NULL;
 `;
+
+/** The advisory-lock class of the outbox's migrate. */
+export const OUTBOX_LOCK = 0x4f555458;
 
 /** Stages one row; the NOTIFY is delivered when the transaction commits. $1 id, $2 kind, $3 body, $4 channel. */
 export const STAGE_SQL = (schema: string): string => `

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   BerthError,
+  configInvalid,
   type DeadOutboxRow,
   type EnqueueOptions,
   type JobContract,
@@ -23,6 +24,8 @@ import {
   NO_ACTIVE_TRANSACTION,
   NOTIFY_SQL,
   OUTBOX_DDL,
+  OUTBOX_LOCK,
+  OUTBOX_LOCK_SQL,
   OUTBOX_STATS_SQL,
   outboxChannel,
   PROBE_SAVEPOINT,
@@ -75,9 +78,20 @@ export interface PgOutbox extends OutboxAdmin {
 export function createPgOutbox(options: PgOutboxOptions): PgOutbox {
   const schemaName = options.schema ?? 'berth_outbox';
   const schema = quoteSchema(schemaName);
+  if (options.pool !== undefined && options.connectionString !== undefined) {
+    throw configInvalid({
+      option: 'pool',
+      reason: 'and connectionString were both given',
+      allowed:
+        'is your own pg.Pool; give it or connectionString (the outbox opens a pool), not both',
+      example: 'createPgOutbox({ pool: appPool })',
+    });
+  }
   const owned = options.pool === undefined;
   if (owned) screenConnectionString(options.connectionString);
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
+  // An idle connection of its own pool that breaks is replaced at the next use, not a crash.
+  if (owned) pool.on('error', () => {});
   const channel = outboxChannel(schemaName);
   const table = `${schemaName}.outbox`;
 
@@ -108,7 +122,9 @@ export function createPgOutbox(options: PgOutboxOptions): PgOutbox {
       if ((error as { code?: unknown }).code === NO_ACTIVE_TRANSACTION) throw noTx(kind);
       throw pgUnavailable({ operation: 'outbox stage', cause: error, schema: schemaName });
     }
-    await tx.query(RELEASE_PROBE);
+    await tx.query(RELEASE_PROBE).catch((error: unknown) => {
+      throw pgUnavailable({ operation: 'outbox stage', cause: error, schema: schemaName });
+    });
   };
 
   const insert = async (tx: PgExecutor, id: string, kind: StagedRow['kind'], body: Json) => {
@@ -213,9 +229,20 @@ export function createPgOutbox(options: PgOutboxOptions): PgOutbox {
 
   return {
     async migrate() {
-      await pool.query(OUTBOX_DDL(schema)).catch((error: unknown) => {
+      const client = await pool.connect().catch((error: unknown) => {
         throw pgUnavailable({ operation: 'outbox migrate', cause: error, schema: schemaName });
       });
+      try {
+        await client.query('BEGIN');
+        await client.query(OUTBOX_LOCK_SQL, [OUTBOX_LOCK, schemaName]);
+        await client.query(OUTBOX_DDL(schema));
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw pgUnavailable({ operation: 'outbox migrate', cause: error, schema: schemaName });
+      } finally {
+        client.release();
+      }
     },
     async stage(tx, job, payload, stageOptions) {
       const request = await stagedJobRequest(job, payload, stageOptions);
