@@ -257,6 +257,7 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
     }
     this.started = true;
     const { definition, deps, job } = this;
+    if (deps.events.has('active')) deps.events.emit('active', { job, attempt: job.attempts });
     const { timeout } = definition;
     if (timeout !== undefined) {
       this.cancelTimeout = timeoutsFor(deps.driver.clock)(

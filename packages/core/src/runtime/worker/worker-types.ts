@@ -61,6 +61,12 @@ export type SuspendReason = 'step' | 'key-busy' | 'drain' | 'slot-lost';
  * jobs answer (the union of their `run` results), so `completed` hands it over typed.
  */
 export interface WorkerEvents<TResult = Json | undefined> {
+  /**
+   * The handler starts: the job was claimed and admitted (its concurrency and rate limits let it
+   * run). A job handed back because its key was busy, or aborted before it started, never
+   * emits it. `attempt` is the attempt number (a resumed run keeps its attempt).
+   */
+  readonly active: { readonly job: ClaimedJob; readonly attempt: number };
   /** The ack landed. */
   readonly completed: { readonly job: ClaimedJob; readonly result: TResult };
   /** The nack landed and the job runs again at `retryAt`. */
