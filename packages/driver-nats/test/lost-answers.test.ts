@@ -1,18 +1,10 @@
-import { serverUrl } from '@berth/test-servers';
 import { connect, createInbox, type NatsConnection, TimeoutError } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AnswerLostError, failingLostAnswers, leaderElectedSubject } from '../src/lost-answers.js';
+import { twoConnections } from './two-connections.js';
 
 describe('requests whose answer can no longer come', () => {
-  let client: NatsConnection;
-  let other: NatsConnection;
-  beforeAll(async () => {
-    const url = await serverUrl('nats');
-    [client, other] = await Promise.all([connect({ servers: url }), connect({ servers: url })]);
-  });
-  afterAll(async () => {
-    await Promise.all([client.close(), other.close()]);
-  });
+  const nats = twoConnections();
 
   /** A subject whose responder takes every request and answers none; `taken` once one came. */
   async function silent() {
@@ -21,15 +13,15 @@ describe('requests whose answer can no longer come', () => {
     const taken = new Promise<void>((resolve) => {
       signal = resolve;
     });
-    const sub = other.subscribe(subject, { callback: () => signal() });
-    await other.flush();
+    const sub = nats.other.subscribe(subject, { callback: () => signal() });
+    await nats.other.flush();
     return { subject, taken, sub };
   }
 
   it('fail at once when a stream of the driver gets a new leader, not when another stream does', async () => {
     const stream = `KV_${createInbox('lost').replaceAll('.', '_')}`;
-    const losing = failingLostAnswers(client, [stream]);
-    await client.flush();
+    const losing = failingLostAnswers(nats.client, [stream]);
+    await nats.client.flush();
     const { subject, taken, sub } = await silent();
     try {
       let settled = false;
@@ -47,14 +39,14 @@ describe('requests whose answer can no longer come', () => {
       // Another stream's election is not this driver's: a message sent after it arrives after it.
       const marker = createInbox('marker');
       const seen = new Promise<void>((resolve) => {
-        client.subscribe(marker, { max: 1, callback: () => resolve() });
+        nats.client.subscribe(marker, { max: 1, callback: () => resolve() });
       });
-      await client.flush();
-      other.publish(leaderElectedSubject(`${stream}_other`));
-      other.publish(marker);
+      await nats.client.flush();
+      nats.other.publish(leaderElectedSubject(`${stream}_other`));
+      nats.other.publish(marker);
       await seen;
       expect(settled).toBe(false);
-      other.publish(leaderElectedSubject(stream));
+      nats.other.publish(leaderElectedSubject(stream));
       const failed = await pending;
       expect(failed).toBeInstanceOf(AnswerLostError);
       // Maybe landed, as every unanswered request: every path that handles a timeout handles it.

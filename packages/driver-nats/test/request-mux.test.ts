@@ -7,42 +7,35 @@ import {
   RequestError,
   TimeoutError,
 } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RequestMux } from '../src/request-mux.js';
+import { twoConnections } from './two-connections.js';
 
 describe('requests over one inbox and one timer', () => {
-  let client: NatsConnection;
-  let other: NatsConnection;
-  beforeAll(async () => {
-    const url = await serverUrl('nats');
-    [client, other] = await Promise.all([connect({ servers: url }), connect({ servers: url })]);
-  });
-  afterAll(async () => {
-    await Promise.all([client.close(), other.close()]);
-  });
+  const nats = twoConnections();
 
   /** A subject whose responder answers each request with its payload reversed. */
   async function echo() {
     const subject = createInbox('echo');
-    const sub = other.subscribe(subject, {
+    const sub = nats.other.subscribe(subject, {
       callback: (_error, msg) => {
         msg.respond(new Uint8Array([...msg.data].reverse()));
       },
     });
-    await other.flush();
+    await nats.other.flush();
     return { subject, sub };
   }
 
   /** A subject whose responder takes every request and answers none. */
   async function silent() {
     const subject = createInbox('silent');
-    const sub = other.subscribe(subject, { callback: () => {} });
-    await other.flush();
+    const sub = nats.other.subscribe(subject, { callback: () => {} });
+    await nats.other.flush();
     return { subject, sub };
   }
 
   it('each of many requests in flight gets its own answer, and none waits afterwards', async () => {
-    const mux = new RequestMux(client);
+    const mux = new RequestMux(nats.client);
     const { subject, sub } = await echo();
     try {
       const answers = await Promise.all(
@@ -60,7 +53,7 @@ describe('requests over one inbox and one timer', () => {
   });
 
   it('a request nobody answers fails with a TimeoutError at its own timeout, whatever the others wait for', async () => {
-    const mux = new RequestMux(client);
+    const mux = new RequestMux(nats.client);
     const { subject, sub } = await silent();
     try {
       const long = mux.request(subject, undefined, { timeout: 60_000 }).catch((e: unknown) => e);
@@ -79,7 +72,7 @@ describe('requests over one inbox and one timer', () => {
   });
 
   it('requests made after an early timeout still time out on time (the timer re-arms)', async () => {
-    const mux = new RequestMux(client);
+    const mux = new RequestMux(nats.client);
     const { subject, sub } = await silent();
     try {
       const first = await mux.request(subject, undefined, { timeout: 50 }).catch((e) => e);
@@ -92,7 +85,7 @@ describe('requests over one inbox and one timer', () => {
   });
 
   it('a subject with no responder fails as nats.js says it: a RequestError caused by NoRespondersError', async () => {
-    const mux = new RequestMux(client);
+    const mux = new RequestMux(nats.client);
     const failed = await mux
       .request(createInbox('nobody'), undefined, { timeout: 5_000 })
       .catch((e) => e);
@@ -112,7 +105,7 @@ describe('requests over one inbox and one timer', () => {
   });
 
   it('a request with its own reply subject goes through nats.js unchanged', async () => {
-    const mux = new RequestMux(client);
+    const mux = new RequestMux(nats.client);
     const { subject, sub } = await echo();
     try {
       const answer = await mux.request(subject, new Uint8Array([1, 2]), {
