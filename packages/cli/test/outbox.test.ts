@@ -1,46 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import {
-  createOutboxRelay,
-  type Driver,
-  defineJob,
-  type EnqueueRequest,
-  jobInvalid,
-} from '@berth/core';
-import { createPgOutbox } from '@berth/driver-pg';
-import { dropPgSchema, serverUrl } from '@berth/test-servers';
-import pg from 'pg';
+import { createOutboxRelay } from '@berth/core';
 import { expect, it } from 'vitest';
 import { berth, berthJson, errorDoc } from './support/berth.js';
+import { deadOutboxRows, dropDeadOutbox } from './support/outbox.js';
 import { pgTarget } from './support/targets.js';
 
-const note = defineJob<{ n: number }>({ name: 'note.send', run: async () => {} });
-
 it('berth outbox: stats and dead show what waits and what the queue refused; retry stages a dead row again, discard removes one', async () => {
-  const url = await serverUrl('pg');
-  const schema = `t_cli_outbox_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const outbox = createPgOutbox({ pool, schema });
   const target = await pgTarget();
+  // Two rows staged, then refused by a queue that takes nothing: dead in the outbox.
+  const { outbox, url, schema, ids } = await deadOutboxRows(target.driver);
   const flags = ['--outbox-url', url, '--outbox-schema', schema];
   try {
-    await outbox.migrate();
-    const tx = await pool.connect();
-    const ids: string[] = [];
-    await tx.query('BEGIN');
-    for (let n = 0; n < 3; n += 1) ids.push((await outbox.stage(tx, note, { n })).id);
-    await tx.query('COMMIT');
-    tx.release();
-    // A queue that refuses the first two rows: they stay dead in the outbox.
-    const refusing: Driver = {
-      ...target.driver,
-      enqueueMany: () => Promise.reject(jobInvalid('payload', 'refused by the test')),
-      enqueue: (async (request: EnqueueRequest) => {
-        if (request.id !== ids[2]) throw jobInvalid('payload', 'refused by the test');
-        return target.driver.enqueue(request);
-      }) as Driver['enqueue'],
-    };
-    await createOutboxRelay({ store: outbox.store, driver: refusing }).drain();
-
     const stats = await berthJson<{ outbox: { staged: number; dead: number } }>([
       'outbox',
       'stats',
@@ -89,10 +58,9 @@ it('berth outbox: stats and dead show what waits and what the queue refused; ret
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`not dead rows of the outbox (nothing to retry): ${ids[1]}`);
   } finally {
-    await target.dispose();
     await outbox.close();
-    await pool.end();
-    await dropPgSchema(url, schema);
+    await dropDeadOutbox(target.driver);
+    await target.dispose();
   }
 });
 
