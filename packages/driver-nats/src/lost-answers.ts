@@ -1,10 +1,7 @@
 import {
-  type Msg,
   type NatsConnection,
-  type Payload,
   PermissionViolationError,
   RequestError,
-  type RequestOptions,
   TimeoutError,
 } from '@nats-io/transport-node';
 import { RequestMux } from './request-mux.js';
@@ -76,8 +73,7 @@ export function failingLostAnswers(
       },
     }),
   );
-  const request = (subject: string, payload?: Payload, options?: RequestOptions): Promise<Msg> =>
-    mux.request(subject, payload, options);
+  const request = mux.request.bind(mux);
   // Methods are bound once: the clients call them on every request.
   const bound = new Map<PropertyKey, unknown>();
   const wrapped = new Proxy(nc, {

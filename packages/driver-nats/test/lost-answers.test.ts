@@ -1,4 +1,4 @@
-import { connect, createInbox, type NatsConnection, TimeoutError } from '@nats-io/transport-node';
+import { createInbox, TimeoutError } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { AnswerLostError, failingLostAnswers, leaderElectedSubject } from '../src/lost-answers.js';
 import { twoConnections } from './two-connections.js';

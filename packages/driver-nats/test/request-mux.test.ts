@@ -2,7 +2,6 @@ import { serverUrl } from '@berth/test-servers';
 import {
   connect,
   createInbox,
-  type NatsConnection,
   NoRespondersError,
   RequestError,
   TimeoutError,

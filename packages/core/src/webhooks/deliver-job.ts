@@ -154,7 +154,7 @@ export function defineWebhookJob(
             ? `no answer within ${timeoutMs} ms`
             : `no answer: ${describeFailure(error)}`;
         ctx.log.warn(`POST ${endpoint.url}: ${why} (after ${waited} ms)`);
-        await giveUpIfLast(ctx, options, undefined);
+        await disableIfGivingUp(ctx, options, false);
         throw new Error(why, { cause: error });
       }
       const latencyMs = Date.now() - started;
@@ -170,10 +170,10 @@ export function defineWebhookJob(
       ctx.log.warn(line, excerpt);
       const why = `the endpoint answered ${response.status}${excerpt === '' ? '' : `: ${excerpt}`}`;
       if (verdict === 'give-up') {
-        await giveUpIfLast(ctx, options, 'now');
+        await disableIfGivingUp(ctx, options, true);
         throw new NonRetryableError(why);
       }
-      await giveUpIfLast(ctx, options, undefined);
+      await disableIfGivingUp(ctx, options, false);
       const wait = retryAfterMs(response.headers.get('retry-after'), Date.now());
       if (wait !== undefined) throw new RetryAfterError(why, Math.min(wait, maxRetryAfterMs));
       throw new Error(why);
@@ -199,17 +199,17 @@ function describeFailure(error: unknown): string {
 }
 
 /**
- * On the attempt that gives the delivery up (`now`, or the last one), turns the endpoint off
- * when nothing reached it for `disable.afterMs`.
+ * On the attempt that gives the delivery up (`final`: the answer gives up at once; else only the
+ * last attempt does), turns the endpoint off when nothing reached it for `disable.afterMs`.
  */
-async function giveUpIfLast(
+async function disableIfGivingUp(
   ctx: JobContext<WebhookDelivery>,
   options: WebhookJobOptions,
-  now: 'now' | undefined,
+  final: boolean,
 ): Promise<void> {
   const disable = options.disable;
   if (disable === undefined) return;
-  if (now === undefined && ctx.attempt < ctx.job.maxAttempts) return;
+  if (!final && ctx.attempt < ctx.job.maxAttempts) return;
   const names = webhookMarks(ctx.payload.endpoint.id);
   const since = (await disable.marks.get(names.ok)) ?? ctx.job.createdAt;
   const at = Date.now();
