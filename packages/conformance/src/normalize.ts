@@ -68,6 +68,22 @@ const STEP_FIELDS = [
 
 const EVENT_FIELDS = ['id', 'name', 'payload', 'publishedAt', 'expiresAt'] as const;
 
+/** BackfillRun's fields; its `cursor` is app content. */
+const BACKFILL_FIELDS = [
+  'runId',
+  'name',
+  'tenantId',
+  'status',
+  'cursor',
+  'passes',
+  'rowsDone',
+  'jobId',
+  'startedAt',
+  'updatedAt',
+  'finishedAt',
+  'lastError',
+] as const;
+
 /** Keys whose number is an instant on the driver's clock: rendered as an offset from t0. */
 const INSTANT_KEYS = new Set([
   'runAt',
@@ -197,6 +213,10 @@ function render(value: unknown, context: NormalizeContext, key?: string): Normal
   if (Array.isArray(value)) return value.map((item) => render(item, context, key));
   if (!isObject(value)) return `(${typeof value})`;
   if (has(value, 'id', 'runId', 'state', 'claim')) return pick(value, JOB_FIELDS, context);
+  if (has(value, 'runId', 'status', 'passes', 'rowsDone')) {
+    const run = pick(value, BACKFILL_FIELDS, context) as Record<string, Normalized>;
+    return Object.hasOwn(value, 'cursor') ? { ...run, cursor: plain(value.cursor) } : run;
+  }
   if (has(value, 'runId', 'name', 'status', 'startedAt')) return pick(value, STEP_FIELDS, context);
   if (has(value, 'id', 'publishedAt', 'expiresAt')) {
     return pick(value, EVENT_FIELDS, context, 'event');

@@ -26,6 +26,32 @@ describe('normalizeAnswer', () => {
     });
   });
 
+  it('renders a backfill run whole (not as a step record): its cursor as content, its job id as a job, instants as offsets', () => {
+    const run = {
+      runId: RUN,
+      name: 'reindex',
+      status: 'running',
+      cursor: { id: ID, at: T0 },
+      passes: 2,
+      rowsDone: 200,
+      jobId: ID,
+      startedAt: T0,
+      updatedAt: T0 + 1_000,
+      internal: 'dropped',
+    };
+    expect(normalizeAnswer(run, context())).toEqual({
+      runId: 'run1',
+      name: 'reindex',
+      status: 'running',
+      cursor: { id: ID, at: T0 },
+      passes: 2,
+      rowsDone: 200,
+      jobId: 'job1',
+      startedAt: '+0',
+      updatedAt: '+1000',
+    });
+  });
+
   it('keeps only contract fields of a record, instants as offsets, and shows an undefined field', () => {
     const record = {
       id: ID,
@@ -77,7 +103,7 @@ describe('normalizeAnswer', () => {
 
 describe('golden catalogue', () => {
   it('holds one expected transcript per scenario', () => {
-    expect(GOLDEN_SCENARIOS.length).toBe(19);
+    expect(GOLDEN_SCENARIOS.length).toBe(20);
     for (const name of GOLDEN_SCENARIOS) expect(expectedTranscript(name).length).toBeGreaterThan(0);
   });
 });

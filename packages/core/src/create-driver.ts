@@ -16,6 +16,7 @@ import { configuring } from './internal/config-screen.js';
 import { guarded } from './internal/guard.js';
 import { toListPage } from './list-page.js';
 import { screenedLogStore } from './logs-store.js';
+import { screenedBackfills } from './screen/backfills.js';
 import { screenClaim } from './screen/claim.js';
 import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
 import { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
@@ -270,6 +271,7 @@ export function createDriver(backend: DriverBackend): Driver {
     leases,
     marks,
     pauses: screenedPauses(backend.pauses, run),
+    backfills: screenedBackfills(backend.backfills, run),
     logs: screenedLogStore(backend, run),
     ...(subscribe === undefined
       ? {}

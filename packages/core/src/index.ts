@@ -7,9 +7,35 @@ export {
   NO_ATTEMPTS,
   nackOutcome,
 } from './attempt-history.js';
+export * from './backfills/index.js';
 export type { Clock, ManualClock } from './clock.js';
 export { createManualClock, systemClock } from './clock.js';
 export * from './contract/attempts.js';
+export type {
+  BackfillBackend,
+  BackfillByIdOptions,
+  BackfillChange,
+  BackfillCommit,
+  BackfillCommitRequest,
+  BackfillLedger,
+  BackfillListOptions,
+  BackfillListRequest,
+  BackfillRun,
+  BackfillStart,
+  BackfillStarted,
+  BackfillStartRequest,
+  BackfillStatus,
+  BackfillTransition,
+  BackfillTransitionRequest,
+} from './contract/backfills.js';
+export {
+  ACTIVE_BACKFILL_STATUSES,
+  BACKFILL_RUNS_KEPT,
+  BACKFILL_STATUSES,
+  MAX_BACKFILL_CURSOR_BYTES,
+  MAX_BACKFILL_ERROR_LENGTH,
+  MAX_BACKFILL_LIST_LIMIT,
+} from './contract/backfills.js';
 export type { DeleteBackend, DeleteJobs } from './contract/delete.js';
 export { UNDELETABLE_STATES } from './contract/delete.js';
 export type {

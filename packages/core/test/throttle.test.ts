@@ -73,4 +73,25 @@ describe('enqueue with throttle: at most one job per key per window', () => {
     expect(isBerthError(withId, 'JOB_INVALID') && withId.meta.field).toBe('throttle');
     expect((await driver.list({})).jobs).toEqual([]);
   });
+
+  it('a throttle whose fields throw when read (a getter, a revoked Proxy) is JOB_INVALID, never a raw error', async () => {
+    const { driver } = memoryOnManualClock();
+    const client = createClient({ driver, jobs: [sync] });
+    const getter = Object.defineProperty({ ms: MINUTE }, 'key', {
+      get: () => {
+        throw new TypeError('boom');
+      },
+    });
+    const { proxy, revoke } = Proxy.revocable({ key: 'k', ms: MINUTE }, {});
+    revoke();
+    for (const throttle of [getter, proxy]) {
+      const error = await thrown(() =>
+        client.enqueue(sync, { account: 'a' }, { throttle: throttle as never }),
+      );
+      expect(isBerthError(error, 'JOB_INVALID') && error.meta.field, String(error)).toBe(
+        'throttle',
+      );
+    }
+    expect((await driver.list({})).jobs).toEqual([]);
+  });
 });

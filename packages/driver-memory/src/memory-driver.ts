@@ -13,6 +13,13 @@ import {
   systemClock,
 } from '@berth/core';
 import { listAttempts } from './attempts.js';
+import {
+  commitBackfill,
+  getBackfill,
+  listBackfills,
+  startBackfill,
+  transitionBackfill,
+} from './backfills.js';
 import { claim } from './claim.js';
 import { deleteJob } from './delete.js';
 import { enqueue, enqueueMany } from './enqueue.js';
@@ -174,6 +181,13 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
       pause: (queue) => run('pause a queue', () => pause(store, queue)),
       resume: (queue) => run('resume a queue', () => resume(store, queue)),
       list: () => run('list paused queues', () => listPaused(store)),
+    },
+    backfills: {
+      start: (start) => run('start a backfill', () => startBackfill(store, start)),
+      get: (runId, tenantId) => run('read a backfill', () => getBackfill(store, runId, tenantId)),
+      transition: (change) => run('change a backfill', () => transitionBackfill(store, change)),
+      commit: (pass) => run('commit a backfill pass', () => commitBackfill(store, pass)),
+      list: (request) => run('list backfills', () => listBackfills(store, request)),
     },
     logs: {
       append: (fence, batch) => run('append job logs', () => appendLogs(store, fence, batch)),

@@ -1,5 +1,6 @@
 import {
   type AttemptHistory,
+  type BackfillRun,
   type Clock,
   type DriverHooks,
   type EventRecord,
@@ -118,6 +119,8 @@ export interface Store {
   readonly marks: Map<string, number>;
   /** Paused queue -> when its pause began: claims skip these queues. */
   readonly paused: Map<string, number>;
+  /** The backfill ledger: runId -> run (backfills.ts). */
+  readonly backfills: Map<string, BackfillRun>;
   readonly listeners: Set<WakeListener>;
   readonly meter: Meter;
   nextSeq(): number;
@@ -143,6 +146,7 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     slots: new Map(),
     marks: new Map(),
     paused: new Map(),
+    backfills: new Map(),
     listeners: new Set(),
     meter,
     nextSeq: () => {

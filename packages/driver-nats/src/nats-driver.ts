@@ -19,6 +19,7 @@ import {
 import type { NatsConnection } from '@nats-io/transport-node';
 import { accessFix } from './access-refused.js';
 import { listAttempts } from './attempts.js';
+import { backfillBackend } from './backfills.js';
 import { claim } from './claim.js';
 import { openContext } from './connect.js';
 import { DRIVER, type NatsContext } from './context.js';
@@ -284,6 +285,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       resume: on('resume a queue', resume),
       list: on('list paused queues', listPaused),
     },
+    backfills: backfillBackend(on),
     // Nothing to migrate: the driver creates its buckets on first use. One round trip shows
     // the server answers and both buckets are there.
     check: on('check the backend', async (context) => {

@@ -11,8 +11,9 @@ import { configInvalid } from '@berth/core';
  * - The AUX bucket (`<prefix>_aux`) holds what is read by key and never watched: live idempotency
  *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slot shards, holder pointers and full markers
  *   (`s.<hash>.<shard>`, `s.<hash>.h.<hash>`, `s.<hash>.f`), marks (`m.<hash>`), step log entries
- *   (`t.<runId>.<gen>`), job log chunks (`g.<jobId>.<gen>`) and the parts of content too large for its record
- *   (`x.<owner>.<field>.<generation>.<part>`).
+ *   (`t.<runId>.<gen>`), job log chunks (`g.<jobId>.<gen>`), the backfill ledger (one entry per
+ *   name and tenant, `f.<hash>.<hash>`, and a pointer per run, `r.<runId>`) and the parts of
+ *   content too large for its record (`x.<owner>.<field>.<generation>.<part>`).
  * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`.
  *
  * App-chosen names (keys, lease names, step names) are hashed into key tokens: KV keys allow few
@@ -57,6 +58,17 @@ export interface Subjects {
   logChunk(jobId: string, gen: string): string;
   /** The subject filter of every log chunk of a job. */
   logsOfJob(jobId: string): string;
+  /** The backfill ledger entry holding every run of `(name, tenantId)` (backfills.ts). */
+  backfillRuns(name: string, tenantId: string | undefined): string;
+  /** The key filter of the ledger entries of one name, one tenant, both or neither (any). */
+  backfillEntries(filter: {
+    readonly name: string | undefined;
+    readonly tenantId: string | undefined;
+  }): string;
+  /** Which ledger entry holds run `runId`. */
+  backfillPointer(runId: string): string;
+  /** The owner a run's spilled cursor and error parts are written under (never a job id). */
+  backfillOwner(runId: string): string;
   /** One part of a spilled content field (a payload or result too large to sit in its record). */
   blob(owner: string, field: string, generation: string, part: number): string;
   /** The subject filter of every spilled part an owner (a job or an event) holds. */
@@ -84,6 +96,10 @@ export function jobsKeyKind(key: string): { kind: JobsKeyKind; id: string } | un
   if (kind === 112) return { kind: 'pause', id };
   return undefined;
 }
+
+/** The key token of a tenant, or of no tenant (which no tenant's name can produce). */
+const tenantToken = (tenantId: string | undefined): string =>
+  token(tenantId ?? '', tenantId === undefined ? 'n' : 't');
 
 export function subjectsFor(prefix: string): Subjects {
   if (!/^[A-Za-z0-9_-]+$/.test(prefix) || prefix.length > MAX_PREFIX) {
@@ -118,6 +134,11 @@ export function subjectsFor(prefix: string): Subjects {
     stepsOfRun: (runId) => `$KV.${auxBucket}.t.${runId}.>`,
     logChunk: (jobId, gen) => `g.${jobId}.${gen}`,
     logsOfJob: (jobId) => `$KV.${auxBucket}.g.${jobId}.>`,
+    backfillRuns: (name, tenantId) => `f.${token(name)}.${tenantToken(tenantId)}`,
+    backfillEntries: ({ name, tenantId }) =>
+      `f.${name === undefined ? '*' : token(name)}.${tenantId === undefined ? '*' : tenantToken(tenantId)}`,
+    backfillPointer: (runId) => `r.${runId}`,
+    backfillOwner: (runId) => `f-${runId}`,
     blob: (owner, field, generation, part) => `x.${owner}.${field}.${generation}.${part}`,
     blobsOf: (owner) => `$KV.${auxBucket}.x.${owner}.>`,
     auxSubject: (key) => `$KV.${auxBucket}.${key}`,

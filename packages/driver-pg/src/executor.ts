@@ -45,7 +45,7 @@ export interface PgConnectionOptions {
 }
 
 /** A pg.Pool, or anything shaped like one (another copy of pg's); not an options object. */
-const isPgPool = (value: unknown): value is pg.Pool =>
+export const isPgPool = (value: unknown): value is pg.Pool =>
   value instanceof pg.Pool ||
   (typeof value === 'object' &&
     value !== null &&

@@ -1,3 +1,5 @@
+export type { PgBackfillTransactionOptions } from './backfill-transaction.js';
+export { pgBackfillTransaction } from './backfill-transaction.js';
 export type { PgConnectionOptions, PgExecutor, PgResult } from './executor.js';
 export type { MigrateOptions, MigrateResult } from './migrate.js';
 export { migrate } from './migrate.js';

@@ -14,6 +14,7 @@ import { createDb, openConnections, type PgConnectionOptions } from './executor.
 import { type MigrateResult, migrate } from './migrate.js';
 import { type MigrationStatus, migrationStatus } from './migration-status.js';
 import { attemptStore } from './ops/attempts.js';
+import { backfillStore } from './ops/backfills.js';
 import { checkOps } from './ops/check.js';
 import { deleteOps } from './ops/delete.js';
 import { enqueueOps } from './ops/enqueue.js';
@@ -123,6 +124,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     leases: leaseStore(context),
     marks: markStore(context),
     pauses: pauseStore(context),
+    backfills: backfillStore(context),
     logs: logStore(context),
     ...checkOps(context),
     ...(wake === undefined

@@ -89,6 +89,16 @@ const SHAPES = {
   marks: 'marks',
   /** Hash: paused queue -> pausedAt. The claim script skips these queues. */
   paused: 'paused',
+  /** Hash per backfill run: its fields, the cursor as JSON text (`lua/backfills.ts`). */
+  backfill: 'backfill:$',
+  /**
+   * Zsets of runIds by startedAt (equal scores order by runId): every run, per name, per tenant,
+   * and per holder `qn(tenant, name)` (tenant '' for none), which start counts and trims.
+   */
+  backfillsOrder: 'backfills:order',
+  backfillsName: 'backfills:name:$',
+  backfillsTenant: 'backfills:tenant:$',
+  backfillsHolder: 'backfills:holder:$',
   /** Pub/sub channel: NUL-joined queues that got work. */
   wake: 'wake',
   /** String: written before each WAIT of `durability`, so the WAIT covers every earlier write. */

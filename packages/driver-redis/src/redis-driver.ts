@@ -15,6 +15,7 @@ import {
 import { Cluster, Redis } from 'ioredis';
 import { accessFix } from './access-refused.js';
 import { createAttemptStore } from './attempts.js';
+import { createBackfillStore } from './backfills.js';
 import { claim } from './claim.js';
 import { type ClusterNode, openCluster, screenCluster } from './cluster.js';
 import { createClusterWake } from './cluster-wake.js';
@@ -191,6 +192,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   const leases = createLeaseStore(context);
   const marks = createMarkStore(context);
   const pauses = createPauseStore(context);
+  const backfills = createBackfillStore(context);
   const logs = createLogStore(context);
   let closed = false;
 
@@ -251,6 +253,13 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       pause: guard('pause a queue', pauses.pause),
       resume: guard('resume a queue', pauses.resume),
       list: guard('list paused queues', pauses.list),
+    },
+    backfills: {
+      start: guard('start a backfill', backfills.start),
+      get: guard('read a backfill', backfills.get),
+      transition: guard('change a backfill', backfills.transition),
+      commit: guard('commit a backfill pass', backfills.commit),
+      list: guard('list backfills', backfills.list),
     },
     logs: {
       append: guard('append job logs', logs.append),

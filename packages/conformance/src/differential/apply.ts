@@ -1,5 +1,6 @@
 import type { EnqueueRequest, Fence, JobRecord } from '@berth/core';
 import { type Normalized, normalizeAnswer } from '../normalize.js';
+import { applyBackfillOp } from './backfills.js';
 import { applyLogOp } from './logs.js';
 import { CALLER_IDS, type EnqueueSpec, type Op } from './ops.js';
 import { applyPause } from './pause-ops.js';
@@ -105,6 +106,12 @@ async function call(world: World, op: Op): Promise<unknown> {
     case 'logAppend':
     case 'logList':
       return applyLogOp(world, op, now);
+    case 'bfStart':
+    case 'bfCommit':
+    case 'bfTransition':
+    case 'bfGet':
+    case 'bfList':
+      return applyBackfillOp(driver, op);
     case 'stats':
       return driver.stats();
     case 'purge': {

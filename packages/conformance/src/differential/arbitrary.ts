@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { backfillOpArbitraries } from './backfills.js';
 import { logOpArbitraries } from './logs.js';
 import { CALLER_IDS, type EnqueueSpec, type Op, type Target } from './ops.js';
 
@@ -215,6 +216,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   weighted(4, 'resume', fc.record({ queue: pick(QUEUES), tenant: rarely(pick(TENANTS)) })),
   weighted(1, 'pausedList', fc.constant({})),
   ...logOpArbitraries(target, TENANTS),
+  ...backfillOpArbitraries(TENANTS),
   weighted(
     5,
     'advance',

@@ -1,4 +1,5 @@
 import type { JobState } from '@berth/core';
+import type { BackfillOp } from './backfills.js';
 import type { LogOp } from './logs.js';
 import type { PauseOp } from './pause-ops.js';
 
@@ -144,4 +145,5 @@ export type Op =
   | { readonly kind: 'releaseSlot'; readonly key: string; readonly holder: string }
   | PauseOp
   | LogOp
+  | BackfillOp
   | { readonly kind: 'advance'; readonly ms: number };

@@ -1,6 +1,7 @@
 import type { DriverFactory } from '../kit.js';
 import { runCase } from '../run-case.js';
 import { attemptHistory } from './attempts.js';
+import { backfillLedger } from './backfills.js';
 import { leaseBurial } from './claim.js';
 import { deleteAnswers } from './delete.js';
 import { dedupe, enqueueRetryOneMiss, enqueueRetryTwoMisses, onConflictError } from './enqueue.js';
@@ -40,6 +41,7 @@ export const goldenScenarios: readonly GoldenScenario[] = [
   attemptHistory,
   pauseResume,
   jobLogs,
+  backfillLedger,
 ];
 
 /** A scenario's name: one key of the expected transcripts. */

@@ -1,6 +1,7 @@
 import type { KitGroup, KitOptions } from '../kit.js';
 import { appTransactionGroup } from './app-transaction.js';
 import { attemptsGroup } from './attempts.js';
+import { backfillsGroup } from './backfills.js';
 import { checkGroup } from './check.js';
 import { claimGroup } from './claim.js';
 import { closeGroup } from './close.js';
@@ -53,6 +54,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     leasesGroup,
     marksGroup,
     pauseGroup,
+    backfillsGroup,
     wakeGroup,
     checkGroup,
     closeGroup,

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { AttemptBackend, AttemptStore } from './attempts.js';
+import type { BackfillBackend, BackfillLedger } from './backfills.js';
 import type { DeleteBackend, DeleteJobs } from './delete.js';
 import type { EventStore } from './events.js';
 import type { LeaseStore } from './leases.js';
@@ -89,6 +90,8 @@ export interface Driver extends DeleteJobs {
   readonly marks: MarkStore;
   /** Pause and resume queues fleet-wide (see contract/pause.ts). Group `pause`. */
   readonly pauses: PauseStore;
+  /** The backfill ledger: runs, their cursors and statuses (see contract/backfills.ts). Group `backfills`. */
+  readonly backfills: BackfillLedger;
   /** Job logs (`ctx.log`): fenced appends, paged reads, capped per job. Group `logs`. */
   readonly logs: LogStore;
   /**
@@ -310,6 +313,8 @@ export interface DriverBackend extends DeleteBackend {
   readonly marks: MarkStore;
   /** Paused queues; `claim` skips them inside its atomic change (contract/pause.ts). Group `pause`. */
   readonly pauses: PauseBackend;
+  /** The backfill ledger (see {@link BackfillBackend}). */
+  readonly backfills: BackfillBackend;
   /** Job logs: see {@link LogStore} for what each call must do. Group `logs`. */
   readonly logs: LogBackend;
   /**

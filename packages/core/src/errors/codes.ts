@@ -100,6 +100,21 @@ export const CORE_ERROR_CODES = {
     title: 'a step was used outside its rules',
     fix: 'give every step in a run its own name, and requeue fromStep only a step the run wrote',
   },
+  /** `backfills.start` while `concurrency` runs of the name (and tenant) run or are paused. */
+  BACKFILL_RUNNING: {
+    title: 'this backfill already has as many runs as it allows',
+    fix: 'wait for the run in meta.active to end, or pause or cancel it first (berth backfills cancel <runId>); give the backfill a higher concurrency to run several at once',
+  },
+  /** A backfill by-id call named a run the ledger does not hold (or another tenant holds). */
+  BACKFILL_NOT_FOUND: {
+    title: 'the ledger holds no backfill run with this id',
+    fix: 'check the run id (berth backfills ls shows the runs the ledger keeps) and the tenantId it was asked with',
+  },
+  /** Pause, resume or cancel of a run that ended (`meta.status` says how). */
+  BACKFILL_NOT_ACTIVE: {
+    title: 'the backfill run has ended: completed, failed and cancelled runs do not move',
+    fix: 'start a new run; to go on from where it stopped, start it at the run’s cursor (backfills.start(backfill, { cursor }))',
+  },
   /** `outbox.stage` (or `publish`) was called outside a transaction: nothing was staged. */
   OUTBOX_NO_TX: {
     title: 'outbox rows are staged only inside a transaction',

@@ -124,6 +124,9 @@ export interface BerthErrorMetas {
     readonly [key: string]: MetaJson | undefined;
   };
   CONFIG_INVALID: { readonly option: string; readonly reason: string };
+  BACKFILL_RUNNING: { readonly name: string; readonly active: readonly string[] };
+  BACKFILL_NOT_FOUND: { readonly runId: string };
+  BACKFILL_NOT_ACTIVE: { readonly runId: string; readonly status: string };
   OUTBOX_NO_TX: { readonly table: string };
   WEBHOOK_INVALID: { readonly reason: 'header' | 'timestamp' | 'signature' | 'body' };
 }

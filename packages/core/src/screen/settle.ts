@@ -23,6 +23,7 @@ import {
   screenObject,
   screenOptionalName,
   screenUuid,
+  storable,
 } from './values.js';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -42,12 +43,6 @@ function messageOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   throw jobInvalid('error.message', 'must be a string');
-}
-
-/** Text any backend stores: lone surrogates replaced, NUL dropped; the common clean text as is. */
-function storable(text: string): string {
-  const formed = text.isWellFormed() ? text : text.toWellFormed();
-  return formed.includes('\u0000') ? formed.replaceAll('\u0000', '') : formed;
 }
 
 /** Cuts what a failed attempt left to the stored bounds; a missing message becomes "". */

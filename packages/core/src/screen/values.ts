@@ -295,3 +295,9 @@ export function screenObject(field: string, value: unknown): Record<string, unkn
   if (!isObject(value)) throw jobInvalid(field, 'must be an object');
   return value;
 }
+
+/** Text any backend stores: lone surrogates replaced, NUL dropped; the common clean text as is. */
+export function storable(text: string): string {
+  const formed = text.isWellFormed() ? text : text.toWellFormed();
+  return formed.includes('\u0000') ? formed.replaceAll('\u0000', '') : formed;
+}

@@ -1,4 +1,5 @@
 import { attemptsSql } from './attempts.js';
+import { backfillsSql } from './backfills.js';
 import { checkSql } from './check.js';
 import { claimSql } from './claim.js';
 import { deleteSql } from './delete.js';
@@ -36,6 +37,7 @@ export function statements(s: string) {
     leases: leasesSql(s),
     marks: marksSql(s),
     pause: pauseSql(s),
+    backfills: backfillsSql(s),
     logs: logsSql(s),
     check: checkSql(s),
   };

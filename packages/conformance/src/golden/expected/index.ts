@@ -1,5 +1,6 @@
 import type { Transcript } from '../transcript.js';
 import { attemptHistory } from './attempt-history.js';
+import { backfillLedger } from './backfill-ledger.js';
 import { cancelRefusals } from './cancel-refusals.js';
 import { dedupe } from './dedupe.js';
 import { deleteAnswers } from './delete-answers.js';
@@ -40,4 +41,5 @@ export const expected = {
   'attempt-history': attemptHistory,
   'pause-resume': pauseResume,
   'job-logs': jobLogs,
+  'backfill-ledger': backfillLedger,
 } as const satisfies Readonly<Record<string, Transcript>>;

@@ -1,3 +1,4 @@
+import type { BackfillControl } from '../../backfills/control.js';
 import type { AttemptHistory } from '../../contract/attempts.js';
 import type { Driver } from '../../contract/driver.js';
 import type { EventRecord, PublishOptions } from '../../contract/events.js';
@@ -157,4 +158,6 @@ export interface Client {
    * when the queue holds no such job (or, with `tenantId`, not for that tenant).
    */
   logs(id: string, options?: LogListOptions): Promise<LogPage>;
+  /** Backfill runs: start, pause, resume, cancel, read (see `defineBackfill`). */
+  readonly backfills: BackfillControl;
 }

@@ -1,3 +1,4 @@
+import { backfillControl } from '../../backfills/control.js';
 import type { Driver } from '../../contract/driver.js';
 import type { PublishOptions } from '../../contract/events.js';
 import { DEFAULT_QUEUE, MAX_ENQUEUE_BATCH } from '../../contract/limits.js';
@@ -121,5 +122,6 @@ export function createClient(options: ClientOptions): Client {
     },
     paused: (pauseOptions) => driver.pauses.list(pauseOptions),
     logs: (id, logOptions) => driver.logs.list(id, logOptions),
+    backfills: backfillControl(driver),
   };
 }

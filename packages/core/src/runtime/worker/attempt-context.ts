@@ -1,3 +1,4 @@
+import type { Driver } from '../../contract/driver.js';
 import type { ClaimedJob } from '../../contract/records.js';
 import type { JsonShaped } from '../../json-shape.js';
 import type { JobContext, ProgressValue } from '../jobs/job-types.js';
@@ -15,6 +16,8 @@ export interface ContextSource {
   readonly progress: (value: unknown) => Promise<boolean>;
   /** `ctx.log`, one function per attempt. */
   readonly log: JobLog;
+  /** The worker's driver: core's own job kinds (backfill runners) reach their stores through it. */
+  readonly deps: { readonly driver: Driver };
 }
 
 /**
@@ -55,4 +58,20 @@ export class HandlerContext implements JobContext<unknown> {
   get log(): JobLog {
     return this.#source.log;
   }
+
+  /** Read by {@link driverOfContext}; not part of JobContext. */
+  get driver(): Driver {
+    return this.#source.deps.driver;
+  }
+}
+
+/**
+ * The driver of the worker running `context`, for core's own job kinds (a backfill runner keeps
+ * its ledger there). Not on {@link JobContext}: a handler's writes go through its fenced calls.
+ */
+export function driverOfContext(context: JobContext<unknown>): Driver {
+  if (!(context instanceof HandlerContext)) {
+    throw new TypeError('driverOfContext takes the context a worker gave the handler');
+  }
+  return context.driver;
 }

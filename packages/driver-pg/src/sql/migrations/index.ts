@@ -8,6 +8,7 @@ import { MIGRATION_000007 } from './000007.js';
 import { MIGRATION_000008 } from './000008.js';
 import { MIGRATION_000009 } from './000009.js';
 import { MIGRATION_000010 } from './000010.js';
+import { MIGRATION_000011 } from './000011.js';
 
 export interface Migration {
   readonly version: number;
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, text: MIGRATION_000008 },
   { version: 9, text: MIGRATION_000009 },
   { version: 10, text: MIGRATION_000010 },
+  { version: 11, text: MIGRATION_000011 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,13 @@
+export type { BackfillControl, BackfillStartOptions } from './control.js';
+export { backfillControl } from './control.js';
+export { backfillJobName, defineBackfill } from './define-backfill.js';
+export type {
+  BackfillDefinition,
+  BackfillJobPayload,
+  BackfillJobResult,
+  BackfillOptions,
+  BackfillPassContext,
+  BackfillPassResult,
+  BackfillRateLimit,
+  BackfillTransaction,
+} from './types.js';
