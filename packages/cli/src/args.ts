@@ -1,4 +1,12 @@
-import { isJobState, type JobState, type Json, MAX_JOB_PAGE, parseDuration } from '@berth/core';
+import {
+  BACKFILL_STATUSES,
+  type BackfillStatus,
+  isJobState,
+  type JobState,
+  type Json,
+  MAX_JOB_PAGE,
+  parseDuration,
+} from '@berth/core';
 import { InvalidArgumentError } from 'commander';
 
 /**
@@ -13,6 +21,16 @@ export function stateArg(value: string): JobState {
     );
   }
   return value;
+}
+
+export function backfillStatusArg(value: string): BackfillStatus {
+  const status = BACKFILL_STATUSES.find((known) => known === value);
+  if (status === undefined) {
+    throw new InvalidArgumentError(
+      'not a backfill status: running, paused, completed, failed or cancelled',
+    );
+  }
+  return status;
 }
 
 export function statesArg(value: string): JobState[] {

@@ -59,7 +59,24 @@ const NATS_ACCESS_FIXES: Readonly<Record<string, string>> = {
 const CURSOR_FIX =
   'pass --after (or --before) exactly as berth jobs ls printed it under a page, with the same filters; a cursor the app or dashboard printed also needs the --cursor-secret it signs with';
 
+/** Core's backfill fixes name `meta.active`, `tenantId` and an app's call: none is the operator's. */
+function backfillFix(error: BerthError): string | undefined {
+  if (isBerthError(error, 'BACKFILL_RUNNING')) {
+    const [first = '<runId>'] = error.meta.active;
+    return `wait for ${error.meta.active.join(', ')} to end, or pause or cancel it first (berth backfills cancel ${first}); or start with a higher --concurrency to run several at once`;
+  }
+  if (isBerthError(error, 'BACKFILL_NOT_FOUND')) {
+    return "check the run id (berth backfills ls lists the runs the ledger keeps) and --tenant: another tenant's run answers as missing";
+  }
+  if (isBerthError(error, 'BACKFILL_NOT_ACTIVE')) {
+    return `start a new run; to go on from where this one stopped, start it at its cursor: berth backfills show ${error.meta.runId} prints it, then berth backfills start <name> --cursor '<cursor>'`;
+  }
+  return undefined;
+}
+
 function rewrite(error: BerthError): string | undefined {
+  const backfill = backfillFix(error);
+  if (backfill !== undefined) return backfill;
   if (isBerthError(error, 'CONFIG_INVALID')) {
     const option = error.meta.option;
     const named = OPTION_FLAGS[option];

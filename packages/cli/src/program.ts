@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { Command, Option } from 'commander';
+import { registerBackfillsAct } from './commands/backfills-act.js';
+import { registerBackfillsLs } from './commands/backfills-ls.js';
 import { registerDashboard } from './commands/dashboard.js';
 import { registerEnqueue } from './commands/enqueue.js';
 import { registerEvents } from './commands/events.js';
@@ -23,7 +25,8 @@ Connection: --url (or BERTH_URL) picks the driver by scheme: postgres:// or post
 
 Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error, or a bulk
 change without --yes where no terminal can confirm it (nothing is sent).
---tenant scopes the jobs commands, purge, enqueue and dashboard; the others refuse it.
+--tenant scopes the jobs and backfills commands, purge, enqueue and dashboard; the others
+refuse it.
 Durations: 250ms, 10s, 5m, 2h, 7d, 1w (or 1h30m).
 With --json every command prints one JSON document on stdout, and errors as JSON on stderr.
 
@@ -32,7 +35,8 @@ Examples:
   berth jobs ls --state dead
   berth jobs retry --state dead --name email.send --yes
   berth stats --watch
-  berth queues pause emails`;
+  berth queues pause emails
+  berth backfills ls --status running`;
 
 /**
  * The whole command tree. Settings given to the program before its commands are added
@@ -44,7 +48,7 @@ export function createProgram(
 ): Command {
   const program = new Command('berth')
     .description(
-      'operate a Berth job queue: migrate, inspect, retry, cancel, promote, purge, enqueue, pause',
+      'operate a Berth job queue: migrate, inspect, retry, cancel, promote, purge, enqueue, pause, backfill',
     )
     .version(version, '-v, --version')
     .exitOverride()
@@ -87,6 +91,11 @@ export function createProgram(
   registerPurge(program, cli);
   registerQueues(program, cli);
   registerEvents(program, cli);
+  const backfills = program
+    .command('backfills')
+    .description('list backfill runs, start one by name, and pause, resume or cancel it');
+  registerBackfillsLs(backfills, cli);
+  registerBackfillsAct(backfills, cli);
   registerOutbox(program, cli);
   registerEnqueue(program, cli);
   registerDashboard(program, cli);

@@ -1,5 +1,6 @@
 import {
   BerthError,
+  type BerthErrorInput,
   configInvalid,
   driverNotMigrated,
   driverUnavailable,
@@ -23,6 +24,8 @@ import { berth, errorDoc } from './support/berth.js';
 import { commandsIn, realProgram, resolveCommand } from './support/commands.js';
 import { pgTarget } from './support/targets.js';
 
+const RUN_ID = '0b9a4c3e-8d7f-4f5e-9a51-2f1c6c0d7e11';
+
 /** The fixes the CLI writes in place of a driver's, one per option or refusal it rewrites. */
 function operatorFixes(): { where: string; fix: string }[] {
   const options = ['schema', 'prefix', 'connectionString', 'url', 'servers', 'cursorSecret'];
@@ -39,6 +42,16 @@ function operatorFixes(): { where: string; fix: string }[] {
         new BerthError({ code: 'JOB_PAGE_INVALID', detail: 'x', meta: { reason: 'cursor' } }),
       ).fix,
     },
+    ...(
+      [
+        ['BACKFILL_RUNNING', { name: 'reindex-users', active: [RUN_ID] }],
+        ['BACKFILL_NOT_FOUND', { runId: RUN_ID }],
+        ['BACKFILL_NOT_ACTIVE', { runId: RUN_ID, status: 'cancelled' }],
+      ] as const
+    ).map(([code, meta]) => ({
+      where: `forOperator(${code})`,
+      fix: forOperator(new BerthError({ code, detail: 'x', meta } as BerthErrorInput)).fix,
+    })),
     ...['28P01', '28000', '3D000', '42501'].map((errorCode) => ({
       where: `forOperator(${errorCode})`,
       fix: forOperator(
@@ -112,6 +125,8 @@ describe('every fix that names a berth command names one that exists', () => {
         'urlUnsupported',
         'forOperator(schema)',
         'forOperator(cursor)',
+        'forOperator(BACKFILL_RUNNING)',
+        'forOperator(BACKFILL_NOT_ACTIVE)',
       ]),
     );
     for (const command of named)

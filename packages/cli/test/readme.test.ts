@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,6 +196,34 @@ const CASES: Readonly<Record<string, Case>> = {
       expect(stdout).toMatch(/^resumed emails: workers claim from it again$/m);
       expect(await driver.pauses.list()).toEqual([]);
       expect((await driver.list({ queue: 'emails' })).jobs).toHaveLength(1);
+    },
+  },
+  backfills: {
+    arrange: async () => ({ RUN_ID: randomUUID() }),
+    check: async (driver, stdout) => {
+      const [run] = await driver.backfills.list();
+      expect(run).toMatchObject({ name: 'reindex-users', status: 'cancelled', cursor: { id: 0 } });
+      const id = run?.runId ?? '';
+      expect(stdout).toMatch(
+        new RegExp(
+          `^started ${id} \\(reindex-users\\): runner job \\S+ on queue maintenance$`,
+          'm',
+        ),
+      );
+      expect(stdout).toMatch(
+        new RegExp(`^${id} +reindex-users +running +0 +0 +\\{"id":0\\} `, 'm'),
+      );
+      expect(stdout).toMatch(new RegExp(`^paused ${id} \\(reindex-users\\)`, 'm'));
+      expect(stdout).toMatch(
+        new RegExp(
+          `^resumed ${id} \\(reindex-users\\): runner job \\S+ goes on from cursor \\{"id":0\\}$`,
+          'm',
+        ),
+      );
+      expect(stdout).toMatch(
+        new RegExp(`^cancelled ${id} \\(reindex-users\\) at cursor \\{"id":0\\}$`, 'm'),
+      );
+      expect((await driver.get(run?.jobId ?? ''))?.queue).toBe('maintenance');
     },
   },
   outbox: {

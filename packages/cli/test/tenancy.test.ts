@@ -44,6 +44,12 @@ describe('every command honours --tenant or refuses it', () => {
     );
     expect(honouring.sort()).toEqual(
       [
+        'backfills ls',
+        'backfills show',
+        'backfills start',
+        'backfills pause',
+        'backfills resume',
+        'backfills cancel',
         'dashboard',
         'enqueue',
         'jobs cancel',

@@ -43,6 +43,7 @@ export function nackOutcome(
   row: { readonly attempts: number; readonly maxAttempts: number },
   options: NackOptions,
 ): AttemptOutcome {
+  if (options.cancel === true) return 'cancelled';
   if (options.final !== true && row.attempts < row.maxAttempts) return 'retried';
   return options.error.code === 'LEASE_LAPSED' ? 'lapsed' : 'failed';
 }

@@ -24,6 +24,13 @@ export type {
   StaleName,
   StepView,
 } from './api-types.js';
+export type {
+  BackfillActions,
+  BackfillResponse,
+  BackfillRunView,
+  BackfillStatusView,
+  BackfillsResponse,
+} from './backfill-types.js';
 export type { DashboardHandler, NextHandler } from './create-dashboard.js';
 export { createDashboard } from './create-dashboard.js';
 export type {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { createManualClock, type Driver } from '@berth/core';
+import { backfillControl, createManualClock, type Driver } from '@berth/core';
 import { createMemoryDriver } from '@berth/driver-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedRoute } from '../src/http/route-paths.js';
@@ -44,7 +44,10 @@ describe('README: the JSON API section', () => {
   it('names every route pattern as a method and a path with parameters', () => {
     expect(registered).toContain('POST /api/jobs/:id/retry');
     expect(registered).toContain('GET /api/payload-search');
-    expect(registered.every((route) => /^(GET|POST) \/api(\/[a-z:-]+)+$/.test(route))).toBe(true);
+    expect(registered).toContain('POST /api/backfills/:runId/pause');
+    expect(
+      registered.every((route) => /^(GET|POST) \/api(\/[a-z:-]+|\/:[a-z][A-Za-z]*)+$/.test(route)),
+    ).toBe(true);
   });
 });
 
@@ -52,6 +55,7 @@ describe('README: the curl examples', () => {
   let driver: Driver;
   let served: TestDashboard;
   let deadId: string;
+  let runId: string;
   let dir: string;
 
   beforeAll(async () => {
@@ -68,6 +72,8 @@ describe('README: the curl examples', () => {
       { error: { code: 'DECLINED', message: 'card declined' }, final: true },
     );
     await driver.events.publish('user.signed-up', { user: 'ada' });
+    // The backfill examples find this run, pause, resume and cancel it.
+    runId = (await backfillControl(driver).start('reindex-users', { cursor: { id: 0 } })).runId;
     // The outbox examples act on two refused rows of an outbox in memory.
     served = await startDashboard({
       driver,
@@ -121,6 +127,12 @@ describe('README: the curl examples', () => {
     expect(output).toContain(`{"results":[{"id":"${deadId}","outcome":"requeued"}]}`);
     expect(output).toContain(`"outcome":"skipped","message":"it is ready now"`);
     expect((await mustGet(driver, deadId)).state).toBe('ready');
+    // The run was found by the list, then paused, resumed and cancelled.
+    expect(output).toContain(`"runId":"${runId}","name":"reindex-users","status":"paused"`);
+    expect(await driver.backfills.get(runId)).toMatchObject({
+      status: 'cancelled',
+      cursor: { id: 0 },
+    });
     // The outbox rows: one staged again, one discarded.
     expect(output).toContain('{"done":["0190c1a0-0000-4000-8000-00000000000a"]}');
     expect(output).toContain('{"done":["0190c1a0-0000-4000-8000-00000000000b"]}');

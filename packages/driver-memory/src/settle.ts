@@ -50,6 +50,11 @@ function nackRow(
   // A fresh object from the screen, as the result above.
   row.lastError = options.error;
   row.updatedAt = now;
+  if (options.cancel === true) {
+    row.finishedAt = now;
+    setState(store, row, 'cancelled');
+    return true;
+  }
   if (options.final !== true && row.attempts < row.maxAttempts) {
     if (options.retryAt !== undefined && options.retryAt > now) {
       row.runAt = options.retryAt;

@@ -83,7 +83,10 @@ export function acked(job: StoredJob, options: AckOptions, now: number): StoredJ
   };
 }
 
-/** A nack: back to work while attempts remain and not final, else dead (or failed). */
+/**
+ * A nack: `cancelled` with `cancel`, whatever else it says; else back to work while attempts
+ * remain and not final, else dead (or failed).
+ */
 export function nacked(job: StoredJob, options: NackOptions, now: number): StoredJob {
   const base = {
     ...without(job, 'claimedBy', 'visibleAt'),
@@ -91,6 +94,7 @@ export function nacked(job: StoredJob, options: NackOptions, now: number): Store
     lastError: options.error,
     updatedAt: now,
   };
+  if (options.cancel === true) return { ...base, state: 'cancelled', finishedAt: now };
   if (options.final !== true && job.attempts < job.maxAttempts) {
     return options.retryAt !== undefined && options.retryAt > now
       ? { ...base, state: 'delayed', runAt: options.retryAt }

@@ -126,7 +126,7 @@ function hotPath(on = schema): Record<string, [string, unknown[]]> {
     extend: [sql.settle.extend, [first.id, first.claimedBy, first.claim, now, 60_000]],
     nack: [
       sql.settle.nack,
-      [first.id, first.claimedBy, first.claim, now, '{}', null, false, true, 'c'],
+      [first.id, first.claimedBy, first.claim, now, '{}', null, false, true, 'c', false],
     ],
     ackMany: [sql.settle.ackMany, [...fences, column(() => false), column(() => null), now]],
     nackMany: [
@@ -137,6 +137,7 @@ function hotPath(on = schema): Record<string, [string, unknown[]]> {
         column(() => null),
         column(() => false),
         column(() => true),
+        column(() => false),
         now,
         'c',
       ],

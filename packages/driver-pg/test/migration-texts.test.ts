@@ -26,6 +26,7 @@ it('every released migration text is exactly as released: a change to the schema
       9: 'd138854355c16931',
       10: 'e3e39a106456f265',
       11: 'c37c0ea5db15b36b',
+      12: '05fcea2fc6d64180',
     },
   );
 });

@@ -25,12 +25,16 @@ const ackItem = (fence: Fence, options: AckOptions): Item => [
   options.result === undefined ? undefined : JSON.stringify(options.result),
 ];
 
+/** How the script ends a nack (its a3): a cancel wins over `final`, as it wins over the rest. */
+const nackEnding = (options: NackOptions): string =>
+  options.cancel === true ? 'cancel' : flag(options.final, '0');
+
 const nackItem = (fence: Fence, options: NackOptions): Item => [
   'nack',
   fence,
   JSON.stringify(options.error),
   options.retryAt,
-  flag(options.final, '0'),
+  nackEnding(options),
   flag(options.deadLetter, '1'),
 ];
 

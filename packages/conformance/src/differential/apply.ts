@@ -180,6 +180,7 @@ function fenced(world: World, op: FencedOp, now: number): Promise<unknown> | str
         ...(op.retryInMs === undefined ? {} : { retryAt: now + op.retryInMs }),
         ...(op.final === undefined ? {} : { final: op.final }),
         ...(op.deadLetter === undefined ? {} : { deadLetter: op.deadLetter }),
+        ...(op.cancel === undefined ? {} : { cancel: op.cancel }),
       });
     case 'suspend':
       return driver.suspend(fence, {

@@ -114,6 +114,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
       retryInMs: sometimes(pick([0, 5_000, 30_000])),
       final: sometimes(fc.boolean()),
       deadLetter: rarely(fc.boolean()),
+      cancel: rarely(fc.constant(true)),
     }),
   ),
   weighted(

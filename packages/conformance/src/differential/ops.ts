@@ -86,6 +86,7 @@ export type Op =
       readonly retryInMs?: number | undefined;
       readonly final?: boolean | undefined;
       readonly deadLetter?: boolean | undefined;
+      readonly cancel?: boolean | undefined;
     })
   | (Fenced<'suspend'> & { readonly untilInMs: number; readonly waitFor?: string | undefined })
   | (Fenced<'extend'> & { readonly vtMs: number })

@@ -10,6 +10,7 @@ import {
   recordOf,
   without,
 } from './fixtures-a.js';
+import { settleCancelCases } from './settle-cancel.js';
 import { settleExtendManyCases } from './settle-extend-many.js';
 import { settleFenceCases } from './settle-fence.js';
 import { settleManyCases } from './settle-many.js';
@@ -216,6 +217,7 @@ export const settleGroup: KitGroup = {
     ...ackCases,
     ...nackCases,
     ...settleSuspendCases,
+    ...settleCancelCases,
     ...settleManyCases,
     ...settleFenceCases,
     ...settleExtendManyCases,

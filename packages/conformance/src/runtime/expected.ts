@@ -1,6 +1,7 @@
 import type { Transcript } from '../golden/transcript.js';
 import { answersLostExpected } from './expected-answers-lost.js';
 import { moreRuntimeExpected } from './expected-more.js';
+import { newestWinsExpected } from './expected-newest.js';
 
 /**
  * The runtime transcripts, written by hand from the contract and the runtime's documented
@@ -11,6 +12,7 @@ const SLOT = (minute: number) => `schedule:minutely:2026-01-01T00:0${minute}:00.
 
 export const runtimeExpected: Readonly<Record<string, Transcript>> = {
   ...moreRuntimeExpected,
+  ...newestWinsExpected,
   ...answersLostExpected,
   'job-completes': [
     { op: 'enqueue greet', answer: { deduped: false } },

@@ -8,6 +8,7 @@ import {
 } from './event-gap.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
 import { failingLeaseRenewalAborts, hangingLeaseRenewalAborts } from './lease-renewal.js';
+import { debounceRunsTheLast, replaceRunsTheNewest, skipCancelsBusy } from './newest-wins.js';
 import { prefetchHandsBackOnStop } from './prefetch.js';
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
@@ -70,4 +71,7 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   hangingSlotRenewalAborts,
   failingLeaseRenewalAborts,
   hangingLeaseRenewalAborts,
+  debounceRunsTheLast,
+  replaceRunsTheNewest,
+  skipCancelsBusy,
 ];

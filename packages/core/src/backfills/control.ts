@@ -50,7 +50,8 @@ export interface BackfillControl {
   list(options?: BackfillListOptions): Promise<readonly BackfillRun[]>;
 }
 
-const notFound = (runId: string) =>
+/** BACKFILL_NOT_FOUND for `runId`: what a by-id read that found nothing answers. */
+export const backfillNotFound = (runId: string) =>
   new BerthError({
     code: 'BACKFILL_NOT_FOUND',
     detail: `no backfill run ${runId}`,
@@ -85,7 +86,7 @@ export function backfillControl(driver: Driver): BackfillControl {
     to: BackfillStatus,
   ): Promise<BackfillRun> => {
     const change = await ledger.transition(runId, { ...options, from, to });
-    if (change === undefined) throw notFound(runId);
+    if (change === undefined) throw backfillNotFound(runId);
     if (change.changed || change.run.status === to) return change.run;
     throw notActive(change.run);
   };
@@ -99,7 +100,7 @@ export function backfillControl(driver: Driver): BackfillControl {
       to: 'running',
       jobId: randomUUID(),
     });
-    if (change === undefined) throw notFound(run.runId);
+    if (change === undefined) throw backfillNotFound(run.runId);
     if (change.changed) await enqueueRunner(change.run, previous?.queue ?? DEFAULT_QUEUE);
     return change;
   };
@@ -143,7 +144,7 @@ export function backfillControl(driver: Driver): BackfillControl {
     cancel: (runId, options) => steer(runId, options, ['running', 'paused'], 'cancelled'),
     async resume(runId, options) {
       const run = await ledger.get(runId, options);
-      if (run === undefined) throw notFound(runId);
+      if (run === undefined) throw backfillNotFound(runId);
       if (run.status === 'running') {
         const runner = await driver.get(run.jobId);
         if (runner !== undefined && LIVE_STATES.has(runner.state)) return run;

@@ -1,5 +1,5 @@
 export type { BackfillControl, BackfillStartOptions } from './control.js';
-export { backfillControl } from './control.js';
+export { backfillControl, backfillNotFound } from './control.js';
 export { backfillJobName, defineBackfill } from './define-backfill.js';
 export type {
   BackfillDefinition,

@@ -8,7 +8,7 @@ import type { ByIdOptions, JobError } from './records.js';
  *   error's code is LEASE_LAPSED (then `lapsed`).
  * - `suspended`: a suspend (a step sleep or event wait); the resume is a new record of the
  *   same attempt number.
- * - `cancelled`: a cancel of the `running` row.
+ * - `cancelled`: a cancel of the `running` row, or a nack with `cancel`.
  * - `lapsed`: the lease ran out and a claim took the row again (a re-claim) or buried it (its
  *   final attempt).
  */

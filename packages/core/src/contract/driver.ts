@@ -223,8 +223,9 @@ export interface DriverBackend extends DeleteBackend {
    * (a lapsed lease not yet re-claimed still lands); answers whether it landed. Group `settle`.
    * - ack → `completed`, `result`, `finishedAt`.
    * - nack → `attempts < maxAttempts` and not `final`: `delayed` at `retryAt` (or `ready` when
-   *   it is absent or not in the future); else `dead`, or `failed` with `deadLetter: false`.
-   *   `lastError` is stored either way.
+   *   it is absent or not in the future); else `dead`, or `failed` with `deadLetter: false`;
+   *   with `cancel`, `cancelled` whatever else it says (`finishedAt = now`, the attempt's
+   *   record `cancelled`). `lastError` is stored either way.
    * - suspend → `suspended`, `runAt = until`, `waitFor`; with `eventsSince`, `runAt = now` instead
    *   when an unexpired `waitFor` event with `publishedAt >= eventsSince` is already stored
    *   that matches `eventsMatch` (when given, as `events.find`'s match) and whose id is not in

@@ -195,6 +195,12 @@ export interface NackOptions {
   readonly final?: boolean;
   /** False settles a give-up `failed` instead of `dead`. Default true. */
   readonly deadLetter?: boolean;
+  /**
+   * Settle `cancelled` now, whatever attempts remain and whatever `retryAt`, `final` and
+   * `deadLetter` say: a job the worker decided must not run (its key was busy, a newer job of
+   * its key superseded it). `error` is kept as `lastError` and the attempt's `cancelled` record.
+   */
+  readonly cancel?: boolean;
 }
 
 export interface SuspendOptions {

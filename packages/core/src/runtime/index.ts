@@ -5,6 +5,7 @@ export { silentLogger } from './background-logger.js';
 export type {
   Client,
   ClientOptions,
+  DebounceOptions,
   EnqueueAndWaitOptions,
   EnqueueItem,
   EnqueueOptions,
@@ -16,6 +17,7 @@ export type {
 export {
   createClient,
   DEFAULT_RESULT_TIMEOUT_MS,
+  MAX_DEBOUNCE_MS,
   MAX_THROTTLE_MS,
   RESULT_POLL_MAX_MS,
   RESULT_POLL_MIN_MS,
@@ -51,6 +53,7 @@ export type {
   RetryOptions,
   SettledContext,
   SettledOutcome,
+  WhenBusy,
 } from './jobs/index.js';
 export {
   backoffDelay,
@@ -62,6 +65,7 @@ export {
   NonRetryableError,
   RetryAfterError,
   toJobError,
+  WHEN_BUSY,
 } from './jobs/index.js';
 export type { JobLog } from './logs/index.js';
 export { formatLogValues, LOG_FLUSH_MS, LOG_SETTLE_WAIT_MS } from './logs/index.js';

@@ -81,10 +81,14 @@ function nackFields(options: NackOptions): NackOptions {
   if (input.deadLetter !== undefined && typeof input.deadLetter !== 'boolean') {
     throw jobInvalid('deadLetter', 'must be a boolean');
   }
+  if (input.cancel !== undefined && typeof input.cancel !== 'boolean') {
+    throw jobInvalid('cancel', 'must be a boolean');
+  }
   const screened: Writable<NackOptions> = { error: screenJobError(input.error as JobError) };
   if (input.retryAt !== undefined) screened.retryAt = screenInstant('retryAt', input.retryAt);
   if (input.final !== undefined) screened.final = input.final;
   if (input.deadLetter !== undefined) screened.deadLetter = input.deadLetter;
+  if (input.cancel !== undefined) screened.cancel = input.cancel;
   return screened;
 }
 

@@ -1,15 +1,7 @@
 import { jobInvalid } from '@berth/core';
 import type { JobView } from '../api-types.js';
-import { idParam, type RequestContext, scope } from '../http/context.js';
+import { idParam, objectBody, type RequestContext, scope } from '../http/context.js';
 import { toJobView } from './views.js';
-
-const objectBody = async (context: RequestContext): Promise<Record<string, unknown>> => {
-  const body = await context.body();
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw jobInvalid('body', 'must be a JSON object');
-  }
-  return body as Record<string, unknown>;
-};
 
 /** Requeue; with `fromStep`, that step and every later one run again. */
 export async function retryJob(context: RequestContext): Promise<{ job: JobView }> {

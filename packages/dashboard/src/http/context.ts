@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { ByIdOptions } from '@berth/core';
+import { type ByIdOptions, jobInvalid } from '@berth/core';
 import type { ResolvedOptions } from '../options.js';
 import type { ThroughputSampler } from '../throughput/sampler.js';
 
@@ -29,3 +29,12 @@ export const scope = (context: RequestContext): ByIdOptions =>
 
 /** The first captured segment: every by-id route has one. */
 export const idParam = (context: RequestContext): string => context.params[0] ?? '';
+
+/** An action's body, which must be a JSON object (`{}` when it carries nothing). */
+export async function objectBody(context: RequestContext): Promise<Record<string, unknown>> {
+  const body = await context.body();
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw jobInvalid('body', 'must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}

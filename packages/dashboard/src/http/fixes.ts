@@ -30,6 +30,14 @@ export const DASHBOARD_FIXES: Readonly<Record<string, Fix>> = {
   JOB_DUPLICATE: () =>
     'A live job holds this job’s idempotency key: let that job settle (the Jobs page shows it), then retry this one.',
   STEP_INVALID: () => 'Retry from a step the job page lists for this run.',
+  BACKFILL_NOT_FOUND: ({ tenantId }) =>
+    tenantId === undefined
+      ? 'Check the run id: the Backfills page lists the runs the ledger keeps (the last 50 ended runs of each backfill).'
+      : `Check the run id: this dashboard is scoped to tenant ${tenantId} and shows only its runs (another tenant's run answers as not found); the Backfills page lists them.`,
+  BACKFILL_NOT_ACTIVE: () =>
+    'The run has ended and does not move again. To go on from where it stopped, start a new run of the backfill from the app at the cursor the Backfills page shows.',
+  BACKFILL_RUNNING: () =>
+    'The backfill already has as many runs going as it allows: pause or cancel one on the Backfills page first, or wait for it to end.',
 };
 
 /** The dashboard's fix for `code`, or `fallback` (the error's own) when it has none. */

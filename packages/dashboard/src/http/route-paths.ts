@@ -2,11 +2,14 @@ import type { Route } from './context.js';
 
 /** The path parameter's pattern: one segment, as `ID` in routes.ts. */
 const CAPTURE = '([^/]+)';
-const DOCUMENTED = /^(\/[A-Za-z0-9_-]+|\/:[a-z]+)+$/;
+const DOCUMENTED = /^(\/[A-Za-z0-9_-]+|\/:[a-z][A-Za-z]*)+$/;
 
-/** `:id` after `jobs`, else the segment before it made singular: `queues/([^/]+)` → `:queue`. */
+/** Parameters named for what they hold, by the segment before them. */
+const NAMED: Readonly<Record<string, string>> = { jobs: ':id', backfills: ':runId' };
+
+/** The named parameter, else the segment before it made singular: `queues/([^/]+)` → `:queue`. */
 const parameterAfter = (segment: string | undefined): string =>
-  segment === undefined || segment === 'jobs' ? ':id' : `:${segment.replace(/s$/, '')}`;
+  segment === undefined ? ':id' : (NAMED[segment] ?? `:${segment.replace(/s$/, '')}`);
 
 /**
  * A route as the README documents it: `POST /api/jobs/:id/retry`. Read from the route's own

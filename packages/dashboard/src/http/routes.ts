@@ -1,3 +1,10 @@
+import {
+  cancelBackfill,
+  getBackfill,
+  listBackfills,
+  pauseBackfill,
+  resumeBackfill,
+} from '../api/backfills.js';
 import { bulkJobs } from '../api/bulk-actions.js';
 import { deadLetters, purgeGroup, retryGroup } from '../api/dead-letters.js';
 import { enqueueJob } from '../api/enqueue-job.js';
@@ -36,6 +43,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: /^\/queues\/resume$/, run: resumeQueue },
   { method: 'GET', pattern: /^\/schedules$/, run: schedules },
   { method: 'GET', pattern: /^\/events$/, run: events },
+  { method: 'GET', pattern: /^\/backfills$/, run: listBackfills },
+  { method: 'GET', pattern: new RegExp(`^/backfills/${ID}$`), run: getBackfill },
+  { method: 'POST', pattern: new RegExp(`^/backfills/${ID}/pause$`), run: pauseBackfill },
+  { method: 'POST', pattern: new RegExp(`^/backfills/${ID}/resume$`), run: resumeBackfill },
+  { method: 'POST', pattern: new RegExp(`^/backfills/${ID}/cancel$`), run: cancelBackfill },
   { method: 'GET', pattern: /^\/outbox$/, run: outboxView },
   { method: 'POST', pattern: /^\/outbox\/retry$/, run: retryOutbox },
   { method: 'POST', pattern: /^\/outbox\/discard$/, run: discardOutbox },

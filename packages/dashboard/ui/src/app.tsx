@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { ThemeToggle } from './components/theme-toggle';
 import { TimeZoneNote } from './components/time-zone-note';
 import { config } from './config';
+import { BackfillsPage } from './pages/backfills';
 import { DeadLettersPage } from './pages/dead-letters';
 import { EnqueuePage } from './pages/enqueue';
 import { EventsPage } from './pages/events';
@@ -20,6 +21,7 @@ const NAV = [
   { to: '/dead-letters', label: 'Dead letters', page: 'dead-letters' },
   { to: '/schedules', label: 'Schedules', page: 'schedules' },
   { to: '/events', label: 'Events', page: 'events' },
+  { to: '/backfills', label: 'Backfills', page: 'backfills' },
   ...(config.outbox ? [{ to: '/outbox', label: 'Outbox', page: 'outbox' } as const] : []),
   ...(config.readOnly ? [] : [{ to: '/enqueue', label: 'Add a job', page: 'enqueue' } as const]),
 ] as const;
@@ -31,6 +33,7 @@ const TITLES: Record<Route['page'], string> = {
   'dead-letters': 'Dead letters',
   schedules: 'Schedules',
   events: 'Events',
+  backfills: 'Backfills',
   outbox: 'Outbox',
   find: 'Find a job',
   enqueue: 'Add a job',
@@ -55,6 +58,8 @@ function Page({ route }: { readonly route: Route }) {
       return <SchedulesPage />;
     case 'events':
       return <EventsPage query={route.query} />;
+    case 'backfills':
+      return <BackfillsPage query={route.query} />;
     case 'outbox':
       return <OutboxPage />;
     case 'find':

@@ -73,6 +73,7 @@ export function settleOps(context: OpsContext) {
       options.final === true,
       options.deadLetter !== false,
       channel,
+      options.cancel === true,
     ]);
 
   const suspend = async (f: Fence, options: SuspendOptions) => {
@@ -130,6 +131,7 @@ export function settleOps(context: OpsContext) {
       items.map((item) => item.retryAt ?? null),
       items.map((item) => item.final === true),
       items.map((item) => item.deadLetter !== false),
+      items.map((item) => item.cancel === true),
       clock.now(),
       channel,
     ]);

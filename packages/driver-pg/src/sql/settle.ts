@@ -24,27 +24,46 @@ const hits = `
 const hitFenced = `j.id = ANY(ARRAY(SELECT id FROM hits)) AND j.id = h.id AND j.state = h.running
         AND j.claimed_by = h.worker AND j.claim = h.claim`;
 
-/** A nack's outcome for alias `t`: retry while attempts remain and the nack is not final. */
-const retries = (t: string, final: string) =>
-  `(NOT ${final} AND ${t}.attempts < ${t}.max_attempts)`;
+/**
+ * A nack's outcome for alias `t`: retry while attempts remain and the nack is neither final nor
+ * a cancel.
+ */
+const retries = (t: string, final: string, cancel: string) =>
+  `(NOT ${cancel} AND NOT ${final} AND ${t}.attempts < ${t}.max_attempts)`;
 
+/**
+ * A nack's changes for alias `t`. With `cancel` it settles `cancelled` whatever attempts remain
+ * and whatever `retryAt`, `final` and `deadLetter` say. It always sets last_error, which is what
+ * keeps a cancelling nack's error in its attempt's record (see migration 12).
+ */
 const nackSet = (
   t: string,
-  p: { now: string; error: string; retryAt: string; final: string; deadLetter: string },
-) => `
+  p: {
+    now: string;
+    error: string;
+    retryAt: string;
+    final: string;
+    deadLetter: string;
+    cancel: string;
+  },
+) => {
+  const retry = retries(t, p.final, p.cancel);
+  return `
   last_error = ${p.error}::json,
   state = CASE
-    WHEN ${retries(t, p.final)} THEN
+    WHEN ${p.cancel} THEN 'cancelled'
+    WHEN ${retry} THEN
       CASE WHEN ${p.retryAt}::bigint > ${p.now}::bigint THEN 'delayed' ELSE 'ready' END
     WHEN ${p.deadLetter} THEN 'dead' ELSE 'failed' END,
   run_at = CASE
-    WHEN ${retries(t, p.final)} THEN
+    WHEN ${retry} THEN
       CASE WHEN ${p.retryAt}::bigint > ${p.now}::bigint THEN ${p.retryAt}::bigint ELSE ${p.now}::bigint END
     ELSE ${t}.run_at END,
-  finished_at = CASE WHEN ${retries(t, p.final)} THEN ${t}.finished_at ELSE ${p.now}::bigint END,
+  finished_at = CASE WHEN ${retry} THEN ${t}.finished_at ELSE ${p.now}::bigint END,
   claimed_by = NULL,
   visible_at = NULL,
   updated_at = ${p.now}::bigint`;
+};
 
 /**
  * Fenced settles: each is ONE statement, and no row back means the fence no longer held.
@@ -61,10 +80,13 @@ export function settleSql(s: string) {
       WHERE ${fenced('j', '$1', '$2', '$3')}
       RETURNING 1 AS landed`,
 
-    /** $1 id, $2 worker, $3 claim, $4 now, $5 error, $6 retryAt, $7 final, $8 deadLetter, $9 channel. */
+    /**
+     * $1 id, $2 worker, $3 claim, $4 now, $5 error, $6 retryAt, $7 final, $8 deadLetter,
+     * $9 channel, $10 cancel.
+     */
     nack: `
       WITH moved AS (
-        UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$4', error: '$5', retryAt: '$6', final: '$7::bool', deadLetter: '$8::bool' })}
+        UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$4', error: '$5', retryAt: '$6', final: '$7::bool', deadLetter: '$8::bool', cancel: '$10::bool' })}
         WHERE ${fenced('j', '$1', '$2', '$3')}
         RETURNING j.queue, j.state
       ), woke AS (SELECT pg_notify($9, queue) FROM moved WHERE state IN ('ready', 'delayed'))
@@ -128,20 +150,20 @@ export function settleSql(s: string) {
 
     /**
      * Many nacks in ONE statement, as ackMany; one NOTIFY per queue that got work back.
-     * $1 ids, $2 workers, $3 claims, $4 errors, $5 retryAts, $6 finals, $7 deadLetters;
-     * $8 now, $9 channel.
+     * $1 ids, $2 workers, $3 claims, $4 errors, $5 retryAts, $6 finals, $7 deadLetters,
+     * $8 cancels; $9 now, $10 channel.
      */
     nackMany: `
       WITH items AS (
         SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::bigint[],
-          $6::bool[], $7::bool[])
-          WITH ORDINALITY AS t(id, worker, claim, error, retry_at, final, dead_letter, ord)
+          $6::bool[], $7::bool[], $8::bool[])
+          WITH ORDINALITY AS t(id, worker, claim, error, retry_at, final, dead_letter, cancel, ord)
       ), hits AS MATERIALIZED (${hits}), moved AS (
-        UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$8', error: 'h.error', retryAt: 'h.retry_at', final: 'h.final', deadLetter: 'h.dead_letter' })}
+        UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$9', error: 'h.error', retryAt: 'h.retry_at', final: 'h.final', deadLetter: 'h.dead_letter', cancel: 'h.cancel' })}
         FROM hits h WHERE ${hitFenced}
         RETURNING h.ord, j.queue, j.state
       ), woke AS (
-        SELECT pg_notify($9, q.queue)
+        SELECT pg_notify($10, q.queue)
         FROM (SELECT DISTINCT queue FROM moved WHERE state IN ('ready', 'delayed')) q
       )
       SELECT ord, (SELECT count(*) FROM woke) AS woke FROM moved`,

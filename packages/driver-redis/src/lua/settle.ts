@@ -14,7 +14,9 @@ export const SETTLE_WIDTH = 8;
  * Fenced settles, one or many, in order; answers 1/0 per item (landed or not). ARGV: now, count,
  * then per item: op, jobId, workerId, claim, a1..a4 ('' = absent):
  * - ack: a1 result JSON;
- * - nack: a1 error JSON, a2 retryAt, a3 final ('1'), a4 deadLetter ('0' = failed);
+ * - nack: a1 error JSON, a2 retryAt, a3 how it ends ('1' final: given up; 'cancel': cancelled
+ *   whatever attempts remain and whatever a2 and a4 say; else retried while attempts remain),
+ *   a4 deadLetter ('0' = failed);
  * - suspend: a1 until, a2 waitFor, a3 eventsSince (due now when an unexpired `waitFor` event
  *   was published at or after it: the first unexpired entry of the name's live index has the
  *   latest publishedAt, one O(log n) read), a4 the events filter JSON `{match?, exclude?}`
@@ -92,8 +94,13 @@ for item = 1, count do
     if op == 'ack' then
       set(job, 'attemptSeq', recordAttempt(job.d, 'completed', nil))
     elseif op == 'nack' then
-      local retries = a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts)
-      set(job, 'attemptSeq', recordAttempt(job.d, retries and 'retried' or 'failed', a1))
+      local outcome = 'failed'
+      if a3 == 'cancel' then
+        outcome = 'cancelled'
+      elseif a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
+        outcome = 'retried'
+      end
+      set(job, 'attemptSeq', recordAttempt(job.d, outcome, a1))
     elseif op == 'suspend' then
       set(job, 'attemptSeq', recordAttempt(job.d, 'suspended', nil))
     end
@@ -107,7 +114,9 @@ for item = 1, count do
       set(job, 'claimedBy', nil)
       set(job, 'claimNote', nil)
       set(job, 'visibleAt', nil)
-      if a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
+      if a3 == 'cancel' then
+        finish(job, 'cancelled', now)
+      elseif a3 ~= '1' and n(job.d.attempts) < n(job.d.maxAttempts) then
         if a2 ~= '' and n(a2) > now then
           set(job, 'state', 'delayed')
           set(job, 'runAt', pad(a2))

@@ -8,6 +8,7 @@ import type { ByIdOptions, EnqueueResult, JobRecord, Json } from '../../contract
 import type { EventDefinition } from '../events/define-event.js';
 import type { AnyJobContract, JobContract, JobInput, ResultValue } from '../jobs/job-types.js';
 import type { WaitOptions } from './await-result.js';
+import type { DebounceOptions } from './supersede.js';
 import type { ThrottleOptions } from './throttle.js';
 
 export type { WaitOptions } from './await-result.js';
@@ -36,6 +37,13 @@ export interface EnqueueOptions {
    * epoch; not with `id` (JOB_INVALID).
    */
   readonly throttle?: ThrottleOptions;
+  /**
+   * One run after `ms` of quiet, with the last payload: the job runs `ms` after this enqueue, and
+   * a later enqueue of the same job name, tenant and `key` before a worker takes it up settles it
+   * `cancelled` unrun (JOB_SUPERSEDED) and runs `ms` after itself instead. Not with `id`,
+   * `throttle`, `runAt` or `delay` (JOB_INVALID).
+   */
+  readonly debounce?: DebounceOptions;
   /** Overrides the queue the job definition names. */
   readonly queue?: string;
   /** Overrides the key derived from the job's keyed concurrency. */

@@ -21,6 +21,7 @@ import {
   screenJob,
   screenReadOptions,
 } from './screen-client.js';
+import { raiseGeneration } from './supersede.js';
 
 /** A job this process's workers claim when it is due (a delayed one too), not at a poll. */
 function announceDelayed(driver: Driver, request: EnqueueRequest, result: EnqueueResult): void {
@@ -57,6 +58,7 @@ export function createClient(options: ClientOptions): Client {
     const definition = check(job);
     const request = await toEnqueueRequest(driver.clock, definition, payload, enqueueOptions);
     const result = await driver.enqueue(request);
+    await raiseGeneration(driver, result);
     announceDelayed(driver, request, result);
     return result;
   };
@@ -106,6 +108,7 @@ export function createClient(options: ClientOptions): Client {
         ),
       );
       const results = await driver.enqueueMany(requests);
+      await Promise.all(results.map((result) => raiseGeneration(driver, result)));
       for (const [index, result] of results.entries()) {
         const request = requests[index];
         if (request !== undefined) announceDelayed(driver, request, result);

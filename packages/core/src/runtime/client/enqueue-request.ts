@@ -6,6 +6,7 @@ import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { activeTraceparent } from '../otel/traceparent.js';
 import type { EnqueueOptions } from './client-types.js';
+import { generationId, scopeOf, screenDebounce } from './supersede.js';
 import { throttledId } from './throttle.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -29,6 +30,33 @@ function concurrencyKeyOf(job: AnyJobContract, payload: unknown, options: Enqueu
     );
   }
   return key;
+}
+
+/**
+ * A debounced enqueue, or one of a `whenBusy: 'replace'` job, takes a generation id (see
+ * supersede.ts); a debounce also runs `ms` from now. Neither goes with a chosen id or throttle.
+ */
+function newestWins(
+  request: Mutable<EnqueueRequest>,
+  job: AnyJobContract,
+  options: EnqueueOptions,
+  now: number,
+  concurrencyKey: string | undefined,
+): void {
+  if (options.debounce !== undefined) {
+    for (const other of ['id', 'throttle', 'runAt', 'delay'] as const) {
+      if (options[other] !== undefined) {
+        throw jobInvalid('debounce', `cannot be given together with ${other}`);
+      }
+    }
+    const { key, ms } = screenDebounce(options.debounce);
+    request.id = generationId(now, scopeOf('debounce', job.name, options.tenantId, key));
+    request.runAt = now + ms;
+    return;
+  }
+  if (job.concurrency?.whenBusy === 'replace' && request.id === undefined) {
+    request.id = generationId(now, scopeOf('replace', job.name, options.tenantId, concurrencyKey));
+  }
 }
 
 /** A job definition as `defineJob` makes it; anything else is JOB_INVALID naming `field`. */
@@ -90,6 +118,7 @@ export async function toEnqueueRequest(
   }
   if (options.id !== undefined) request.id = options.id;
   if (runAt !== undefined) request.runAt = runAt;
+  newestWins(request, job, options, clock.now(), concurrencyKey);
   if (options.priority !== undefined) request.priority = options.priority;
   if (options.idempotencyKey !== undefined) request.idempotencyKey = options.idempotencyKey;
   if (options.onConflict !== undefined) request.onConflict = options.onConflict;

@@ -14,5 +14,7 @@ export type {
   WaitOptions,
 } from './client-types.js';
 export { createClient } from './create-client.js';
+export type { DebounceOptions } from './supersede.js';
+export { MAX_DEBOUNCE_MS } from './supersede.js';
 export type { ThrottleOptions } from './throttle.js';
 export { MAX_THROTTLE_MS } from './throttle.js';

@@ -17,6 +17,7 @@ import type {
   JobResult,
   ResolvedRetry,
 } from './job-types.js';
+import { WHEN_BUSY } from './job-types.js';
 
 /** A valid value of each job option, for the example in a CONFIG_INVALID fix. */
 const SAMPLES: Readonly<Record<string, string>> = {
@@ -29,6 +30,7 @@ const SAMPLES: Readonly<Record<string, string>> = {
   'rateLimit.intervalMs': '1_000',
   'concurrency.limit': '1',
   'concurrency.key': '(payload) => payload.accountId',
+  'concurrency.whenBusy': "'skip'",
   'retry.maxAttempts': '5',
   'retry.deadLetter': 'false',
   'retry.backoff.initialMs': '1_000',
@@ -142,6 +144,9 @@ function resolveConcurrency<TPayload>(
   checkNumber(name, 'concurrency.limit', options.limit, 1, true);
   if (options.key !== undefined && typeof options.key !== 'function') {
     throw refuse(name, 'concurrency.key', 'must be a function from the payload to a key string');
+  }
+  if (options.whenBusy !== undefined && !WHEN_BUSY.includes(options.whenBusy)) {
+    throw refuse(name, 'concurrency.whenBusy', `must be one of ${WHEN_BUSY.join(', ')}`);
   }
   return options;
 }

@@ -23,7 +23,9 @@ export type {
   RetryOptions,
   SettledContext,
   SettledOutcome,
+  WhenBusy,
 } from './job-types.js';
+export { WHEN_BUSY } from './job-types.js';
 export { isRetryable, NonRetryableError } from './non-retryable.js';
 export { RetryAfterError, retryAfterOf } from './retry-after.js';
 export type { PayloadIssue } from './validate-payload.js';

@@ -39,10 +39,25 @@ export interface RetryOptions {
  * At most `limit` attempts of this job run at once across every worker on the driver; with
  * `key`, at most `limit` per key value. Held through the driver's slots.
  */
+/**
+ * What a job does when its key is busy:
+ * - `queue` (default): it waits for a slot of its key.
+ * - `skip`: taken up for the first time while `limit` jobs of its key run, it is not started and
+ *   settles `cancelled` (lastError JOB_SKIPPED).
+ * - `replace`: the newest job of a key wins: a job taken up (or retried, or resumed) after a newer
+ *   job of its name, tenant and key was enqueued settles `cancelled` unrun (JOB_SUPERSEDED); a
+ *   job already running finishes. An enqueue that names its own `id` takes no part.
+ */
+export type WhenBusy = 'queue' | 'skip' | 'replace';
+
+export const WHEN_BUSY: readonly WhenBusy[] = ['queue', 'skip', 'replace'];
+
 export interface ConcurrencyOptions<TPayload> {
   readonly limit: number;
   /** The key a payload counts under (e.g. its account id). Stored as the job's concurrencyKey. */
   key?(payload: TPayload): string;
+  /** What a job does when its key is busy. Default `queue`. */
+  readonly whenBusy?: WhenBusy;
 }
 
 /** At most `limit` attempt starts per `intervalMs` across the fleet; with `key`, per key value. */

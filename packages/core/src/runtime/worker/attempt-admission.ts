@@ -1,10 +1,11 @@
 import type { ClaimedJob } from '../../contract/records.js';
 import type { StepRecord } from '../../contract/steps.js';
+import { isGenerationId, isSuperseded } from '../client/supersede.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { type Admission, type Admitted, admit, concurrencySlotOf } from './admission.js';
 import type { RuntimeLogger } from './logger.js';
 import type { ProcessDeps } from './process-job.js';
-import type { AttemptEnd } from './run-attempt.js';
+import type { AttemptEnd, NotRunError } from './run-attempt.js';
 
 /** What taking a job's fleet slots decided: run it, end it unrun, or drop it (no longer ours). */
 export type AdmissionOutcome =
@@ -21,6 +22,24 @@ export interface AdmittingAttempt {
   /** The job waits on this worker for its key's slot; a lost lease calls `onLost`. */
   waitForKey(onLost: () => void): { stop(): void };
 }
+
+const SUPERSEDED: NotRunError = {
+  code: 'JOB_SUPERSEDED',
+  message: 'a newer job of its debounce key (or whenBusy replace key) was enqueued since',
+};
+const SKIPPED: NotRunError = {
+  code: 'JOB_SKIPPED',
+  message: 'its concurrency key was busy (whenBusy: skip)',
+};
+
+const notRun = (error: NotRunError): AdmissionOutcome => ({
+  kind: 'end',
+  end: { kind: 'not-run', error },
+});
+
+/** Skip applies to a job's first start only: a retry or a resumed run waits for its key. */
+const skipsWhenBusy = (definition: AnyJobDefinition, job: ClaimedJob): boolean =>
+  definition.concurrency?.whenBusy === 'skip' && job.attempts === 1 && job.resumed !== true;
 
 /**
  * Takes the concurrency and rate slots of a job with limits. A busy key bounces the job (a
@@ -47,6 +66,7 @@ export async function admitAttempt(attempt: AdmittingAttempt): Promise<Admission
           ...(handed === undefined ? {} : { handed }),
         }),
       (onLost) => attempt.waitForKey(onLost),
+      !skipsWhenBusy(definition, job),
     );
   } catch (error) {
     return { kind: 'end', end: { kind: 'failed', error } };
@@ -60,6 +80,7 @@ export async function admitAttempt(attempt: AdmittingAttempt): Promise<Admission
     });
     return { kind: 'end', end: { kind: 'key-busy', until } };
   }
+  if (admission.busy === 'concurrency' && skipsWhenBusy(definition, job)) return notRun(SKIPPED);
   if (admission.busy !== false) {
     logger.debug('the job waits: its key is busy', { busy: admission.busy });
     const { slot } = admission;
@@ -71,5 +92,24 @@ export async function admitAttempt(attempt: AdmittingAttempt): Promise<Admission
       afterSettle: () => deps.slots.recheck(slot, asked),
     };
   }
+  // Looked at once the job holds its key: a newer job enqueued while it waited still wins.
+  if (isGenerationId(job.id)) return supersededOrRun(attempt, admission);
   return { kind: 'run', admission };
+}
+
+/** Runs the admitted job unless a newer job of its scope supersedes it (then its slot goes on). */
+async function supersededOrRun(
+  attempt: AdmittingAttempt,
+  admission: Admitted,
+): Promise<AdmissionOutcome> {
+  const { deps, job, logger } = attempt;
+  const superseded = await isSuperseded(deps.driver, job.id).catch((error: unknown) => error);
+  if (superseded === false) return { kind: 'run', admission };
+  await deps.slots.release(admission, logger);
+  if (superseded === true) return notRun(SUPERSEDED);
+  logger.warn('reading whether a newer job superseded the job failed; handing it back', {
+    error: String(superseded),
+  });
+  const until = deps.driver.clock.now() + deps.keyBusyDelayMs;
+  return { kind: 'end', end: { kind: 'key-busy', until } };
 }

@@ -1,6 +1,7 @@
 import type { ClaimedJob, Fence, Json } from '../../contract/records.js';
 import type { StepRecord } from '../../contract/steps.js';
 import type { BerthError } from '../../errors/berth-error.js';
+import { isGenerationId } from '../client/supersede.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { type JobLog, makeJobLog } from '../logs/job-log.js';
 import type { AttemptLog } from '../logs/log-shipper.js';
@@ -157,9 +158,15 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
 
   /** Starts the attempt: its admission when the job has limits, else its handler at once. */
   start(): void {
-    const { definition } = this;
-    if (definition.concurrency === undefined && definition.rateLimit === undefined) this.run();
-    else {
+    const { definition, job } = this;
+    // A generation id (debounce, whenBusy replace) is admitted too: a newer job may supersede it.
+    if (
+      definition.concurrency === undefined &&
+      definition.rateLimit === undefined &&
+      !isGenerationId(job.id)
+    ) {
+      this.run();
+    } else {
       void this.admitThenRun().catch((error: unknown) => {
         this.unexpected(error);
         this.finish({ kind: 'failed', error });

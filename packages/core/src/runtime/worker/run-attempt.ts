@@ -13,7 +13,15 @@ export type AttemptEnd =
   | { readonly kind: 'slot-lost'; readonly error: BerthError }
   | { readonly kind: 'drained'; readonly error: BerthError }
   /** Never started: its concurrency key or rate limit was full (set by admission, not here). */
-  | { readonly kind: 'key-busy'; readonly until: number; readonly waitFor?: string };
+  | { readonly kind: 'key-busy'; readonly until: number; readonly waitFor?: string }
+  /** Not to run: skipped on a busy key, or superseded by a newer job (set by admission). */
+  | { readonly kind: 'not-run'; readonly error: NotRunError };
+
+/** Why admission settled a job cancelled without running it. */
+export interface NotRunError {
+  readonly code: 'JOB_SKIPPED' | 'JOB_SUPERSEDED';
+  readonly message: string;
+}
 
 /** Where an attempt stands when its handler answers, throws or is cut off. */
 export interface AttemptState {

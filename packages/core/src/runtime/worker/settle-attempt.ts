@@ -11,6 +11,7 @@ import type { AttemptEnd } from './run-attempt.js';
 import type { SettleBatcher } from './settle-batcher.js';
 import {
   ackLandedEarlier,
+  cancelLandedEarlier,
   type NackOutcome,
   nackLandedAs,
   suspendLandedEarlier,
@@ -187,6 +188,21 @@ export async function settleAttempt(
       case 'suspended':
         await suspend(at, suspendOptionsOf(end), 'step');
         return undefined;
+      case 'not-run': {
+        const item = { fence, error: end.error, cancel: true };
+        const answer = await send(at, () => deps.batcher.nack(item));
+        const landed =
+          answer === 'resent'
+            ? await cancelLandedEarlier(deps.driver, fence, end.error.code)
+            : answer;
+        if (!landed) {
+          logger.info('the cancel did not land: the job was cancelled or taken over');
+          return undefined;
+        }
+        logger.debug('the job was not run', { code: end.error.code });
+        deps.events.emit('cancelled', { job, error: end.error });
+        return undefined;
+      }
       case 'key-busy':
         // A suspend, not a nack: the bounce is no attempt, and the worker slot frees at once.
         await suspend(

@@ -27,6 +27,18 @@ export async function ackLandedEarlier(driver: Driver, fence: Fence): Promise<bo
   return record?.state === 'completed' && record.claim === fence.claim;
 }
 
+/** Whether a cancel-nack sent earlier landed: the row is `cancelled` under this claim, with its error. */
+export async function cancelLandedEarlier(
+  driver: Driver,
+  fence: Fence,
+  code: string,
+): Promise<boolean> {
+  const record = await readRow(driver, fence);
+  return (
+    record?.state === 'cancelled' && record.claim === fence.claim && record.lastError?.code === code
+  );
+}
+
 /**
  * What a nack sent earlier left, when it landed: the row holds this attempt's error under this
  * claim, and its real state decides the outcome (dead, failed, or sent back to work: retrying).

@@ -52,11 +52,14 @@ export class SlotQueue {
     slot: ConcurrencySlot | undefined,
     take: (handed: Admitted | undefined) => Promise<Admission>,
     keep: (onLost: () => void) => { stop(): void },
+    waits = true,
   ): Promise<Admission | 'lost'> {
     if (slot === undefined) return take(undefined);
     const { key } = slot;
     let refusal: Admission = { busy: 'concurrency', slot: key };
     let turn: Turn;
+    // A job that does not wait (whenBusy skip) is refused at once where another would queue.
+    if (!waits && this.ours(key) >= slot.limit) return refusal;
     if (this.ours(key) >= slot.limit) turn = await this.wait(key, keep);
     else {
       this.add(this.asking, key, 1);
@@ -91,7 +94,7 @@ export class SlotQueue {
       // Refused the slot while a job here holds it or asks for it: wait for that one. Refused
       // with none here, the slot is held elsewhere: every waiter goes back to the queue.
       if (this.ours(key) === 0) this.drop(key);
-      turn = this.ours(key) > 0 ? await this.wait(key, keep) : left;
+      turn = this.ours(key) > 0 && waits ? await this.wait(key, keep) : left;
     }
   }
 

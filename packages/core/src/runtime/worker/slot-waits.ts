@@ -48,14 +48,16 @@ export class SlotWaits {
 
   /**
    * Takes a job's fleet slots with `take`; while jobs of this worker hold its key's slots, the
-   * job waits here for one, its lease kept by `keep`. `lost`: the lease went while it waited.
+   * job waits here for one, its lease kept by `keep` — unless it does not `wait` (whenBusy
+   * skip): then a busy key answers at once. `lost`: the lease went while it waited.
    */
   admit(
     slot: ConcurrencySlot | undefined,
     take: (handed: Admitted | undefined) => Promise<Admission>,
     keep: (onLost: () => void) => { stop(): void },
+    waits = true,
   ): Promise<Admission | 'lost'> {
-    return this.local.admit(slot, take, keep);
+    return this.local.admit(slot, take, keep, waits);
   }
 
   /** Jobs waiting locally for a slot: they take no worker slot. */

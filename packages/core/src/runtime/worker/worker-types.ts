@@ -79,6 +79,12 @@ export interface WorkerEvents<TResult = Json | undefined> {
   readonly failed: { readonly job: JobRecord; readonly error: JobError };
   /** The job settled `dead`, by a nack or a lease burial (`lastError.code` LEASE_LAPSED). */
   readonly dead: { readonly job: JobRecord; readonly error: JobError };
+  /**
+   * The job was not run and settled `cancelled`: its key was busy on its first start
+   * (`whenBusy: 'skip'`, error JOB_SKIPPED), or a newer job of its debounce key or replace key
+   * was enqueued since (JOB_SUPERSEDED). Its handler never started.
+   */
+  readonly cancelled: { readonly job: ClaimedJob; readonly error: JobError };
   /** The lease was lost or the job cancelled: the handler's signal aborted, nothing was settled. */
   readonly 'lease-lost': { readonly job: ClaimedJob; readonly error: BerthError };
   /**
@@ -89,7 +95,14 @@ export interface WorkerEvents<TResult = Json | undefined> {
   readonly 'settle-failed': {
     readonly job: ClaimedJob;
     /** How the attempt ended, which the settle was to land. */
-    readonly settle: 'completed' | 'failed' | 'suspended' | 'key-busy' | 'drained' | 'slot-lost';
+    readonly settle:
+      | 'completed'
+      | 'failed'
+      | 'suspended'
+      | 'key-busy'
+      | 'drained'
+      | 'slot-lost'
+      | 'not-run';
     readonly error: unknown;
     readonly tries: number;
   };

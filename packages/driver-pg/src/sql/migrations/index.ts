@@ -9,6 +9,7 @@ import { MIGRATION_000008 } from './000008.js';
 import { MIGRATION_000009 } from './000009.js';
 import { MIGRATION_000010 } from './000010.js';
 import { MIGRATION_000011 } from './000011.js';
+import { MIGRATION_000012 } from './000012.js';
 
 export interface Migration {
   readonly version: number;
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, text: MIGRATION_000009 },
   { version: 10, text: MIGRATION_000010 },
   { version: 11, text: MIGRATION_000011 },
+  { version: 12, text: MIGRATION_000012 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,49 @@
+import type { Transcript } from '../golden/transcript.js';
+
+const superseded = {
+  code: 'JOB_SUPERSEDED',
+  message: 'a newer job of its debounce key (or whenBusy replace key) was enqueued since',
+};
+
+/** The transcripts of the newest-wins scenarios: debounce and whenBusy replace and skip. */
+export const newestWinsExpected: Readonly<Record<string, Transcript>> = {
+  'debounce-runs-the-last': [
+    { op: 'last settled', answer: { name: 'sync', state: 'completed', attempts: 1 } },
+    {
+      op: 'first settled',
+      answer: { name: 'sync', state: 'cancelled', attempts: 1, lastError: superseded },
+    },
+    {
+      op: 'second settled',
+      answer: { name: 'sync', state: 'cancelled', attempts: 1, lastError: superseded },
+    },
+    { op: 'handler runs (quiet ms before the run)', answer: [{ n: 3, quietMs: 1_000 }] },
+  ],
+  'replace-runs-the-newest': [
+    { op: 'third settled', answer: { name: 'render', state: 'completed', attempts: 1 } },
+    {
+      op: 'second settled',
+      answer: { name: 'render', state: 'cancelled', attempts: 1, lastError: superseded },
+    },
+    { op: 'first settled', answer: { name: 'render', state: 'completed', attempts: 1 } },
+    { op: 'handler runs', answer: [1, 3] },
+  ],
+  'skip-cancels-busy': [
+    {
+      op: 'busy settled',
+      answer: {
+        name: 'refresh',
+        state: 'cancelled',
+        attempts: 1,
+        lastError: {
+          code: 'JOB_SKIPPED',
+          message: 'its concurrency key was busy (whenBusy: skip)',
+        },
+      },
+    },
+    { op: 'first settled', answer: { name: 'refresh', state: 'completed', attempts: 1 } },
+    { op: 'after settled', answer: { name: 'refresh', state: 'completed', attempts: 1 } },
+    { op: 'handler runs', answer: [1, 3] },
+    { op: 'cancelled events', answer: ['JOB_SKIPPED'] },
+  ],
+};
