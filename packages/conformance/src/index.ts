@@ -25,6 +25,12 @@ export type {
 } from './kit.js';
 export { DEFAULT_SCALE_BACKLOG, KIT_T0 } from './kit.js';
 export type { Normalized } from './normalize.js';
+export type {
+  OutboxKitCase,
+  OutboxStoreFactory,
+  OutboxStoreUnderTest,
+} from './outbox/describe-outbox-store.js';
+export { describeOutboxStore, outboxStoreCases } from './outbox/describe-outbox-store.js';
 export { runCase } from './run-case.js';
 export type { KitFailure, KitReport } from './run-kit.js';
 export { runKit } from './run-kit.js';

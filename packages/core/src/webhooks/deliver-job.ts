@@ -5,6 +5,7 @@ import { defineJob } from '../runtime/jobs/define-job.js';
 import type { JobContext, JobDefinition, RetryOptions } from '../runtime/jobs/job-types.js';
 import { NonRetryableError } from '../runtime/jobs/non-retryable.js';
 import { RetryAfterError } from '../runtime/jobs/retry-after.js';
+import { webhookDeliverySchema } from './canonical.js';
 import { bodyExcerpt, retryAfterMs, verdictOf } from './response.js';
 import { signWebhook } from './sign.js';
 
@@ -118,6 +119,7 @@ export function defineWebhookJob(
   return defineJob<WebhookDelivery, WebhookDelivery, WebhookReceipt>({
     name: options.name ?? 'berth.webhook',
     ...(options.queue === undefined ? {} : { queue: options.queue }),
+    schema: webhookDeliverySchema,
     retry: options.retry ?? DEFAULT_RETRY,
     run: async (ctx) => {
       const { endpoint, message, timestamp } = ctx.payload;

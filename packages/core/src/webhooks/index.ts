@@ -1,3 +1,4 @@
+export { isCanonicalWebhookField, WEBHOOK_FIELD_MAX } from './canonical.js';
 export { deliverWebhook } from './deliver.js';
 export type {
   WebhookDelivery,

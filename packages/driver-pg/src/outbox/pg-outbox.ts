@@ -35,6 +35,7 @@ import {
   STAGE_SQL,
   TAKE_SQL,
 } from './outbox-sql.js';
+import { listenForStaged } from './staged-listener.js';
 
 export interface PgOutboxOptions {
   /** The app's pool (used, never ended), or a connection string the outbox opens a pool for. */
@@ -163,40 +164,7 @@ export function createPgOutbox(options: PgOutboxOptions): PgOutbox {
         throw pgUnavailable({ operation: 'outbox take', cause: error, schema: schemaName });
       }
     },
-    async onStaged(listener) {
-      let stopped = false;
-      let current: pg.PoolClient | undefined;
-      // A listening connection that breaks is made again; meanwhile the relay's poll finds rows.
-      const listen = async (): Promise<void> => {
-        if (stopped) return;
-        try {
-          const client = await pool.connect();
-          client.on('notification', (message) => {
-            if (message.channel === channel) listener();
-          });
-          client.on('error', (error) => {
-            if (current === client) current = undefined;
-            client.release(error);
-            setTimeout(() => void listen(), 1_000).unref();
-          });
-          await client.query(`LISTEN "${channel}"`);
-          current = client;
-          // Rows staged while no connection listened are not missed for long: look now.
-          listener();
-        } catch {
-          setTimeout(() => void listen(), 1_000).unref();
-        }
-      };
-      await listen();
-      return async () => {
-        stopped = true;
-        const client = current;
-        current = undefined;
-        if (client === undefined) return;
-        await client.query(`UNLISTEN "${channel}"`).catch(() => {});
-        client.release();
-      };
-    },
+    onStaged: (listener) => listenForStaged(pool, channel, listener),
   };
 
   const batchOf = (
