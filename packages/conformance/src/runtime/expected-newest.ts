@@ -5,7 +5,7 @@ const superseded = {
   message: 'a newer job of its debounce key (or whenBusy replace key) was enqueued since',
 };
 
-/** The transcripts of the newest-wins scenarios: debounce and whenBusy replace and skip. */
+/** The transcripts of the busy-key scenarios: debounce, throttle, and whenBusy replace and skip. */
 export const newestWinsExpected: Readonly<Record<string, Transcript>> = {
   'debounce-runs-the-last': [
     { op: 'last settled', answer: { name: 'sync', state: 'completed', attempts: 1 } },
@@ -27,6 +27,12 @@ export const newestWinsExpected: Readonly<Record<string, Transcript>> = {
     },
     { op: 'first settled', answer: { name: 'render', state: 'completed', attempts: 1 } },
     { op: 'handler runs', answer: [1, 3] },
+  ],
+  'throttle-one-per-window': [
+    { op: 'a second enqueue in the window', answer: { sameJob: true, deduped: true } },
+    { op: 'another key', answer: { sameJob: false, deduped: false } },
+    { op: 'the next window', answer: { sameJob: false, deduped: false } },
+    { op: 'handler runs', answer: [1, 3, 4] },
   ],
   'skip-cancels-busy': [
     {

@@ -8,7 +8,12 @@ import {
 } from './event-gap.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
 import { failingLeaseRenewalAborts, hangingLeaseRenewalAborts } from './lease-renewal.js';
-import { debounceRunsTheLast, replaceRunsTheNewest, skipCancelsBusy } from './newest-wins.js';
+import {
+  debounceRunsTheLast,
+  replaceRunsTheNewest,
+  skipCancelsBusy,
+  throttleOnePerWindow,
+} from './newest-wins.js';
 import { prefetchHandsBackOnStop } from './prefetch.js';
 import { unknownNameStaysReady } from './rolling-deploy.js';
 import { schedulerSlotAfterPurge, schedulerSlotsOnce } from './schedule.js';
@@ -74,4 +79,5 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   debounceRunsTheLast,
   replaceRunsTheNewest,
   skipCancelsBusy,
+  throttleOnePerWindow,
 ];

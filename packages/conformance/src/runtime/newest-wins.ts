@@ -139,3 +139,43 @@ export const skipCancelsBusy: GoldenScenario = {
     );
   },
 };
+
+export const throttleOnePerWindow: GoldenScenario = {
+  name: 'throttle-one-per-window',
+  asserts:
+    'enqueues with throttle { key, ms } make one job per key per window: a second in the window answers the first, deduped, whatever its state; the next window makes another',
+  async play(context) {
+    const { driver, clock, note } = context;
+    const ran: number[] = [];
+    const sync = defineJob<{ n: number }>({
+      name: 'sync',
+      run: ({ payload }) => {
+        ran.push(payload.n);
+      },
+    });
+    const client = createClient({ driver, jobs: [sync] });
+    await withWorker(context, [sync], async () => {
+      const throttle = { key: 'account-1', ms: 60_000 };
+      // The kit clock starts on a minute: the window runs to +60 s.
+      const first = await client.enqueue(sync, { n: 1 }, { throttle });
+      await driveToState(driver, clock, first.id, 'completed');
+      const again = await client.enqueue(sync, { n: 2 }, { throttle });
+      note('a second enqueue in the window', {
+        sameJob: again.id === first.id,
+        deduped: again.deduped,
+      });
+      const other = await client.enqueue(
+        sync,
+        { n: 3 },
+        { throttle: { key: 'account-2', ms: 60_000 } },
+      );
+      note('another key', { sameJob: other.id === first.id, deduped: other.deduped });
+      await driveToState(driver, clock, other.id, 'completed');
+      await clock.advance(60_000);
+      const next = await client.enqueue(sync, { n: 4 }, { throttle });
+      note('the next window', { sameJob: next.id === first.id, deduped: next.deduped });
+      await driveToState(driver, clock, next.id, 'completed');
+      note('handler runs', ran);
+    });
+  },
+};
