@@ -240,17 +240,42 @@ export function implementJob<TInput, TPayload, TResult>(
   });
 }
 
+/** What `defineJob<TPayload>()` answers: `defineJob` with the payload fixed and the result inferred. */
+export type DefineJobWithPayload<TPayload> = <TResult = JobResult>(
+  options: JobOptions<TPayload, TPayload, TResult> &
+    RequireJson<TPayload, 'payload'> &
+    RequireJson<TResult, 'result'>,
+) => JobDefinition<TPayload, TPayload, TResult>;
+
 /**
  * Defines a job: its contract and its handler at once. With a Standard Schema `schema` (zod,
  * valibot, arktype) the client checks each payload at enqueue and `run` receives the schema's
  * output type; without one the payload is `Json` (or the type given as the first type argument).
  * The result type is what `run` returns. A payload (the schema's output, which is what is stored)
  * or result that is not JSON, such as a `Date`, does not compile; interfaces are fine.
+ *
+ * `defineJob<TPayload>()({ ... })` types the payload and still infers the result from `run`:
+ * TypeScript infers no type argument once one is given, so `defineJob<TPayload>({ ... })` types
+ * the result as stored JSON.
  */
+export function defineJob<TPayload>(): DefineJobWithPayload<TPayload>;
 export function defineJob<TInput = Json, TPayload = TInput, TResult = JobResult>(
   options: JobOptions<TInput, TPayload, TResult> &
     RequireJson<TPayload, 'payload'> &
     RequireJson<TResult, 'result'>,
+): JobDefinition<TInput, TPayload, TResult>;
+export function defineJob<TInput = Json, TPayload = TInput, TResult = JobResult>(
+  ...given: [] | [JobOptions<TInput, TPayload, TResult>]
+): JobDefinition<TInput, TPayload, TResult> | DefineJobWithPayload<TPayload> {
+  if (given.length === 0) {
+    return ((options: JobOptions<TPayload, TPayload, unknown>) =>
+      defineJobOf(options)) as unknown as DefineJobWithPayload<TPayload>;
+  }
+  return defineJobOf(given[0]);
+}
+
+function defineJobOf<TInput, TPayload, TResult>(
+  options: JobOptions<TInput, TPayload, TResult>,
 ): JobDefinition<TInput, TPayload, TResult> {
   const example = `${OPTIONS_EXAMPLE}; defineJob(options)`;
   return configuring('options', example, () => {
