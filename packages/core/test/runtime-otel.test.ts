@@ -6,6 +6,7 @@ import {
   ROOT_CONTEXT,
   type Span,
   type SpanContext,
+  SpanKind,
   SpanStatusCode,
   type Tracer,
   trace,
@@ -43,6 +44,8 @@ class StoredContextManager implements ContextManager {
 
 interface Recorded {
   name: string;
+  kind?: number;
+  links: readonly { context: SpanContext }[];
   parent: SpanContext | undefined;
   context: SpanContext;
   attributes: Record<string, unknown>;
@@ -56,7 +59,11 @@ let nextSpan = 1;
 const tracer = {
   startSpan(
     name: string,
-    options: { attributes?: Record<string, unknown> } = {},
+    options: {
+      attributes?: Record<string, unknown>;
+      kind?: number;
+      links?: { context: SpanContext }[];
+    } = {},
     ctx?: Context,
   ): Span {
     const parent = trace.getSpanContext(ctx ?? context.active());
@@ -67,6 +74,8 @@ const tracer = {
     };
     const entry: Recorded = {
       name,
+      ...(options.kind === undefined ? {} : { kind: options.kind }),
+      links: options.links ?? [],
       parent,
       context: spanContext,
       attributes: { ...options.attributes },
@@ -90,7 +99,10 @@ const tracer = {
         entry.status = status;
         return span;
       },
-      updateName: () => span,
+      updateName(next) {
+        entry.name = next;
+        return span;
+      },
       end() {
         entry.ended = true;
       },
@@ -117,15 +129,95 @@ afterAll(() => {
 const caller: SpanContext = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 };
 
 describe('OpenTelemetry', () => {
-  it("captures the active span as the job's traceparent at enqueue", async () => {
+  it("an enqueue runs in a PRODUCER span (send <queue>) under the caller's span, and the job's traceparent is that span", async () => {
     const { driver } = memoryOnManualClock();
-    const job = defineJob({ name: 'traced', run: () => undefined });
+    const job = defineJob({ name: 'traced', queue: 'mail', run: () => undefined });
     const client = createClient({ driver });
+    recorded.length = 0;
     const active = trace.setSpan(context.active(), trace.wrapSpanContext(caller));
     const { id } = await context.with(active, () => client.enqueue(job, null));
-    expect((await driver.get(id))?.traceparent).toBe(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`);
-    const untraced = await client.enqueue(job, null);
-    expect((await driver.get(untraced.id))?.traceparent).toBeUndefined();
+    const [send] = recorded;
+    expect(send).toMatchObject({
+      name: 'send mail',
+      kind: SpanKind.PRODUCER,
+      parent: { traceId: caller.traceId, spanId: caller.spanId },
+      ended: true,
+      status: { code: SpanStatusCode.OK },
+      attributes: {
+        'messaging.system': 'berth',
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': 'mail',
+        'messaging.message.id': id,
+        'berth.job.name': 'traced',
+      },
+    });
+    expect((await driver.get(id))?.traceparent).toBe(
+      `00-${caller.traceId}-${send?.context.spanId}-01`,
+    );
+    // A traceparent given wins, and no span is made for it.
+    recorded.length = 0;
+    const given = `00-${'e'.repeat(32)}-${'1'.repeat(16)}-01`;
+    const explicit = await client.enqueue(job, null, { traceparent: given });
+    expect((await driver.get(explicit.id))?.traceparent).toBe(given);
+  });
+
+  it('enqueueMany runs in one PRODUCER span for the batch, and a refused enqueue ends its span as an error', async () => {
+    const { driver } = memoryOnManualClock();
+    const job = defineJob({ name: 'batched', run: () => undefined });
+    const client = createClient({ driver });
+    recorded.length = 0;
+    const results = await client.enqueueMany([
+      { job, payload: 1 },
+      { job, payload: 2 },
+    ]);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({
+      name: 'send default',
+      attributes: { 'messaging.batch.message_count': 2 },
+    });
+    for (const { id } of results) {
+      expect((await driver.get(id))?.traceparent).toContain(recorded[0]?.context.spanId);
+    }
+    recorded.length = 0;
+    await expect(client.enqueue(job, null, { priority: 'high' as never })).rejects.toThrow();
+    expect(recorded[0]?.status?.code).toBe(SpanStatusCode.ERROR);
+    expect(recorded[0]?.ended).toBe(true);
+  });
+
+  it('each step execution runs in a span under the attempt span; a memoized step makes none', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const job = defineJob({
+      name: 'stepped',
+      retry: { maxAttempts: 2, backoff: { initialMs: 10, jitter: 0 } },
+      run: async ({ step, attempt }) => {
+        await step.run('load', () => 'loaded');
+        if (attempt === 1) throw new Error('fails after the step');
+        return 'ok';
+      },
+    });
+    const worker = createWorker({
+      driver,
+      jobs: [job],
+      concurrency: 1,
+      visibilityTimeoutMs: 30_000,
+      pollIntervalMs: 10,
+      logger: recordingLogger().logger,
+    });
+    await worker.start();
+    const client = createClient({ driver });
+    recorded.length = 0;
+    const { id } = await client.enqueue(job, null);
+    await driveToState(driver, clock, id, 'completed', { stepMs: 10 });
+    await worker.stop({ graceMs: 0 });
+    const attempts = recorded.filter((span) => span.name === 'berth.job stepped');
+    const steps = recorded.filter((span) => span.name === 'berth.step load');
+    expect(steps).toHaveLength(1);
+    expect(steps[0]?.parent?.spanId).toBe(attempts[0]?.context.spanId);
+    expect(steps[0]).toMatchObject({
+      kind: SpanKind.INTERNAL,
+      ended: true,
+      attributes: { 'berth.step.attempt': 1 },
+    });
   });
 
   it("runs each attempt in a span continuing the job's traceparent, ended with its outcome", async () => {
@@ -165,7 +257,15 @@ describe('OpenTelemetry', () => {
         isRemote: true,
       });
       expect(span.ended).toBe(true);
-      expect(span.attributes).toMatchObject({ 'berth.job.id': id, 'berth.job.name': 'spanned' });
+      expect(span.attributes).toMatchObject({
+        'berth.job.id': id,
+        'berth.job.name': 'spanned',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': 'default',
+        'messaging.message.id': id,
+      });
+      expect(span.kind).toBe(SpanKind.CONSUMER);
+      expect(span.links.map((link) => link.context.spanId)).toEqual(['d'.repeat(16)]);
     }
     expect(spans.map((span) => span.attributes['berth.job.attempt'])).toEqual([1, 2]);
     expect(spans.map((span) => span.status?.code)).toEqual([

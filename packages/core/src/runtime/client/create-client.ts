@@ -10,6 +10,7 @@ import type { AnyEventDefinition } from '../events/define-event.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { loadOtel } from '../otel/load-otel.js';
+import { producerSpanSoon } from '../otel/producer-span.js';
 import { attemptHistory } from './attempts.js';
 import type { Client, ClientOptions, EnqueueItem, EnqueueOptions } from './client-types.js';
 import { screenJobDefinition, toEnqueueRequest } from './enqueue-request.js';
@@ -55,12 +56,26 @@ export function createClient(options: ClientOptions): Client {
   };
 
   const enqueue: Client['enqueue'] = async (job, payload, enqueueOptions) => {
-    const definition = check(job);
-    const request = await toEnqueueRequest(driver.clock, definition, payload, enqueueOptions);
-    const result = await driver.enqueue(request);
-    await raiseGeneration(driver, result);
-    announceDelayed(driver, request, result);
-    return result;
+    const span = await producerSpanSoon();
+    try {
+      const definition = check(job);
+      const request = await toEnqueueRequest(
+        driver.clock,
+        definition,
+        payload,
+        enqueueOptions,
+        span?.traceparent,
+      );
+      span?.sentTo([request.queue ?? DEFAULT_QUEUE], [request.name]);
+      const result = await driver.enqueue(request);
+      await raiseGeneration(driver, result);
+      announceDelayed(driver, request, result);
+      span?.end({ ids: [result.id] });
+      return result;
+    } catch (error) {
+      span?.end({ error });
+      throw error;
+    }
   };
 
   // A declared event's payload is checked (and shaped) by its schema; a bare name, or an event
@@ -96,24 +111,36 @@ export function createClient(options: ClientOptions): Client {
       typedRecord(driver, screenJob(job), id, screenReadOptions(options)) as never,
     attempts: (id, options) => attemptHistory(driver, id, screenReadOptions(options)),
     async enqueueMany(items) {
-      const list = screenItems(items);
-      const requests = await Promise.all(
-        list.map((item, index) =>
-          toEnqueueRequest(
-            driver.clock,
-            check(item.job, `items[${index}].job`),
-            item.payload,
-            item.options,
+      const span = await producerSpanSoon();
+      try {
+        const list = screenItems(items);
+        const requests = await Promise.all(
+          list.map((item, index) =>
+            toEnqueueRequest(
+              driver.clock,
+              check(item.job, `items[${index}].job`),
+              item.payload,
+              item.options,
+              span?.traceparent,
+            ),
           ),
-        ),
-      );
-      const results = await driver.enqueueMany(requests);
-      await Promise.all(results.map((result) => raiseGeneration(driver, result)));
-      for (const [index, result] of results.entries()) {
-        const request = requests[index];
-        if (request !== undefined) announceDelayed(driver, request, result);
+        );
+        span?.sentTo(
+          requests.map((request) => request.queue ?? DEFAULT_QUEUE),
+          requests.map((request) => request.name),
+        );
+        const results = await driver.enqueueMany(requests);
+        await Promise.all(results.map((result) => raiseGeneration(driver, result)));
+        for (const [index, result] of results.entries()) {
+          const request = requests[index];
+          if (request !== undefined) announceDelayed(driver, request, result);
+        }
+        span?.end({ ids: results.map((result) => result.id) });
+        return results;
+      } catch (error) {
+        span?.end({ error });
+        throw error;
       }
-      return results;
     },
     publish: publish as Client['publish'],
     pause: (queue, pauseOptions) => driver.pauses.pause(queue, pauseOptions),

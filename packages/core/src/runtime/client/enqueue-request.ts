@@ -93,10 +93,11 @@ export async function toEnqueueRequest(
   job: AnyJobContract,
   payload: unknown,
   given?: EnqueueOptions,
+  producerTraceparent?: string,
 ): Promise<EnqueueRequest> {
   const options = screenOptions(given);
-  // Read first: the caller's active span is the one to continue.
-  const traceparent = options.traceparent ?? (await activeTraceparent());
+  // Read first: the caller's active span (or the enqueue's own) is the one to continue.
+  const traceparent = options.traceparent ?? producerTraceparent ?? (await activeTraceparent());
   // Without a schema the payload goes to the driver's screen untouched: awaiting it here would
   // read its `then`, running a Proxy's trap or a getter before any screen sees it.
   const value = job.schema === undefined ? payload : await validatePayload(job, payload);

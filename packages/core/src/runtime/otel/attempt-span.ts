@@ -1,14 +1,12 @@
 import type { ClaimedJob } from '../../contract/records.js';
-import { loadedOtel } from './load-otel.js';
 import { parseTraceparent } from './traceparent.js';
+import { activeTracer, endSpan } from './tracer.js';
 
 /** One attempt's span: runs the handler inside it, and ends with the attempt's outcome. */
 export interface AttemptSpan {
   run<T>(fn: () => T): T;
   end(outcome: { readonly state: string; readonly error?: unknown }): void;
 }
-
-const TRACER = '@berth/core';
 
 /**
  * Starts the span of one attempt (`berth.job <name>`, kind CONSUMER) continuing the job's
@@ -17,27 +15,27 @@ const TRACER = '@berth/core';
  * span would be a no-op), so the caller skips the wrapping altogether.
  */
 export function attemptSpanNow(job: ClaimedJob, workerId: string): AttemptSpan | undefined {
-  const api = loadedOtel();
-  if (api === undefined) return undefined;
-  // No tracer provider registered (the API alone is installed): every span would be a no-op.
-  const provider = api.trace.getTracerProvider();
-  if (
-    provider instanceof api.ProxyTracerProvider &&
-    provider.getDelegateTracer(TRACER) === undefined
-  ) {
-    return undefined;
-  }
+  const traced = activeTracer();
+  if (traced === undefined) return undefined;
+  const { api, tracer } = traced;
   const remote = parseTraceparent(job.traceparent);
+  const producer = remote === undefined ? undefined : { ...remote, isRemote: true };
   const parent =
-    remote === undefined
+    producer === undefined
       ? api.ROOT_CONTEXT
-      : api.trace.setSpanContext(api.ROOT_CONTEXT, { ...remote, isRemote: true });
-  const span = api.trace.getTracer(TRACER).startSpan(
+      : api.trace.setSpanContext(api.ROOT_CONTEXT, producer);
+  const span = tracer.startSpan(
     `berth.job ${job.name}`,
     {
       kind: api.SpanKind.CONSUMER,
+      // The enqueue's span is the parent and, as the messaging conventions ask, a link too.
+      ...(producer === undefined ? {} : { links: [{ context: producer }] }),
       attributes: {
         'messaging.system': 'berth',
+        'messaging.operation.type': 'process',
+        'messaging.operation.name': 'process',
+        'messaging.destination.name': job.queue,
+        'messaging.message.id': job.id,
         'berth.job.id': job.id,
         'berth.job.run_id': job.runId,
         'berth.job.name': job.name,
@@ -53,17 +51,7 @@ export function attemptSpanNow(job: ClaimedJob, workerId: string): AttemptSpan |
     run: (fn) => api.context.with(active, fn),
     end(outcome) {
       span.setAttribute('berth.job.outcome', outcome.state);
-      if (outcome.error === undefined) {
-        span.setStatus({ code: api.SpanStatusCode.OK });
-      } else {
-        const error = outcome.error;
-        if (error instanceof Error) span.recordException(error);
-        span.setStatus({
-          code: api.SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.message : String(error),
-        });
-      }
-      span.end();
+      endSpan(api, span, outcome.error);
     },
   };
 }

@@ -6,6 +6,7 @@ import { stepInvalid } from '../../errors/refusals.js';
 import type { JsonRoot, JsonShaped } from '../../json-shape.js';
 import { screenJson } from '../../screen/values.js';
 import { toJobError } from '../jobs/job-error.js';
+import { inStepSpan } from '../otel/step-span.js';
 import { RunSuspended, type Suspension } from './run-suspended.js';
 import type { CreateStepApiInput, StepApi, WaitForEventOptions } from './step-api.js';
 import { stepKindChanged, stepNameReused, stepOutputNotJson, stepTimedOut } from './step-errors.js';
@@ -152,13 +153,15 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
       if (timeoutMs !== undefined) checkDuration(name, 'timeout', timeoutMs);
       let output: Json | undefined;
       try {
-        const value = await runWithTimeout({
-          clock,
-          parent: signal,
-          timeoutMs,
-          timeoutError: () => stepTimedOut(where(name), timeoutMs ?? 0),
-          fn: (stepSignal) => fn({ signal: stepSignal, attempt }),
-        });
+        const value = await inStepSpan({ name, job: job.name, attempt }, () =>
+          runWithTimeout({
+            clock,
+            parent: signal,
+            timeoutMs,
+            timeoutError: () => stepTimedOut(where(name), timeoutMs ?? 0),
+            fn: (stepSignal) => fn({ signal: stepSignal, attempt }),
+          }),
+        );
         output = memoizable(name, value);
       } catch (error) {
         // The attempt itself stopped (cancel, lost lease, drain): the step did not fail.
