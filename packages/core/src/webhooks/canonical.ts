@@ -30,7 +30,7 @@ type Path = readonly (string | number)[];
 function fieldIssues(value: unknown, path: Path, issues: Issue[], room: number): void {
   if (issues.length >= room || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    value.forEach((item, index) => fieldIssues(item, [...path, index], issues, room));
+    for (const [index, item] of value.entries()) fieldIssues(item, [...path, index], issues, room);
     return;
   }
   for (const [key, item] of Object.entries(value)) {
