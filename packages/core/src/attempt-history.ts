@@ -62,9 +62,12 @@ export function appendAttempt(
   history: AttemptHistory | undefined,
   ending: AttemptEnding,
 ): AttemptHistory {
-  const records = history?.records ?? [];
-  const last = records.at(-1);
-  const seq = (last?.seq ?? 0) + 1;
+  const records = history?.records;
+  // Most jobs end one attempt: their history is made with no copy of an empty one.
+  if (records === undefined || records.length === 0) {
+    return { records: [{ seq: 1, ...ending }], dropped: history?.dropped ?? 0 };
+  }
+  const seq = (records.at(-1)?.seq ?? 0) + 1;
   const next: AttemptRecord[] = [...records, { seq, ...ending }];
   let dropped = history?.dropped ?? 0;
   if (next.length > MAX_ATTEMPT_RECORDS) {

@@ -13,13 +13,7 @@ import { findRow, type Row, type Store } from './store.js';
  * Records the end of `row`'s running attempt, inside the change that ends it: called with the
  * row still as its claim left it (claimedBy, claim, attempts), before the change clears them.
  */
-export function endAttempt(
-  store: Store,
-  row: Row,
-  outcome: AttemptOutcome,
-  now: number,
-  error?: JobError,
-): void {
+export function endAttempt(row: Row, outcome: AttemptOutcome, now: number, error?: JobError): void {
   const ending = attemptEnding({
     attempt: row.attempts,
     claim: row.claim,
@@ -29,7 +23,7 @@ export function endAttempt(
     outcome,
     error,
   });
-  store.attempts.set(row.id, appendAttempt(store.attempts.get(row.id), ending));
+  row.history = appendAttempt(row.history, ending);
 }
 
 /** A copy of the job's history; undefined exactly when `get` would answer undefined. */
@@ -38,7 +32,7 @@ export function listAttempts(
   id: string,
   options: ByIdOptions,
 ): AttemptHistory | undefined {
-  if (findRow(store, id, options.tenantId) === undefined) return undefined;
-  const history = store.attempts.get(id) ?? NO_ATTEMPTS;
-  return structuredClone(history);
+  const row = findRow(store, id, options.tenantId);
+  if (row === undefined) return undefined;
+  return structuredClone(row.history ?? NO_ATTEMPTS);
 }

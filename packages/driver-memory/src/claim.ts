@@ -12,7 +12,7 @@ const LEASE_LAPSED = {
 } as const;
 
 function bury(store: Store, row: Row, failed: boolean, now: number): JobRecord {
-  endAttempt(store, row, 'lapsed', now, LEASE_LAPSED);
+  endAttempt(row, 'lapsed', now, LEASE_LAPSED);
   clearLease(row);
   row.finishedAt = now;
   row.updatedAt = now;
@@ -25,7 +25,7 @@ function take(store: Store, row: Row, request: ScreenedClaim, now: number): Clai
   // A suspended row coming back is a resume of the same attempt, not a new one.
   const resumed = row.state === 'suspended';
   // A running row is a lapsed lease taken again: its attempt ended when the lease ran out.
-  if (row.state === 'running') endAttempt(store, row, 'lapsed', now);
+  if (row.state === 'running') endAttempt(row, 'lapsed', now);
   if (!resumed) row.attempts += 1;
   row.claimedAt = now;
   row.claim += 1;

@@ -58,6 +58,7 @@ function newRow(store: Store, request: ScreenedEnqueue, now: number): Row {
     traceparent: request.traceparent,
     enqueuedBy: request.enqueuedBy,
     waitFor: undefined,
+    history: undefined,
     home: undefined,
     at: -1,
     ageAt: -1,

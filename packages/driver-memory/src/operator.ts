@@ -31,7 +31,7 @@ export function cancel(store: Store, id: string, options: ByIdOptions): JobRecor
   const row = mustFind(store, id, options);
   const now = store.clock.now();
   if (!LIVE_STATES.has(row.state)) throw jobNotCancellable(id, stateAt(row, now));
-  if (row.state === 'running') endAttempt(store, row, 'cancelled', now);
+  if (row.state === 'running') endAttempt(row, 'cancelled', now);
   clearLease(row);
   row.waitFor = undefined;
   row.finishedAt = now;

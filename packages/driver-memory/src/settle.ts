@@ -25,7 +25,7 @@ export function fenced(store: Store, fence: Fence): Row | undefined {
 function ackRow(store: Store, fence: Fence, options: AckOptions, now: number): boolean {
   const row = fenced(store, fence);
   if (row === undefined) return false;
-  endAttempt(store, row, 'completed', now);
+  endAttempt(row, 'completed', now);
   clearLease(row);
   row.finishedAt = now;
   row.updatedAt = now;
@@ -45,7 +45,7 @@ function nackRow(
 ): boolean {
   const row = fenced(store, fence);
   if (row === undefined) return false;
-  endAttempt(store, row, nackOutcome(row, options), now, options.error);
+  endAttempt(row, nackOutcome(row, options), now, options.error);
   clearLease(row);
   // A fresh object from the screen, as the result above.
   row.lastError = options.error;
@@ -117,7 +117,7 @@ export function suspend(store: Store, fence: Fence, options: SuspendOptions): bo
   const row = fenced(store, fence);
   if (row === undefined) return false;
   const now = store.clock.now();
-  endAttempt(store, row, 'suspended', now);
+  endAttempt(row, 'suspended', now);
   clearLease(row);
   row.runAt = eventAlreadyPublished(store, options, now) ? now : options.until;
   row.updatedAt = now;

@@ -60,6 +60,8 @@ export interface Row {
   traceparent: string | undefined;
   enqueuedBy: string | undefined;
   waitFor: string | undefined;
+  /** Its attempt history (attempts.ts): on the row, so an ack costs no map lookup. */
+  history: AttemptHistory | undefined;
   // Index bookkeeping, kept by placement.ts and the waiters map; never part of a record.
   /** The heap the row sits in (ready, timers, leases, lapsed, exhausted or finished). */
   home: RowHeap | undefined;
@@ -106,8 +108,6 @@ export interface Store {
   readonly liveKeys: Map<string, string>;
   /** runId → step name → step; a Map keeps first-insertion order, which is write order. */
   readonly steps: Map<string, Map<string, StepRecord>>;
-  /** Job id → its attempt history (attempts.ts). */
-  readonly attempts: Map<string, AttemptHistory>;
   /** Job id → its log lines (`logs.ts`). */
   readonly logs: Map<string, JobLog>;
   /** Events in publish order, per name, and by expiry. */
@@ -139,7 +139,6 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     waiters: new Map(),
     liveKeys: new Map(),
     steps: new Map(),
-    attempts: new Map(),
     logs: new Map(),
     events: new EventLog(meter),
     leases: new Map(),
@@ -222,7 +221,6 @@ export function removeRow(store: Store, row: Row): void {
   store.listing.delete(row);
   store.rows.delete(row.id);
   store.steps.delete(row.runId);
-  store.attempts.delete(row.id);
   store.logs.delete(row.id);
 }
 
