@@ -1,20 +1,17 @@
-import { createServer } from 'node:http';
 import { type BackfillRun, backfillControl, createManualClock } from '@berth/core';
 import { createMemoryDriver } from '@berth/driver-memory';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboard, type DashboardHandler } from '../src/index.js';
-import { launchChromium } from './support/browser.js';
-import { closeServer, listen } from './support/server.js';
+import { type BrowserDashboard, openBrowserDashboard } from './support/browser-dashboard.js';
+import { startDashboard } from './support/server.js';
 
 // The driver's clock is manual, so the rate the page shows is exact: 500 rows in 10 s.
 const clock = createManualClock(Date.UTC(2026, 5, 1, 12));
 const driver = createMemoryDriver({ clock });
 let run: BackfillRun;
-let dashboard: DashboardHandler;
+let opened: BrowserDashboard;
 let browser: Browser;
 let origin: string;
-let server: ReturnType<typeof createServer>;
 
 beforeAll(async () => {
   const started = await backfillControl(driver).start('reindex-users');
@@ -24,15 +21,11 @@ beforeAll(async () => {
   const change = await driver.backfills.commit(started.runId, pass);
   if (change === undefined) throw new Error('the pass did not commit');
   run = change.run;
-  dashboard = createDashboard({ driver });
-  server = createServer(dashboard);
-  origin = await listen(server);
-  browser = await launchChromium();
+  opened = await openBrowserDashboard({ driver });
+  ({ browser, origin } = opened);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  dashboard.close();
-  await closeServer(server);
+  await opened?.close();
   await driver.close();
 });
 
@@ -72,9 +65,8 @@ describe('Chromium at the backfills page', () => {
   });
 
   it('offers no action in read-only mode, and filters by status', async () => {
-    const readOnly = createDashboard({ driver, readOnly: true });
-    const readOnlyServer = createServer(readOnly);
-    const readOnlyOrigin = await listen(readOnlyServer);
+    const readOnly = await startDashboard({ driver, readOnly: true });
+    const readOnlyOrigin = readOnly.origin;
     const page = await browser.newPage();
     try {
       await page.goto(`${readOnlyOrigin}/backfills`);
@@ -88,8 +80,7 @@ describe('Chromium at the backfills page', () => {
       expect(new URL(page.url()).search).toBe('?status=cancelled');
     } finally {
       await page.close();
-      readOnly.close();
-      await closeServer(readOnlyServer);
+      await readOnly.close();
     }
   });
 });

@@ -1,11 +1,8 @@
-import { createServer } from 'node:http';
 import { createMemoryDriver } from '@berth/driver-memory';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboard, type DashboardHandler } from '../src/index.js';
-import { launchChromium } from './support/browser.js';
+import { type BrowserDashboard, openBrowserDashboard } from './support/browser-dashboard.js';
 import { deadJobRow, memoryOutbox } from './support/outbox.js';
-import { closeServer, listen } from './support/server.js';
 
 const ROW_A = '0190c1a0-0000-4000-8000-00000000000a';
 const ROW_B = '0190c1a0-0000-4000-8000-00000000000b';
@@ -14,21 +11,16 @@ const { outbox, calls } = memoryOutbox({
   staged: 2,
   dead: [deadJobRow(ROW_A, 'invoice.send'), deadJobRow(ROW_B, 'report.build')],
 });
-let dashboard: DashboardHandler;
+let opened: BrowserDashboard;
 let browser: Browser;
 let origin: string;
-let server: ReturnType<typeof createServer>;
 
 beforeAll(async () => {
-  dashboard = createDashboard({ driver, outbox });
-  server = createServer(dashboard);
-  origin = await listen(server);
-  browser = await launchChromium();
+  opened = await openBrowserDashboard({ driver, outbox });
+  ({ browser, origin } = opened);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  dashboard.close();
-  await closeServer(server);
+  await opened?.close();
   await driver.close();
 });
 

@@ -1,31 +1,24 @@
-import { createServer } from 'node:http';
 import type { Driver } from '@berth/core';
 import { createMemoryDriver } from '@berth/driver-memory';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboard, type DashboardHandler } from '../src/index.js';
-import { launchChromium } from './support/browser.js';
-import { closeServer, listen } from './support/server.js';
+import { type BrowserDashboard, openBrowserDashboard } from './support/browser-dashboard.js';
+import { startDashboard } from './support/server.js';
 
 let driver: Driver;
-let dashboard: DashboardHandler;
+let opened: BrowserDashboard;
 let browser: Browser;
 let origin: string;
-let server: ReturnType<typeof createServer>;
 
 beforeAll(async () => {
   driver = createMemoryDriver();
   await driver.enqueue({ name: 'email.send', queue: 'mail' });
   await driver.enqueue({ name: 'report.build', queue: 'reports' });
-  dashboard = createDashboard({ driver });
-  server = createServer(dashboard);
-  origin = await listen(server);
-  browser = await launchChromium();
+  opened = await openBrowserDashboard({ driver });
+  ({ browser, origin } = opened);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  dashboard.close();
-  await closeServer(server);
+  await opened?.close();
   await driver.close();
 });
 
@@ -61,9 +54,8 @@ describe('Chromium at the overview', () => {
   });
 
   it('offers no pause control in read-only mode', async () => {
-    const readOnly = createDashboard({ driver, readOnly: true });
-    const readOnlyServer = createServer(readOnly);
-    const readOnlyOrigin = await listen(readOnlyServer);
+    const readOnly = await startDashboard({ driver, readOnly: true });
+    const readOnlyOrigin = readOnly.origin;
     const page = await browser.newPage();
     try {
       await driver.pauses.pause('reports');
@@ -74,8 +66,7 @@ describe('Chromium at the overview', () => {
     } finally {
       await page.close();
       await driver.pauses.resume('reports');
-      readOnly.close();
-      await closeServer(readOnlyServer);
+      await readOnly.close();
     }
   });
 });

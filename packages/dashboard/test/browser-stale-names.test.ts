@@ -1,18 +1,14 @@
-import { createServer } from 'node:http';
 import { createManualClock, type Driver } from '@berth/core';
 import { createMemoryDriver } from '@berth/driver-memory';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDashboard, type DashboardHandler } from '../src/index.js';
-import { launchChromium } from './support/browser.js';
-import { closeServer, listen } from './support/server.js';
+import { type BrowserDashboard, openBrowserDashboard } from './support/browser-dashboard.js';
 
 const MINUTE = 60_000;
 let driver: Driver;
-let dashboard: DashboardHandler;
+let opened: BrowserDashboard;
 let browser: Browser;
 let origin: string;
-let server: ReturnType<typeof createServer>;
 
 beforeAll(async () => {
   const clock = createManualClock(Date.UTC(2026, 5, 1, 12));
@@ -20,15 +16,11 @@ beforeAll(async () => {
   await driver.enqueue({ name: 'report.build', queue: 'reports' });
   await clock.advance(7 * MINUTE);
   await driver.enqueue({ name: 'email.send', queue: 'mail' });
-  dashboard = createDashboard({ driver });
-  server = createServer(dashboard);
-  origin = await listen(server);
-  browser = await launchChromium();
+  opened = await openBrowserDashboard({ driver });
+  ({ browser, origin } = opened);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  dashboard.close();
-  await closeServer(server);
+  await opened?.close();
   await driver.close();
 });
 
