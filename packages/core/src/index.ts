@@ -167,6 +167,7 @@ export type { ErrorCodeEntry } from './errors/registry.js';
 export { errorCodeEntry, registerErrorCode, registeredErrorCodes } from './errors/registry.js';
 export type { IsJson, JsonRoot, JsonShaped, RequireJson } from './json-shape.js';
 export { matchesEvent } from './match-event.js';
+export * from './metrics/index.js';
 export * from './outbox/index.js';
 export * from './runtime/index.js';
 export type {

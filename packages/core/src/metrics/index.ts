@@ -1,0 +1,10 @@
+export type {
+  BatchObserver,
+  InstrumentOptions,
+  MetricsMeter,
+  ObservableInstrument,
+} from './meter.js';
+export type { MetricsHandle, QueueMetricsOptions } from './queue-metrics.js';
+export { instrumentQueues } from './queue-metrics.js';
+export type { WorkerMetricsOptions } from './worker-metrics.js';
+export { instrumentWorker } from './worker-metrics.js';
