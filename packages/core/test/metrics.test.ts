@@ -125,7 +125,7 @@ describe('metrics', () => {
     );
     const durations = points(metrics, 'berth.attempt.duration');
     const okDuration = durations.find((point) => point.attributes['berth.job.name'] === 'ok');
-    expect((okDuration?.value as { count: number }).count).toBe(2);
+    expect(okDuration?.value).toMatchObject({ count: 2 });
     expect(points(metrics, 'berth.worker.active')).toEqual(
       expect.arrayContaining([{ attributes: { 'berth.job.name': 'ok' }, value: 0 }]),
     );
