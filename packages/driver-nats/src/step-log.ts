@@ -93,6 +93,18 @@ export const appendEntry = async (
   change: Change,
 ): Promise<StepLog> => (await appendEntries(context, runId, log, [change])).log;
 
+/** One entry by key, from the stream leader. */
+async function entryFromLeader(
+  context: NatsContext,
+  runId: string,
+  gen: string,
+): Promise<LogEntry | undefined> {
+  const entry = await context.aux.get(context.subjects.stepEntry(runId, gen));
+  return entry === null || entry.operation !== 'PUT'
+    ? undefined
+    : decodeJson<LogEntry>(entry.value);
+}
+
 /** The run's entries that `log` reaches, oldest first (one bulk read of the run's keys). */
 async function entriesOf(context: NatsContext, runId: string, log: StepLog): Promise<LogEntry[]> {
   const byGen = new Map<string, LogEntry>();
@@ -104,7 +116,9 @@ async function entriesOf(context: NatsContext, runId: string, log: StepLog): Pro
   }
   const entries: LogEntry[] = [];
   for (let gen: string | undefined = log.head; gen !== undefined; ) {
-    const entry = byGen.get(gen);
+    // A history read may run on a lagging replica of a replicated bucket: ask the leader.
+    const entry: LogEntry | undefined =
+      byGen.get(gen) ?? (await entryFromLeader(context, runId, gen));
     if (entry === undefined) {
       throw new Error(`the step log of run ${runId} names an entry that is gone (${gen})`);
     }
