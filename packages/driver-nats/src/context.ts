@@ -5,7 +5,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { BlobStore } from './blobs.js';
 import type { JobIndex } from './index/job-index.js';
 import type { Mirror } from './mirror.js';
-import { encodeJson, type StoredDoc } from './record.js';
+import { decodeJson, encodeJson, type StoredDoc } from './record.js';
 import type { Subjects } from './subjects.js';
 import type { Wake } from './wake.js';
 import { deleteKey, purgeKey, writeKey } from './writes.js';
@@ -52,6 +52,15 @@ export async function deleteJob(
   revision: number,
 ): Promise<boolean> {
   return deleteKey(context.jobs, context.subjects.job(id), revision);
+}
+
+/**
+ * An aux key's JSON value by key, from the stream leader (a get, never a consumer that may sit on
+ * a lagging replica); undefined when the key holds none.
+ */
+export async function readAuxJson<T>(context: NatsContext, key: string): Promise<T | undefined> {
+  const entry = await context.aux.get(key);
+  return entry === null || entry.operation !== 'PUT' ? undefined : decodeJson<T>(entry.value);
 }
 
 /** Removes an aux key outright (no marker: nothing watches that bucket); errors are ignored. */

@@ -9,7 +9,7 @@ import {
   MAX_JOB_LOG_LINES,
   type ScreenedLogList,
 } from '@berth/core';
-import { dropAux, type NatsContext } from './context.js';
+import { dropAux, type NatsContext, readAuxJson } from './context.js';
 import { readJob } from './docs.js';
 import { decodeJson, encodeJson, type LogHead, type StoredJob } from './record.js';
 import { fenced } from './settle.js';
@@ -136,19 +136,6 @@ export async function appendLogs(
   return landed !== undefined;
 }
 
-/**
- * One chunk by key, from the stream leader. A history read runs on a consumer that may sit on a
- * replica of a replicated bucket, which can lag the record that already names the chunk.
- */
-async function chunkFromLeader(
-  context: NatsContext,
-  jobId: string,
-  gen: string,
-): Promise<Chunk | undefined> {
-  const entry = await context.aux.get(context.subjects.logChunk(jobId, gen));
-  return entry === null || entry.operation !== 'PUT' ? undefined : decodeJson<Chunk>(entry.value);
-}
-
 /** The chunks `head` reaches, newest first, stopping at the one holding seq `after + 1`. */
 async function chunksOf(
   context: NatsContext,
@@ -165,7 +152,9 @@ async function chunksOf(
   }
   const chunks: Chunk[] = [];
   for (let gen: string | undefined = head; gen !== undefined; ) {
-    const chunk: Chunk | undefined = byGen.get(gen) ?? (await chunkFromLeader(context, jobId, gen));
+    // A history read may run on a lagging replica of a replicated bucket: ask the leader.
+    const chunk: Chunk | undefined =
+      byGen.get(gen) ?? (await readAuxJson<Chunk>(context, context.subjects.logChunk(jobId, gen)));
     if (chunk === undefined) throw new Error(`the log of job ${jobId} names a chunk that is gone`);
     chunks.push(chunk);
     if (chunk.first <= after + 1) break;

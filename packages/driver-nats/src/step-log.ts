@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StepRecord } from '@berth/core';
 import { readBlob, writeBlob } from './blobs.js';
-import type { NatsContext } from './context.js';
+import { type NatsContext, readAuxJson } from './context.js';
 import { type BlobRef, decodeJson, encodeJson, type StepLog } from './record.js';
 
 /**
@@ -93,18 +93,6 @@ export const appendEntry = async (
   change: Change,
 ): Promise<StepLog> => (await appendEntries(context, runId, log, [change])).log;
 
-/** One entry by key, from the stream leader. */
-async function entryFromLeader(
-  context: NatsContext,
-  runId: string,
-  gen: string,
-): Promise<LogEntry | undefined> {
-  const entry = await context.aux.get(context.subjects.stepEntry(runId, gen));
-  return entry === null || entry.operation !== 'PUT'
-    ? undefined
-    : decodeJson<LogEntry>(entry.value);
-}
-
 /** The run's entries that `log` reaches, oldest first (one bulk read of the run's keys). */
 async function entriesOf(context: NatsContext, runId: string, log: StepLog): Promise<LogEntry[]> {
   const byGen = new Map<string, LogEntry>();
@@ -118,7 +106,8 @@ async function entriesOf(context: NatsContext, runId: string, log: StepLog): Pro
   for (let gen: string | undefined = log.head; gen !== undefined; ) {
     // A history read may run on a lagging replica of a replicated bucket: ask the leader.
     const entry: LogEntry | undefined =
-      byGen.get(gen) ?? (await entryFromLeader(context, runId, gen));
+      byGen.get(gen) ??
+      (await readAuxJson<LogEntry>(context, context.subjects.stepEntry(runId, gen)));
     if (entry === undefined) {
       throw new Error(`the step log of run ${runId} names an entry that is gone (${gen})`);
     }

@@ -1,9 +1,8 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Driver } from '../../contract/driver.js';
-import { MAX_NAME_LENGTH } from '../../contract/limits.js';
 import type { EnqueueResult } from '../../contract/records.js';
-import { jobInvalid } from '../../errors/refusals.js';
 import { screening } from '../../screen/values.js';
+import { keyedWindow } from './keyed-window.js';
 
 /**
  * Newest-wins jobs (`debounce`, and `concurrency.whenBusy: 'replace'`): each such job's id is a
@@ -91,22 +90,11 @@ export function generationOf(id: string): Generation | undefined {
 }
 
 /** A debounce as given: `{ key, ms }` with a name-like key and a window of 1 ms to a day. */
-export const screenDebounce = screening('debounce', (debounce: unknown): DebounceOptions => {
-  if (typeof debounce !== 'object' || debounce === null) {
-    throw jobInvalid('debounce', 'must be { key, ms }');
-  }
-  const { key, ms } = debounce as Partial<DebounceOptions>;
-  if (typeof key !== 'string' || key === '' || key.length > MAX_NAME_LENGTH) {
-    throw jobInvalid(
-      'debounce.key',
-      `must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
-    );
-  }
-  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1 || ms > MAX_DEBOUNCE_MS) {
-    throw jobInvalid('debounce.ms', `must be an integer from 1 to ${MAX_DEBOUNCE_MS} (a day)`);
-  }
-  return { key, ms };
-});
+export const screenDebounce = screening(
+  'debounce',
+  (debounce: unknown): DebounceOptions =>
+    keyedWindow('debounce', debounce, MAX_DEBOUNCE_MS, 'a day'),
+);
 
 /**
  * Raises the scope's mark once a newest-wins job is in: older jobs of the scope that no worker

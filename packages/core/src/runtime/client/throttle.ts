@@ -1,7 +1,6 @@
-import { MAX_NAME_LENGTH } from '../../contract/limits.js';
-import { jobInvalid } from '../../errors/refusals.js';
 import { nameUuid } from '../../internal/name-uuid.js';
 import { screening } from '../../screen/values.js';
+import { keyedWindow } from './keyed-window.js';
 
 /** The longest throttle window: a year. */
 export const MAX_THROTTLE_MS = 366 * 24 * 3_600_000;
@@ -29,19 +28,7 @@ interface ThrottleInput {
 export const throttledId = screening(
   'throttle',
   (throttle: unknown, input: ThrottleInput): string => {
-    if (typeof throttle !== 'object' || throttle === null) {
-      throw jobInvalid('throttle', 'must be { key, ms }');
-    }
-    const { key, ms } = throttle as Partial<ThrottleOptions>;
-    if (typeof key !== 'string' || key === '' || key.length > MAX_NAME_LENGTH) {
-      throw jobInvalid(
-        'throttle.key',
-        `must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
-      );
-    }
-    if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 1 || ms > MAX_THROTTLE_MS) {
-      throw jobInvalid('throttle.ms', `must be an integer from 1 to ${MAX_THROTTLE_MS} (a year)`);
-    }
+    const { key, ms } = keyedWindow('throttle', throttle, MAX_THROTTLE_MS, 'a year');
     const window = Math.floor(input.now / ms);
     return nameUuid(
       `throttle:${JSON.stringify([input.name, input.tenantId ?? null, key, ms, window])}`,

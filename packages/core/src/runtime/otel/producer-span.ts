@@ -1,4 +1,5 @@
 import { loadedOtel, loadOtel } from './load-otel.js';
+import { toTraceparent } from './traceparent.js';
 import { activeTracer, endSpan } from './tracer.js';
 
 /** An enqueue's span: the traceparent its jobs carry, ended once the driver answered. */
@@ -32,10 +33,8 @@ export function producerSpan(): ProducerSpan | undefined {
     },
     api.context.active(),
   );
-  const context = span.spanContext();
-  const flags = (context.traceFlags & 0xff).toString(16).padStart(2, '0');
   return {
-    traceparent: `00-${context.traceId}-${context.spanId}-${flags}`,
+    traceparent: toTraceparent(span.spanContext()),
     sentTo(queues, names) {
       const distinct = [...new Set(queues)];
       if (distinct.length === 1 && distinct[0] !== undefined) {

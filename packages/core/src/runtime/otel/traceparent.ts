@@ -17,11 +17,20 @@ export function parseTraceparent(value: string | undefined): ParsedTraceparent |
   return { traceId, spanId, traceFlags: Number.parseInt(flags, 16) };
 }
 
+/** A span context as a W3C `traceparent` header. */
+export function toTraceparent(context: {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly traceFlags: number;
+}): string {
+  const flags = (context.traceFlags & 0xff).toString(16).padStart(2, '0');
+  return `00-${context.traceId}-${context.spanId}-${flags}`;
+}
+
 function fromActive(api: OtelApi): string | undefined {
   const context = api.trace.getSpan(api.context.active())?.spanContext();
   if (context === undefined || !api.isSpanContextValid(context)) return undefined;
-  const flags = (context.traceFlags & 0xff).toString(16).padStart(2, '0');
-  return `00-${context.traceId}-${context.spanId}-${flags}`;
+  return toTraceparent(context);
 }
 
 /**
