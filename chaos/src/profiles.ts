@@ -30,8 +30,9 @@ export interface Profile {
   readonly leaderKillAtMs: readonly number[];
   /**
    * When the island's worker (a worker host of its own, see net/netns.ts) is cut off from the
-   * server, and for how long: the short cut within a lease, the longer ones past it. Never while
-   * the server is down. Backends whose server cannot serve an island run none (nats-cluster).
+   * server, and for how long: the short cut within a lease, the longer ones past it (a cut past
+   * two leases lasts until its jobs were taken over, see nemesis/take-over.ts). Never while the
+   * server is down. Backends whose server cannot serve an island run none (nats-cluster).
    */
   readonly partitions: readonly PartitionWindow[];
   /**

@@ -238,6 +238,12 @@ export async function runBackend(
             signal,
             partitions,
             exclusive: serverLock,
+            takeOver: {
+              longerThanMs: 2 * profile.leaseMs,
+              // As long as the run gives every job to complete once the nemeses end.
+              capMs: profile.settleMs,
+              read: () => readLedger(ledgerDir),
+            },
           }),
       cron,
       isolated?.produced(),

@@ -1,7 +1,9 @@
 import type { Fleet } from '../fleet.ts';
+import type { LedgerEvent } from '../ledger/events.ts';
 import { now } from '../ledger/events.ts';
 import type { Island } from '../net/netns.ts';
 import type { Exclusive } from './exclusive.ts';
+import { awaitTakeOver } from './take-over.ts';
 import { at, sleepUnless } from './timeline.ts';
 
 /** A cut of the island from the servers: `atMs` into the run, for `ms`. */
@@ -27,10 +29,25 @@ const REACH_AGAIN_MS = 10_000;
 const PARK_WAIT_MS = 15_000;
 /** Cuts one window may take back because they caught only attempts already lost. */
 const CUT_TRIES = 5;
+/** How often a cut waiting for its take-over reads the ledger. */
+const TAKE_OVER_POLL_MS = 200;
+
+/**
+ * A cut past the lease lasts until its jobs were taken over elsewhere: at least its window, and
+ * beyond it until every job the cut-off worker held was started by another process (at most
+ * `capMs` more; what is still not taken over then fails the check).
+ */
+export interface TakeOverWait {
+  /** Windows longer than this wait (two leases: a shorter one need not lose a lease). */
+  readonly longerThanMs: number;
+  readonly capMs: number;
+  readonly read: () => Promise<readonly LedgerEvent[]>;
+}
 
 /**
  * Cuts the island's worker off from the server at each window, while it runs a job, and heals the
- * cut after the window; every other process carries on. A cut shorter than the lease must cost
+ * cut after the window (a long one: once its jobs were taken over, see `TakeOverWait`); every
+ * other process carries on. A cut shorter than the lease must cost
  * nothing but a delay; a longer one leaves the worker's jobs to others (their leases lapse), and
  * every write it tries once it is back must be refused.
  *
@@ -51,6 +68,7 @@ export async function partitionIsland(input: {
   readonly partitions: Partition[];
   /** Shared with the server crash: while the server is down a cut would show nothing. */
   readonly exclusive: Exclusive;
+  readonly takeOver?: TakeOverWait;
 }): Promise<void> {
   const { fleet, island, signal } = input;
   for (const window of input.windows) {
@@ -89,6 +107,16 @@ export async function partitionIsland(input: {
           const probe = island.reaches(input.port, PROBE_MS);
           await sleepUnless(cut + window.ms - now(), signal);
           blocked = !(await probe);
+          const { takeOver } = input;
+          if (takeOver !== undefined && window.ms > takeOver.longerThanMs) {
+            await awaitTakeOver({
+              ...takeOver,
+              pid: member.pid,
+              cut,
+              pollMs: TAKE_OVER_POLL_MS,
+              signal,
+            });
+          }
         } finally {
           healed = now();
           await island.heal();
