@@ -2,8 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 import { LUA_KEYS } from './keys.js';
 import { LUA_COMMON } from './lua/common.js';
+import { preludeFor, splitPrelude } from './lua/prelude.js';
 
-/** One Lua script: the shared key names and helpers, then its own body. */
+const SHARED = splitPrelude(`${LUA_KEYS}\n${LUA_COMMON}`);
+
+/** One Lua script: the shared key names and helpers it uses, then its own body. */
 export interface Script {
   readonly name: string;
   readonly lua: string;
@@ -17,7 +20,7 @@ export function defineScript(
   body: string,
   options: { readOnly?: true } = {},
 ): Script {
-  const lua = `${LUA_KEYS}\n${LUA_COMMON}\n${body}`;
+  const lua = `${preludeFor(SHARED, body)}\n${body}`;
   const sha = createHash('sha1').update(lua).digest('hex');
   return { name, lua, sha, readOnly: options.readOnly === true };
 }

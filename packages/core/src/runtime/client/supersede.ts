@@ -102,7 +102,8 @@ export const screenDebounce = screening(
  * older job that also runs, never a scope whose newest job was never stored.
  */
 export async function raiseGeneration(driver: Driver, result: EnqueueResult): Promise<void> {
-  if (result.deduped) return;
+  // Every enqueue passes here: most ids are no generation id, told by two characters.
+  if (result.deduped || !isGenerationId(result.id)) return;
   const generation = generationOf(result.id);
   if (generation !== undefined) await driver.marks.advance(generation.mark, generation.generation);
 }
