@@ -107,7 +107,7 @@ function targetSection(targets: readonly TargetResult[]): string {
     spreadText(t.measured, t.unit === '×' ? times : count),
     t.met === undefined ? 'not measured' : t.met ? 'met' : 'NOT met',
   ]);
-  return ['### Targets (issue 10)', markdownTable(['target', 'measured', ''], rows)].join('\n\n');
+  return ['### Targets (issue 27)', markdownTable(['target', 'measured', ''], rows)].join('\n\n');
 }
 
 function settingsSection(systems: readonly SystemDefinition[]): string {

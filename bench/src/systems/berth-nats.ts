@@ -8,11 +8,12 @@ async function openDriver(task: ChildTask) {
   return createNatsDriver({ servers: task.urls.nats, prefix: prefixFor(task.tag) });
 }
 
-/** Berth on NATS JetStream through its public API. NATS has no peer here: figures stand alone. */
+/** Berth on NATS JetStream through its public API. NATS has no peer here: its floor is the bar. */
 export const berthNats: SystemDefinition = {
   name: 'berth-nats',
   role: 'berth',
   server: 'nats',
+  floor: 'nats-floor',
   workloads: ['burn20k', 'burn100k', 'bulk', 'latency', 'mixed'],
   settings: BERTH_SETTINGS,
   available: () => true,

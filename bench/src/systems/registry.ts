@@ -1,3 +1,4 @@
+import { natsFloor } from '../floors/nats-floor.ts';
 import { pgFloor } from '../floors/pg-floor.ts';
 import { redisFloor } from '../floors/redis-floor.ts';
 import { berthMemory, berthMemoryDriver } from './berth-memory.ts';
@@ -23,6 +24,7 @@ export const SYSTEMS: readonly SystemDefinition[] = [
   bullmq,
   redisFloor,
   berthNats,
+  natsFloor,
 ];
 
 export function systemNamed(name: string): SystemDefinition {

@@ -1,0 +1,122 @@
+// What each system keeps per waiting job: `jobs` no-op jobs enqueued in batches of 1,000 with no
+// worker, then the bytes its store grew by (see footprint/sizes.ts for what each server counts).
+// One child process per run, systems interleaved round by round, medians over the rounds. Its own
+// command, never part of `pnpm bench` or `pnpm test`:
+//   pnpm exec tsx --conditions=@berth/source src/footprint.ts --jobs 20000 --rounds 3
+
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  type FootprintResult,
+  type FootprintTask,
+  newTag,
+  runFootprint,
+} from './footprint/child.ts';
+import { MEASURED_AS } from './footprint/sizes.ts';
+import { markdownTable, spreadText, times } from './format.ts';
+import { cleanUp, locateServers } from './servers.ts';
+import { spread } from './stats.ts';
+import { systemNamed } from './systems/registry.ts';
+
+const DEFAULT_SYSTEMS = [
+  'berth-memory',
+  'berth-pg',
+  'graphile-worker',
+  'pg-boss',
+  'berth-redis',
+  'bullmq',
+  'berth-nats',
+];
+/** Berth ÷ peer: the pairs the table compares, round by round. */
+const PAIRS = [
+  ['berth-pg', 'graphile-worker'],
+  ['berth-pg', 'pg-boss'],
+  ['berth-redis', 'bullmq'],
+] as const;
+const REDIS_DB = 9;
+
+function runChild(task: FootprintTask): Promise<FootprintResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), ['--child', JSON.stringify(task)], {
+      execArgv: [...process.execArgv, '--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('message', (message: { result?: FootprintResult; error?: string }) => {
+      if (message.result !== undefined) resolve(message.result);
+      else reject(new Error(`${task.system}: ${message.error}`));
+    });
+    child.once('exit', (code) => reject(new Error(`${task.system}: child exited (${code})`)));
+  });
+}
+
+async function child(taskJson: string): Promise<void> {
+  try {
+    const result = await runFootprint(JSON.parse(taskJson) as FootprintTask);
+    process.send?.({ result });
+  } catch (error) {
+    process.send?.({ error: error instanceof Error ? error.stack : String(error) });
+  }
+  process.disconnect?.();
+}
+
+const bytes = (value: number): string => `${Math.round(value)}`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      child: { type: 'string' },
+      jobs: { type: 'string', default: '20000' },
+      rounds: { type: 'string', default: '3' },
+      systems: { type: 'string', default: DEFAULT_SYSTEMS.join(',') },
+    },
+  });
+  if (values.child !== undefined) return child(values.child);
+  const jobs = Number(values.jobs);
+  const rounds = Number(values.rounds);
+  const systems = values.systems.split(',').map(systemNamed);
+  const urls = await locateServers(new Set(systems.map((system) => system.server)), REDIS_DB);
+  const results = new Map<string, FootprintResult[]>();
+  for (let round = 1; round <= rounds; round++) {
+    for (const system of systems) {
+      const tag = newTag();
+      try {
+        const result = await runChild({ system: system.name, tag, jobs, urls });
+        results.set(system.name, [...(results.get(system.name) ?? []), result]);
+        console.log(`round ${round} ${system.name.padEnd(16)} ${bytes(result.bytesPerJob)} B/job`);
+      } finally {
+        await cleanUp(system.server, urls, tag);
+      }
+    }
+  }
+  const of = (name: string) => (results.get(name) ?? []).map((result) => result.bytesPerJob);
+  console.log(
+    `\n${markdownTable(
+      ['system', 'bytes per waiting job', 'RSS per job (memory)', 'measured as'],
+      systems.map((system) => [
+        system.name,
+        spreadText(spread(of(system.name)), bytes),
+        system.server === 'memory'
+          ? spreadText(spread((results.get(system.name) ?? []).map((r) => r.rssPerJob)), bytes)
+          : '–',
+        MEASURED_AS[system.server],
+      ]),
+    )}\n`,
+  );
+  const pairs = PAIRS.filter(([a, b]) => results.has(a) && results.has(b));
+  if (pairs.length > 0) {
+    console.log(
+      markdownTable(
+        ['Berth', 'peer', 'bytes per job ×, per round'],
+        pairs.map(([a, b]) => {
+          const mine = of(a);
+          const theirs = of(b);
+          const ratios = mine.map((value, index) => value / (theirs[index] ?? Number.NaN));
+          return [a, b, spreadText(spread(ratios), times)];
+        }),
+      ),
+    );
+  }
+}
+
+void main();
