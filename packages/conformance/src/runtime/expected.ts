@@ -1,5 +1,6 @@
 import type { Transcript } from '../golden/transcript.js';
 import { answersLostExpected } from './expected-answers-lost.js';
+import { batchExpected } from './expected-batch.js';
 import { moreRuntimeExpected } from './expected-more.js';
 import { newestWinsExpected } from './expected-newest.js';
 
@@ -14,6 +15,7 @@ export const runtimeExpected: Readonly<Record<string, Transcript>> = {
   ...moreRuntimeExpected,
   ...newestWinsExpected,
   ...answersLostExpected,
+  ...batchExpected,
   'job-completes': [
     { op: 'enqueue greet', answer: { deduped: false } },
     {

@@ -1,5 +1,6 @@
 import type { GoldenScenario } from '../golden/transcript.js';
 import { nackAnswerLost, suspendAnswerLost } from './answers-lost.js';
+import { batchRunsTogether } from './batch.js';
 import { settleSurvivesBlip } from './blips.js';
 import {
   eventInLooksMillisecond,
@@ -80,4 +81,5 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   replaceRunsTheNewest,
   skipCancelsBusy,
   throttleOnePerWindow,
+  batchRunsTogether,
 ];

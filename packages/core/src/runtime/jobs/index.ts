@@ -1,4 +1,15 @@
 export { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+export { MAX_BATCH_WAIT_MS } from './batch-run.js';
+export type {
+  BatchAnswer,
+  BatchContext,
+  BatchImplementation,
+  BatchItem,
+  BatchJobOptions,
+  BatchOptions,
+} from './batch-types.js';
+export type { DefineBatchJobWithPayload } from './define-batch-job.js';
+export { defineBatchJob, implementBatchJob } from './define-batch-job.js';
 export { declareJob, defineJob, implementJob } from './define-job.js';
 export { toJobError } from './job-error.js';
 export type {

@@ -4,6 +4,7 @@ import type { JsonShaped } from '../../json-shape.js';
 import type { JobLog } from '../logs/job-log.js';
 import type { StepApi } from '../steps/index.js';
 import type { RuntimeLogger } from '../worker/logger.js';
+import type { BatchOptions } from './batch-types.js';
 
 /** What a handler may answer: JSON (stored as the job's `result`), or nothing. */
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing infers void.
@@ -176,7 +177,10 @@ export interface JobContract<TInput = Json, TPayload = TInput, TResult = JobResu
  */
 export interface JobDefinition<TInput = Json, TPayload = TInput, TResult = JobResult>
   extends JobContract<TInput, TPayload, TResult>,
-    JobImplementation<TPayload, TResult> {}
+    JobImplementation<TPayload, TResult> {
+  /** Set for a batch job: its `run` gathers each attempt into a batch (see BatchOptions). */
+  readonly batch?: BatchOptions;
+}
 
 export interface ResolvedRetry {
   readonly maxAttempts: number;

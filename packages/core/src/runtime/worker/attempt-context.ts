@@ -4,6 +4,7 @@ import type { JsonShaped } from '../../json-shape.js';
 import type { JobContext, ProgressValue } from '../jobs/job-types.js';
 import type { JobLog } from '../logs/job-log.js';
 import type { StepApi } from '../steps/index.js';
+import type { BatchCollectors } from './batch-collector.js';
 import type { RuntimeLogger } from './logger.js';
 
 /** What the handler context reads from its attempt: each made only when first asked for. */
@@ -16,8 +17,11 @@ export interface ContextSource {
   readonly progress: (value: unknown) => Promise<boolean>;
   /** `ctx.log`, one function per attempt. */
   readonly log: JobLog;
-  /** The worker's driver: core's own job kinds (backfill runners) reach their stores through it. */
-  readonly deps: { readonly driver: Driver };
+  /**
+   * The worker's driver (core's own job kinds, backfill runners, reach their stores through it)
+   * and its batch collectors (a batch job's attempts gather there).
+   */
+  readonly deps: { readonly driver: Driver; readonly batches: BatchCollectors };
 }
 
 /**
@@ -63,6 +67,11 @@ export class HandlerContext implements JobContext<unknown> {
   get driver(): Driver {
     return this.#source.deps.driver;
   }
+
+  /** Read by {@link batchesOfContext}; not part of JobContext. */
+  get batches(): BatchCollectors {
+    return this.#source.deps.batches;
+  }
 }
 
 /**
@@ -74,4 +83,12 @@ export function driverOfContext(context: JobContext<unknown>): Driver {
     throw new TypeError('driverOfContext takes the context a worker gave the handler');
   }
   return context.driver;
+}
+
+/** The batch collectors of the worker running `context`: where a batch job's attempt waits. */
+export function batchesOfContext(context: JobContext<unknown>): BatchCollectors {
+  if (!(context instanceof HandlerContext)) {
+    throw new TypeError('batchesOfContext takes the context a worker gave the handler');
+  }
+  return context.batches;
 }

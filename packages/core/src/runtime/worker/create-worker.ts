@@ -6,7 +6,9 @@ import { onDue } from '../due-hub.js';
 import type { AnyJobDefinition, JobResultOf, SettledOutcome } from '../jobs/job-types.js';
 import { LogShipper } from '../logs/log-shipper.js';
 import { loadOtel } from '../otel/load-otel.js';
+import { timeoutsFor } from '../timers.js';
 import { Attempt } from './attempt.js';
+import { BatchCollectors } from './batch-collector.js';
 import { ClaimLoop } from './claim-loop.js';
 import { drain, handBack as handBackJobs } from './drain.js';
 import { Fifo } from './fifo.js';
@@ -140,6 +142,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     },
     settling: afterEnd,
     logShipper: new LogShipper(driver, logger),
+    batches: new BatchCollectors(timeoutsFor(clock), logger),
     waitsForKey: () => {
       pump();
       loop.slotFreed();

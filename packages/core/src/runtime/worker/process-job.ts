@@ -3,6 +3,7 @@ import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
 import type { LogShipper } from '../logs/log-shipper.js';
 import type { Admitted } from './admission.js';
 import type { Attempt } from './attempt.js';
+import type { BatchCollectors } from './batch-collector.js';
 import type { LeaseKeeper } from './lease-keeper.js';
 import type { RuntimeLogger } from './logger.js';
 import type { SettleDeps } from './settle-attempt.js';
@@ -34,6 +35,8 @@ export interface ProcessDeps extends SettleDeps {
   readonly waitsForKey: () => void;
   /** The worker's one flusher of `ctx.log` lines. */
   readonly logShipper: LogShipper;
+  /** Where the attempts of batch jobs gather until their batch runs. */
+  readonly batches: BatchCollectors;
 }
 
 /**
