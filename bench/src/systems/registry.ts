@@ -6,7 +6,7 @@ import { berthNats } from './berth-nats.ts';
 import { berthPg, berthPgDriver } from './berth-pg.ts';
 import { berthRedis, berthRedisDriver } from './berth-redis.ts';
 import { bullmq } from './bullmq.ts';
-import { graphileWorker } from './graphile-worker.ts';
+import { graphileWorker, graphileWorkerBatched } from './graphile-worker.ts';
 import { pgBoss } from './pg-boss.ts';
 import type { SystemDefinition } from './types.ts';
 
@@ -17,6 +17,7 @@ export const SYSTEMS: readonly SystemDefinition[] = [
   berthPg,
   berthPgDriver,
   graphileWorker,
+  graphileWorkerBatched,
   pgBoss,
   pgFloor,
   berthRedis,
