@@ -10,6 +10,7 @@ import { MIGRATION_000009 } from './000009.js';
 import { MIGRATION_000010 } from './000010.js';
 import { MIGRATION_000011 } from './000011.js';
 import { MIGRATION_000012 } from './000012.js';
+import { MIGRATION_000013 } from './000013.js';
 
 export interface Migration {
   readonly version: number;
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, text: MIGRATION_000010 },
   { version: 11, text: MIGRATION_000011 },
   { version: 12, text: MIGRATION_000012 },
+  { version: 13, text: MIGRATION_000013 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

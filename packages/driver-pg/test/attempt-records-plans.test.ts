@@ -1,0 +1,93 @@
+import type { AckItem } from '@berth/core';
+import { serverUrl } from '@berth/test-servers';
+import { afterAll, expect, it } from 'vitest';
+import { createPgDriver } from '../src/index.js';
+import { adminPool, dropSchema, freshSchema, openPgDriver, schemaAtVersion } from './pg-factory.js';
+
+/**
+ * The attempt records an ack writes (migration 8's trigger, one run per acked row) reach
+ * `job_attempts` by its key, whatever the statistics say. After an ANALYZE that saw the table
+ * empty, as autovacuum leaves it before the first ack, the planner chose a Seq Scan for each
+ * row's lookups: an ackMany of 1,000 scanned the whole table 1,000 times, and a 20k burn-down
+ * spent 16 s in it (800 ms per batch against 32 fresh). Counted on the server, not timed.
+ */
+
+const JOBS = 500;
+const schemas: string[] = [];
+afterAll(async () => {
+  for (const schema of schemas) await dropSchema(schema);
+});
+
+async function scansOfAttempts(schema: string): Promise<{ seq: number; index: number }> {
+  const admin = await adminPool();
+  const client = await admin.connect();
+  try {
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ seq: string; idx: string }>(
+      `SELECT seq_scan AS seq, coalesce(idx_scan, 0) AS idx FROM pg_stat_user_tables
+       WHERE schemaname = $1 AND relname = 'job_attempts'`,
+      [schema],
+    );
+    return { seq: Number(rows[0]?.seq ?? 0), index: Number(rows[0]?.idx ?? 0) };
+  } finally {
+    client.release();
+  }
+}
+
+it('an ackMany after an ANALYZE that saw no attempt record writes its records by key, never scanning every record', async () => {
+  const { driver, schema } = await openPgDriver();
+  schemas.push(schema);
+  await driver.enqueueMany(
+    Array.from({ length: JOBS }, (_, seq) => ({ name: 'noop', payload: { seq } })),
+  );
+  const admin = await adminPool();
+  await admin.query(`ANALYZE "${schema}".jobs`);
+  await admin.query(`ANALYZE "${schema}".job_attempts`);
+  const before = await scansOfAttempts(schema);
+  const claimed = await driver.claim({
+    queues: ['default'],
+    workerId: 'w',
+    visibilityTimeoutMs: 60_000,
+    limit: JOBS,
+  });
+  expect(claimed).toHaveLength(JOBS);
+  const items: AckItem[] = claimed.map((job) => ({
+    fence: { jobId: job.id, workerId: 'w', claim: job.claim },
+  }));
+  expect(await driver.ackMany(items)).toEqual(items.map(() => true));
+  // A backend reports its table counters when it exits: closing the pool flushes them.
+  await driver.close();
+  const after = await scansOfAttempts(schema);
+  expect(after.seq - before.seq).toBe(0);
+  expect(after.index - before.index).toBeGreaterThanOrEqual(JOBS);
+});
+
+it('migration 13 upgrades a schema at version 12: both attempt-record triggers then read by key', async () => {
+  const schema = freshSchema();
+  schemas.push(schema);
+  await schemaAtVersion(schema, 12);
+  const settings = async () => {
+    const { rows } = await (await adminPool()).query<{ name: string; config: string[] | null }>(
+      `SELECT p.proname AS name, p.proconfig AS config FROM pg_proc p
+       JOIN pg_namespace n ON n.oid = p.pronamespace
+       WHERE n.nspname = $1 AND p.proname IN ('record_attempt', 'keep_attempt_error')
+       ORDER BY p.proname`,
+      [schema],
+    );
+    return rows;
+  };
+  expect(await settings()).toEqual([
+    { name: 'keep_attempt_error', config: null },
+    { name: 'record_attempt', config: null },
+  ]);
+  const driver = createPgDriver({ connectionString: await serverUrl('pg'), schema });
+  try {
+    expect(await driver.migrate()).toMatchObject({ applied: [13] });
+  } finally {
+    await driver.close();
+  }
+  expect(await settings()).toEqual([
+    { name: 'keep_attempt_error', config: ['enable_seqscan=off'] },
+    { name: 'record_attempt', config: ['enable_seqscan=off'] },
+  ]);
+});
