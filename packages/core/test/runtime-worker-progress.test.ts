@@ -175,10 +175,12 @@ describe('ctx.progress types', () => {
       },
     });
     expectTypeOf<ReturnType<JobContext<null>['progress']>>().toEqualTypeOf<Promise<boolean>>();
-    expectTypeOf<WorkerEvents['progress']>().toEqualTypeOf<{
-      readonly job: ClaimedJob;
-      readonly value: Json;
-    }>();
+    expectTypeOf<WorkerEvents['progress']>().toEqualTypeOf<
+      { readonly name: string } & {
+        readonly job: ClaimedJob;
+        readonly value: Json;
+      }
+    >();
   });
 
   it('refuses what JSON cannot carry: undefined, a Date, a Map, a function, a bigint', () => {

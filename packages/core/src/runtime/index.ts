@@ -48,6 +48,7 @@ export type {
   JobDefinition,
   JobImplementation,
   JobInput,
+  JobNameOf,
   JobOptions,
   JobPayload,
   JobResult,
@@ -149,6 +150,8 @@ export type {
   Worker,
   WorkerEventName,
   WorkerEvents,
+  WorkerJobShape,
+  WorkerJobsOf,
   WorkerOptions,
 } from './worker/index.js';
 export {

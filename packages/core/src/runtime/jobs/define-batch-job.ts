@@ -47,10 +47,10 @@ function checkBatch(job: string, given: unknown): BatchOptions {
  * them all at once and answers one entry per item (a result, or an `Error` that fails that job
  * alone). Every job keeps its own lease, attempts, retries, result and events.
  */
-export function implementBatchJob<TInput, TPayload, TResult>(
-  contract: JobContract<TInput, TPayload, TResult>,
+export function implementBatchJob<TInput, TPayload, TResult, TName extends string = string>(
+  contract: JobContract<TInput, TPayload, TResult, TName>,
   implementation: BatchImplementation<TPayload, NoInfer<TResult>>,
-): JobDefinition<TInput, TPayload, TResult> {
+): JobDefinition<TInput, TPayload, TResult, TName> {
   const example = 'implementBatchJob(contract, { batch: { size: 100, waitMs: 50 }, run })';
   const { batch, run, onSettled } = configuring('implementation', example, () =>
     configObject('implementation', implementation, example),
@@ -77,11 +77,16 @@ export function implementBatchJob<TInput, TPayload, TResult>(
 }
 
 /** What `defineBatchJob<TPayload>()` answers: `defineBatchJob` with the payload fixed and the result inferred. */
-export type DefineBatchJobWithPayload<TPayload> = <TResult = JobResult>(
-  options: BatchJobOptions<TPayload, TPayload, TResult> &
-    RequireJson<TPayload, 'payload'> &
+export type DefineBatchJobWithPayload<TPayload> = <
+  TResult = JobResult,
+  const TName extends string = string,
+>(
+  options: BatchJobOptions<TPayload, TPayload, TResult> & { readonly name: TName } & RequireJson<
+      TPayload,
+      'payload'
+    > &
     RequireJson<TResult, 'result'>,
-) => JobDefinition<TPayload, TPayload, TResult>;
+) => JobDefinition<TPayload, TPayload, TResult, TName>;
 
 /**
  * Defines a batch job: its contract and its batch handler at once (see `implementBatchJob`).
@@ -91,11 +96,18 @@ export type DefineBatchJobWithPayload<TPayload> = <TResult = JobResult>(
  * smaller batches.
  */
 export function defineBatchJob<TPayload>(): DefineBatchJobWithPayload<TPayload>;
-export function defineBatchJob<TInput = Json, TPayload = TInput, TResult = JobResult>(
-  options: BatchJobOptions<TInput, TPayload, TResult> &
-    RequireJson<TPayload, 'payload'> &
+export function defineBatchJob<
+  TInput = Json,
+  TPayload = TInput,
+  TResult = JobResult,
+  const TName extends string = string,
+>(
+  options: BatchJobOptions<TInput, TPayload, TResult> & { readonly name: TName } & RequireJson<
+      TPayload,
+      'payload'
+    > &
     RequireJson<TResult, 'result'>,
-): JobDefinition<TInput, TPayload, TResult>;
+): JobDefinition<TInput, TPayload, TResult, TName>;
 export function defineBatchJob<TInput = Json, TPayload = TInput, TResult = JobResult>(
   ...given: [] | [BatchJobOptions<TInput, TPayload, TResult>]
 ): JobDefinition<TInput, TPayload, TResult> | DefineBatchJobWithPayload<TPayload> {

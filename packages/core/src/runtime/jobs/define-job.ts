@@ -162,11 +162,18 @@ const CONTRACT_EXAMPLE =
  * type-safely and read typed results; the worker pairs it with its handler (`implementJob`). A
  * payload or result type that is not JSON does not compile.
  */
-export function declareJob<TPayload = Json, TResult = JobResult, TInput = TPayload>(
-  options: JobContractOptions<TInput, TPayload> &
-    RequireJson<TPayload, 'payload'> &
+export function declareJob<
+  TPayload = Json,
+  TResult = JobResult,
+  TInput = TPayload,
+  const TName extends string = string,
+>(
+  options: JobContractOptions<TInput, TPayload> & { readonly name: TName } & RequireJson<
+      TPayload,
+      'payload'
+    > &
     RequireJson<TResult, 'result'>,
-): JobContract<TInput, TPayload, TResult> {
+): JobContract<TInput, TPayload, TResult, TName> {
   return configuring('options', `${OPTIONS_EXAMPLE}; declareJob(options)`, () => {
     const given = configObject('options', options, `${OPTIONS_EXAMPLE}; declareJob(options)`);
     const name = checkName(undefined, 'name', given.name);
@@ -185,7 +192,8 @@ export function declareJob<TPayload = Json, TResult = JobResult, TInput = TPaylo
     const { concurrency: _given, ...rest }: JobContractOptions<TInput, TPayload> = options;
     return Object.freeze({
       ...rest,
-      name,
+      // checkName answered the given name: its literal type is the caller's.
+      name: name as TName,
       queue,
       retry: resolveRetry(name, options.retry),
       ...(concurrency === undefined ? {} : { concurrency }),
@@ -197,10 +205,10 @@ export function declareJob<TPayload = Json, TResult = JobResult, TInput = TPaylo
  * A job definition from a contract (`declareJob`) and its handler: what the worker runs. `run`
  * receives the contract's payload type and must answer its result type.
  */
-export function implementJob<TInput, TPayload, TResult>(
-  contract: JobContract<TInput, TPayload, TResult>,
+export function implementJob<TInput, TPayload, TResult, TName extends string = string>(
+  contract: JobContract<TInput, TPayload, TResult, TName>,
   implementation: JobImplementation<TPayload, NoInfer<TResult>>,
-): JobDefinition<TInput, TPayload, TResult> {
+): JobDefinition<TInput, TPayload, TResult, TName> {
   return configuring('contract', CONTRACT_EXAMPLE, () => {
     const job = configObject('contract', contract, CONTRACT_EXAMPLE);
     const retry = job.retry as { maxAttempts?: unknown } | null | undefined;
@@ -229,7 +237,7 @@ export function implementJob<TInput, TPayload, TResult>(
       throw refuse(job.name, 'onSettled', 'must be a function, called once the job settled');
     }
     return Object.freeze({
-      ...(contract as JobContract<TInput, TPayload, TResult>),
+      ...(contract as JobContract<TInput, TPayload, TResult, TName>),
       run: run as JobImplementation<TPayload, TResult>['run'],
       ...(onSettled === undefined
         ? {}
@@ -241,11 +249,16 @@ export function implementJob<TInput, TPayload, TResult>(
 }
 
 /** What `defineJob<TPayload>()` answers: `defineJob` with the payload fixed and the result inferred. */
-export type DefineJobWithPayload<TPayload> = <TResult = JobResult>(
-  options: JobOptions<TPayload, TPayload, TResult> &
-    RequireJson<TPayload, 'payload'> &
+export type DefineJobWithPayload<TPayload> = <
+  TResult = JobResult,
+  const TName extends string = string,
+>(
+  options: JobOptions<TPayload, TPayload, TResult> & { readonly name: TName } & RequireJson<
+      TPayload,
+      'payload'
+    > &
     RequireJson<TResult, 'result'>,
-) => JobDefinition<TPayload, TPayload, TResult>;
+) => JobDefinition<TPayload, TPayload, TResult, TName>;
 
 /**
  * Defines a job: its contract and its handler at once. With a Standard Schema `schema` (zod,
@@ -259,11 +272,18 @@ export type DefineJobWithPayload<TPayload> = <TResult = JobResult>(
  * the result as stored JSON.
  */
 export function defineJob<TPayload>(): DefineJobWithPayload<TPayload>;
-export function defineJob<TInput = Json, TPayload = TInput, TResult = JobResult>(
-  options: JobOptions<TInput, TPayload, TResult> &
-    RequireJson<TPayload, 'payload'> &
+export function defineJob<
+  TInput = Json,
+  TPayload = TInput,
+  TResult = JobResult,
+  const TName extends string = string,
+>(
+  options: JobOptions<TInput, TPayload, TResult> & { readonly name: TName } & RequireJson<
+      TPayload,
+      'payload'
+    > &
     RequireJson<TResult, 'result'>,
-): JobDefinition<TInput, TPayload, TResult>;
+): JobDefinition<TInput, TPayload, TResult, TName>;
 export function defineJob<TInput = Json, TPayload = TInput, TResult = JobResult>(
   ...given: [] | [JobOptions<TInput, TPayload, TResult>]
 ): JobDefinition<TInput, TPayload, TResult> | DefineJobWithPayload<TPayload> {

@@ -23,6 +23,7 @@ export type {
   JobDefinition,
   JobImplementation,
   JobInput,
+  JobNameOf,
   JobOptions,
   JobPayload,
   JobResult,

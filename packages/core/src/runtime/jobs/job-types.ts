@@ -159,8 +159,14 @@ export interface JobOptions<TInput, TPayload, TResult = JobResult>
  * A job's contract, without its handler: what a producer needs to enqueue it type-safely and
  * read its result (`declareJob`), while only the worker imports the handler (`implementJob`).
  */
-export interface JobContract<TInput = Json, TPayload = TInput, TResult = JobResult>
-  extends JobContractOptions<TInput, TPayload> {
+export interface JobContract<
+  TInput = Json,
+  TPayload = TInput,
+  TResult = JobResult,
+  TName extends string = string,
+> extends JobContractOptions<TInput, TPayload> {
+  /** The job's name: its literal type when `defineJob` could infer it, so events narrow by it. */
+  readonly name: TName;
   readonly queue: string;
   /** Resolved: `maxAttempts` and `backoff` filled, `deadLetter` explicit. */
   readonly retry: ResolvedRetry;
@@ -175,8 +181,12 @@ export interface JobContract<TInput = Json, TPayload = TInput, TResult = JobResu
  * receives (`TPayload`, the schema's output) and what it answers (`TResult`). Without a schema
  * the payloads are `Json`; without a type argument the result is what `run` returns.
  */
-export interface JobDefinition<TInput = Json, TPayload = TInput, TResult = JobResult>
-  extends JobContract<TInput, TPayload, TResult>,
+export interface JobDefinition<
+  TInput = Json,
+  TPayload = TInput,
+  TResult = JobResult,
+  TName extends string = string,
+> extends JobContract<TInput, TPayload, TResult, TName>,
     JobImplementation<TPayload, TResult> {
   /** Set for a batch job: its `run` gathers each attempt into a batch (see BatchOptions). */
   readonly batch?: BatchOptions;
@@ -197,6 +207,9 @@ export type AnyJobContract = JobContract<unknown, unknown, unknown>;
 /** What the client's `enqueue` takes as the payload of `job`. */
 export type JobInput<J> =
   J extends JobContract<infer TInput, infer _TPayload, infer _TResult> ? TInput : never;
+
+/** The name of `job`: a string literal when its definition kept one, else `string`. */
+export type JobNameOf<J> = J extends { readonly name: infer TName extends string } ? TName : never;
 
 /** What `run` receives as the payload of `job`. */
 export type JobPayload<J> =

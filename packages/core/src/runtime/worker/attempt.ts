@@ -141,7 +141,7 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
       driver: deps.driver,
       fence: this.fence,
       logger: this.logger,
-      onLanded: (landed) => deps.events.emit('progress', { job, value: landed }),
+      onLanded: (landed) => deps.events.emit('progress', { name: job.name, job, value: landed }),
       onRefused: () => this.leaseLost('lease'),
     });
     return this.reporter.report(value);
@@ -210,7 +210,8 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
   landed(landed: boolean): void {
     const { deps, definition, job, result } = this;
     if (landed) {
-      if (deps.events.has('completed')) deps.events.emit('completed', { job, result });
+      if (deps.events.has('completed'))
+        deps.events.emit('completed', { name: job.name, job, result });
       if (definition.onSettled !== undefined) {
         deps.onSettled(definition, { state: 'completed', result }, job);
       }
@@ -264,7 +265,8 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
     }
     this.started = true;
     const { definition, deps, job } = this;
-    if (deps.events.has('active')) deps.events.emit('active', { job, attempt: job.attempts });
+    if (deps.events.has('active'))
+      deps.events.emit('active', { name: job.name, job, attempt: job.attempts });
     const { timeout } = definition;
     if (timeout !== undefined) {
       this.cancelTimeout = timeoutsFor(deps.driver.clock)(

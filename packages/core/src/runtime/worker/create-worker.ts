@@ -22,7 +22,13 @@ import { UnrunNamesWatch } from './unrun-names.js';
 import { Emptying } from './waits.js';
 import { WorkerEmitter } from './worker-events.js';
 import { checkWorkerOptions } from './worker-options.js';
-import type { StopOptions, Worker, WorkerEvents, WorkerOptions } from './worker-types.js';
+import type {
+  StopOptions,
+  Worker,
+  WorkerEvents,
+  WorkerJobsOf,
+  WorkerOptions,
+} from './worker-types.js';
 
 /** How long `stop()` lets running attempts finish when it names no grace, ms. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -33,7 +39,7 @@ export const DEFAULT_GRACE_MS = 30_000;
  */
 export function createWorker<const J extends readonly AnyJobDefinition[]>(
   options: WorkerOptions<J>,
-): Worker<JobResultOf<J[number]>> {
+): Worker<JobResultOf<J[number]>, WorkerJobsOf<J[number]>> {
   const settings = checkWorkerOptions(options);
   const { driver, jobs } = settings;
   const { clock } = driver;

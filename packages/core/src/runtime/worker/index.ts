@@ -16,5 +16,7 @@ export type {
   Worker,
   WorkerEventName,
   WorkerEvents,
+  WorkerJobShape,
+  WorkerJobsOf,
   WorkerOptions,
 } from './worker-types.js';

@@ -78,7 +78,7 @@ export function announceBuried(
       code: 'LEASE_LAPSED',
       message: 'the lease lapsed on the final attempt',
     };
-    deps.events.emit(state, { job: row, error });
+    deps.events.emit(state, { name: row.name, job: row, error });
     const definition = deps.registry.get(row.name);
     if (definition !== undefined) deps.onSettled(definition, { state, error }, row);
   }

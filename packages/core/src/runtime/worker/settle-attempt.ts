@@ -121,6 +121,7 @@ async function suspend(
   }
   deps.dueAt(until);
   deps.events.emit('suspended', {
+    name: job.name,
     job,
     until,
     reason,
@@ -153,7 +154,7 @@ export async function settleAttempt(
           logger.info('the ack did not land: the job was cancelled or taken over');
           return undefined;
         }
-        deps.events.emit('completed', { job, result: end.result });
+        deps.events.emit('completed', { name: job.name, job, result: end.result });
         return { state: 'completed', result: end.result };
       }
       case 'failed': {
@@ -179,9 +180,14 @@ export async function settleAttempt(
         }
         if (outcome.state === 'retrying') {
           deps.dueAt(outcome.retryAt);
-          deps.events.emit('retrying', { job, error: outcome.error, retryAt: outcome.retryAt });
+          deps.events.emit('retrying', {
+            name: job.name,
+            job,
+            error: outcome.error,
+            retryAt: outcome.retryAt,
+          });
         } else {
-          deps.events.emit(outcome.state, { job, error: outcome.error });
+          deps.events.emit(outcome.state, { name: job.name, job, error: outcome.error });
         }
         return outcome;
       }
@@ -200,7 +206,7 @@ export async function settleAttempt(
           return undefined;
         }
         logger.debug('the job was not run', { code: end.error.code });
-        deps.events.emit('cancelled', { job, error: end.error });
+        deps.events.emit('cancelled', { name: job.name, job, error: end.error });
         return undefined;
       }
       case 'key-busy':
@@ -217,7 +223,7 @@ export async function settleAttempt(
         await suspend(at, { until: deps.driver.clock.now() }, 'drain');
         return undefined;
       case 'lease-lost':
-        deps.events.emit('lease-lost', { job, error: end.error });
+        deps.events.emit('lease-lost', { name: job.name, job, error: end.error });
         logger.warn(
           'the attempt was aborted: the job was cancelled or its lease lost',
           errorFields(end.error),
@@ -226,7 +232,7 @@ export async function settleAttempt(
       case 'slot-lost':
         // Aborted as a lost lease is, but the row is still ours: hand it back at once, the
         // attempt not counted, to wait for the slot again.
-        deps.events.emit('lease-lost', { job, error: end.error });
+        deps.events.emit('lease-lost', { name: job.name, job, error: end.error });
         logger.warn(
           'the attempt was aborted: its concurrency slot was lost',
           errorFields(end.error),
@@ -244,7 +250,13 @@ export async function settleAttempt(
       tries,
     });
     if (end.kind !== 'lease-lost') {
-      deps.events.emit('settle-failed', { job, settle: end.kind, error: cause, tries });
+      deps.events.emit('settle-failed', {
+        name: job.name,
+        job,
+        settle: end.kind,
+        error: cause,
+        tries,
+      });
     }
     return undefined;
   }

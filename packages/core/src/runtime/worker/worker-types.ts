@@ -1,7 +1,7 @@
 import type { Driver } from '../../contract/driver.js';
 import type { ClaimedJob, JobError, JobRecord, Json } from '../../contract/records.js';
 import type { BerthError } from '../../errors/berth-error.js';
-import type { AnyJobDefinition } from '../jobs/job-types.js';
+import type { AnyJobDefinition, JobNameOf, JobResultOf } from '../jobs/job-types.js';
 import type { RuntimeLogger } from './logger.js';
 
 export interface WorkerOptions<
@@ -56,68 +56,100 @@ export interface WorkerOptions<
  */
 export type SuspendReason = 'step' | 'key-busy' | 'drain' | 'slot-lost';
 
+/** One of a worker's jobs as its events see it: the job's name and what its run answers. */
+export interface WorkerJobShape {
+  readonly name: string;
+  readonly result: unknown;
+}
+
+/** The shapes of a worker's jobs, one per definition: what narrows its events by name. */
+export type WorkerJobsOf<J> = J extends AnyJobDefinition
+  ? { readonly name: JobNameOf<J>; readonly result: JobResultOf<J> }
+  : never;
+
+/** `T` with the job's `name` beside it, one member per job: a union narrowed by `name`. */
+type PerJob<TJobs extends WorkerJobShape, T> = TJobs extends WorkerJobShape
+  ? { readonly name: TJobs['name'] } & T
+  : never;
+
 /**
- * The worker's lifecycle events and what each listener is given. `TResult` is what the worker's
- * jobs answer (the union of their `run` results), so `completed` hands it over typed.
+ * The worker's lifecycle events and what each listener is given. Each names its job (`name`):
+ * `TJobs` holds one `{ name, result }` per job the worker runs, so a check of `name` narrows the
+ * event, and `completed`'s `result` to that job's result type. `TResult` is the union of the
+ * results, for a worker whose jobs' names are not literal types.
  */
-export interface WorkerEvents<TResult = Json | undefined> {
+export interface WorkerEvents<
+  TResult = Json | undefined,
+  TJobs extends WorkerJobShape = { readonly name: string; readonly result: TResult },
+> {
   /**
    * The handler starts: the job was claimed and admitted (its concurrency and rate limits let it
    * run). A job handed back because its key was busy, or aborted before it started, never
    * emits it. `attempt` is the attempt number (a resumed run keeps its attempt).
    */
-  readonly active: { readonly job: ClaimedJob; readonly attempt: number };
+  readonly active: PerJob<TJobs, { readonly job: ClaimedJob; readonly attempt: number }>;
   /** The ack landed. */
-  readonly completed: { readonly job: ClaimedJob; readonly result: TResult };
+  readonly completed: TJobs extends WorkerJobShape
+    ? {
+        readonly name: TJobs['name'];
+        readonly job: ClaimedJob;
+        readonly result: TJobs['result'];
+      }
+    : never;
   /** The nack landed and the job runs again at `retryAt`. */
-  readonly retrying: {
-    readonly job: ClaimedJob;
-    readonly error: JobError;
-    readonly retryAt: number;
-  };
+  readonly retrying: PerJob<
+    TJobs,
+    { readonly job: ClaimedJob; readonly error: JobError; readonly retryAt: number }
+  >;
   /** The job settled `failed` (`deadLetter: false`), by a nack or a lease burial. */
-  readonly failed: { readonly job: JobRecord; readonly error: JobError };
+  readonly failed: PerJob<TJobs, { readonly job: JobRecord; readonly error: JobError }>;
   /** The job settled `dead`, by a nack or a lease burial (`lastError.code` LEASE_LAPSED). */
-  readonly dead: { readonly job: JobRecord; readonly error: JobError };
+  readonly dead: PerJob<TJobs, { readonly job: JobRecord; readonly error: JobError }>;
   /**
    * The job was not run and settled `cancelled`: its key was busy on its first start
    * (`whenBusy: 'skip'`, error JOB_SKIPPED), or a newer job of its debounce key or replace key
    * was enqueued since (JOB_SUPERSEDED). Its handler never started.
    */
-  readonly cancelled: { readonly job: ClaimedJob; readonly error: JobError };
+  readonly cancelled: PerJob<TJobs, { readonly job: ClaimedJob; readonly error: JobError }>;
   /** The lease was lost or the job cancelled: the handler's signal aborted, nothing was settled. */
-  readonly 'lease-lost': { readonly job: ClaimedJob; readonly error: BerthError };
+  readonly 'lease-lost': PerJob<TJobs, { readonly job: ClaimedJob; readonly error: BerthError }>;
   /**
    * A settle (ack, nack or suspend) kept failing, retried with backoff, until the lease ran out
    * or the worker stopped: nothing landed, and the lease lapses (the job runs again, or on its
    * final attempt is buried LEASE_LAPSED).
    */
-  readonly 'settle-failed': {
-    readonly job: ClaimedJob;
-    /** How the attempt ended, which the settle was to land. */
-    readonly settle:
-      | 'completed'
-      | 'failed'
-      | 'suspended'
-      | 'key-busy'
-      | 'drained'
-      | 'slot-lost'
-      | 'not-run';
-    readonly error: unknown;
-    readonly tries: number;
-  };
+  readonly 'settle-failed': PerJob<
+    TJobs,
+    {
+      readonly job: ClaimedJob;
+      /** How the attempt ended, which the settle was to land. */
+      readonly settle:
+        | 'completed'
+        | 'failed'
+        | 'suspended'
+        | 'key-busy'
+        | 'drained'
+        | 'slot-lost'
+        | 'not-run';
+      readonly error: unknown;
+      readonly tries: number;
+    }
+  >;
   /**
    * A value the handler reported (`ctx.progress`) landed: `get()` and `list()` show it now.
    * Throttled as the writes are: a value replaced within the interval is never emitted.
    */
-  readonly progress: { readonly job: ClaimedJob; readonly value: Json };
+  readonly progress: PerJob<TJobs, { readonly job: ClaimedJob; readonly value: Json }>;
   /** The job was parked (`suspended`) until `until`. */
-  readonly suspended: {
-    readonly job: ClaimedJob;
-    readonly until: number;
-    readonly waitFor?: string;
-    readonly reason: SuspendReason;
-  };
+  readonly suspended: PerJob<
+    TJobs,
+    {
+      readonly job: ClaimedJob;
+      readonly until: number;
+      readonly waitFor?: string;
+      readonly reason: SuspendReason;
+    }
+  >;
 }
 
 export type WorkerEventName = keyof WorkerEvents;
@@ -130,8 +162,14 @@ export interface StopOptions {
   readonly graceMs?: number;
 }
 
-/** A worker; `TResult` is what its jobs answer, as its `completed` event gives it. */
-export interface Worker<TResult = Json | undefined> {
+/**
+ * A worker; `TResult` is what its jobs answer, as its `completed` event gives it, and `TJobs`
+ * each job's name and result, by which its events narrow.
+ */
+export interface Worker<
+  TResult = Json | undefined,
+  TJobs extends WorkerJobShape = { readonly name: string; readonly result: TResult },
+> {
   readonly workerId: string;
   /**
    * Checks the driver first (`driver.check()`): an unmigrated schema rejects at once with
@@ -151,7 +189,7 @@ export interface Worker<TResult = Json | undefined> {
   /** Listens to a lifecycle event; answers a function that stops listening. */
   on<E extends WorkerEventName>(
     event: E,
-    listener: (payload: WorkerEvents<TResult>[E]) => void,
+    listener: (payload: WorkerEvents<TResult, TJobs>[E]) => void,
   ): () => void;
   /**
    * Handlers running now (each holds one of `concurrency` slots until it returns; its ack may
