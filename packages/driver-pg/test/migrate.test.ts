@@ -27,7 +27,7 @@ describe('pg migrations and connections', () => {
     try {
       expect(await driver.migrate()).toEqual({
         version: LATEST_VERSION,
-        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
       });
       expect(await driver.migrate()).toEqual({ version: LATEST_VERSION, applied: [] });
     } finally {
@@ -43,12 +43,12 @@ describe('pg migrations and connections', () => {
       const onPool = schema();
       const onClient = schema();
       expect(await migrate({ executor: pool, schema: onPool })).toEqual({
-        version: 12,
-        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        version: 13,
+        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
       });
       expect(await migrate({ executor: client, schema: onClient })).toEqual({
-        version: 12,
-        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        version: 13,
+        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
       });
       const { rows } = await client.query(
         `SELECT version FROM "${onClient}".migrations ORDER BY version`,
@@ -66,6 +66,7 @@ describe('pg migrations and connections', () => {
         { version: 10 },
         { version: 11 },
         { version: 12 },
+        { version: 13 },
       ]);
     } finally {
       await client.end();
