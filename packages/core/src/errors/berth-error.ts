@@ -62,6 +62,12 @@ function describeCause(cause: unknown): BerthErrorCauseJSON {
 }
 
 /**
+ * Marks a BerthError, whichever copy of `@berth/core` made it: an app and a driver that resolved
+ * two copies of the package still recognise each other's errors.
+ */
+const BRAND = Symbol.for('@berth/core.BerthError');
+
+/**
  * The one error class Berth throws. `code` is stable and registered; `message` may change.
  * `detail` says what happened, `fix` what to do, `meta` holds JSON detail (always JSON: the
  * constructor copies it), and `cause` (ES2022) the underlying error when there is one — a
@@ -75,6 +81,11 @@ export class BerthError<C extends BerthErrorCode = BerthErrorCode> extends Error
   /** What to run or change: only commands and options that exist. */
   readonly fix: string;
   readonly meta: BerthErrorMetas[C];
+
+  /** `instanceof BerthError` holds for a BerthError of any copy of the package. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(value);
+  }
 
   constructor(input: BerthErrorInput<C>) {
     const entry = errorCodeEntry(input.code);
@@ -109,5 +120,15 @@ export function isBerthError<C extends BerthErrorCode>(
   code: C,
 ): error is BerthError<C>;
 export function isBerthError(error: unknown, code?: BerthErrorCode): boolean {
-  return error instanceof BerthError && (code === undefined || error.code === code);
+  return isBranded(error) && (code === undefined || error.code === code);
+}
+
+Object.defineProperty(BerthError.prototype, BRAND, { value: true });
+
+function isBranded(value: unknown): value is BerthError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[BRAND] === true
+  );
 }

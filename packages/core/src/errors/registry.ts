@@ -10,19 +10,29 @@ export interface ErrorCodeEntry {
   readonly fix: string;
 }
 
-const registry = new Map<string, ErrorCodeEntry>();
+/**
+ * One registry per process, shared by every copy of `@berth/core` loaded in it (an app whose
+ * driver resolved a core of its own): a code a driver registered is known to the app's core.
+ */
+const REGISTRY = Symbol.for('@berth/core.errorCodes');
+const registry: Map<string, ErrorCodeEntry> =
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] as Map<string, ErrorCodeEntry> | undefined) ??
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] = new Map<string, ErrorCodeEntry>());
 
 /**
- * Registers a code once for the whole process. A second registration of the same code throws,
- * so two packages can never give one code two meanings.
+ * Registers a code once for the whole process. The same entry again (a second copy of the
+ * package that registered it) is a no-op; the same code with another title or fix throws, so
+ * two packages can never give one code two meanings.
  */
 export function registerErrorCode(entry: ErrorCodeEntry): void {
   if (!/^[A-Z][A-Z0-9_]*$/.test(entry.code)) {
     throw new TypeError(`error code ${JSON.stringify(entry.code)} is not UPPER_SNAKE_CASE`);
   }
-  if (registry.has(entry.code)) {
+  const known = registry.get(entry.code);
+  if (known !== undefined) {
+    if (known.title === entry.title && known.fix === entry.fix) return;
     throw new Error(
-      `error code ${entry.code} is already registered ("${registry.get(entry.code)?.title}"); ` +
+      `error code ${entry.code} is already registered ("${known.title}"); ` +
         'each code has one meaning — pick a new code for the new meaning',
     );
   }
