@@ -15,9 +15,16 @@ export interface ErrorCodeEntry {
  * driver resolved a core of its own): a code a driver registered is known to the app's core.
  */
 const REGISTRY = Symbol.for('@berth/core.errorCodes');
-const registry: Map<string, ErrorCodeEntry> =
-  ((globalThis as Record<symbol, unknown>)[REGISTRY] as Map<string, ErrorCodeEntry> | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[REGISTRY] = new Map<string, ErrorCodeEntry>());
+function sharedRegistry(): Map<string, ErrorCodeEntry> {
+  const shared = globalThis as Record<symbol, Map<string, ErrorCodeEntry> | undefined>;
+  const found = shared[REGISTRY];
+  if (found !== undefined) return found;
+  const made = new Map<string, ErrorCodeEntry>();
+  shared[REGISTRY] = made;
+  return made;
+}
+
+const registry = sharedRegistry();
 
 /**
  * Registers a code once for the whole process. The same entry again (a second copy of the
