@@ -66,19 +66,37 @@ const nackSet = (
 };
 
 /**
+ * The attempt records of the rows an ack statement completed from their first claim (CTE
+ * `acked`: id, attempts, claim, worker, claimed_at): record 1, `completed`, ended `now`. Migration
+ * 14's trigger leaves exactly these rows to the statement; a row claimed before migration 8 (no
+ * claimed_at) keeps the trigger's record.
+ */
+const firstRecords = (s: string, now: string) => `
+        INSERT INTO ${s}.job_attempts
+          (job_id, seq, attempt, claim, worker, claimed_at, ended_at, outcome)
+        SELECT k.id, 1, k.attempts, k.claim, k.worker, k.claimed_at, ${now}::bigint, 'completed'
+        FROM acked k WHERE k.claim = 1 AND k.claimed_at IS NOT NULL`;
+
+/**
  * Fenced settles: each is ONE statement, and no row back means the fence no longer held.
  * Those that make work wake its queue in the same statement.
  */
 export function settleSql(s: string) {
   return {
-    /** $1 id, $2 worker, $3 claim, $4 now, $5 has result, $6 result. */
+    /**
+     * The ack of a first claim records its attempt here (see firstRecords); migration 8's trigger
+     * records the rest. $1 id, $2 worker, $3 claim, $4 now, $5 has result, $6 result.
+     */
     ack: `
-      UPDATE ${s}.jobs j SET
-        state = 'completed',
-        result = CASE WHEN $5::bool THEN $6::json ELSE j.result END,
-        finished_at = $4::bigint, claimed_by = NULL, visible_at = NULL, updated_at = $4::bigint
-      WHERE ${fenced('j', '$1', '$2', '$3')}
-      RETURNING 1 AS landed`,
+      WITH acked AS (
+        UPDATE ${s}.jobs j SET
+          state = 'completed',
+          result = CASE WHEN $5::bool THEN $6::json ELSE j.result END,
+          finished_at = $4::bigint, claimed_by = NULL, visible_at = NULL, updated_at = $4::bigint
+        WHERE ${fenced('j', '$1', '$2', '$3')}
+        RETURNING j.id, j.attempts, j.claim, $2::text AS worker, j.claimed_at
+      ), recorded AS (${firstRecords(s, '$4')})
+      SELECT 1 AS landed FROM acked`,
 
     /**
      * $1 id, $2 worker, $3 claim, $4 now, $5 error, $6 retryAt, $7 final, $8 deadLetter,
@@ -140,13 +158,15 @@ export function settleSql(s: string) {
       WITH items AS (
         SELECT * FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::bool[], $5::text[])
           WITH ORDINALITY AS t(id, worker, claim, has_result, result, ord)
-      ), hits AS MATERIALIZED (${hits})
-      UPDATE ${s}.jobs j SET
-        state = 'completed',
-        result = CASE WHEN h.has_result THEN h.result::json ELSE j.result END,
-        finished_at = $6::bigint, claimed_by = NULL, visible_at = NULL, updated_at = $6::bigint
-      FROM hits h WHERE ${hitFenced}
-      RETURNING h.ord`,
+      ), hits AS MATERIALIZED (${hits}), acked AS (
+        UPDATE ${s}.jobs j SET
+          state = 'completed',
+          result = CASE WHEN h.has_result THEN h.result::json ELSE j.result END,
+          finished_at = $6::bigint, claimed_by = NULL, visible_at = NULL, updated_at = $6::bigint
+        FROM hits h WHERE ${hitFenced}
+        RETURNING h.ord, j.id, j.attempts, j.claim, h.worker, j.claimed_at
+      ), recorded AS (${firstRecords(s, '$6')})
+      SELECT ord FROM acked`,
 
     /**
      * Many nacks in ONE statement, as ackMany; one NOTIFY per queue that got work back.

@@ -11,6 +11,7 @@ import { MIGRATION_000010 } from './000010.js';
 import { MIGRATION_000011 } from './000011.js';
 import { MIGRATION_000012 } from './000012.js';
 import { MIGRATION_000013 } from './000013.js';
+import { MIGRATION_000014 } from './000014.js';
 
 export interface Migration {
   readonly version: number;
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, text: MIGRATION_000011 },
   { version: 12, text: MIGRATION_000012 },
   { version: 13, text: MIGRATION_000013 },
+  { version: 14, text: MIGRATION_000014 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
