@@ -2,6 +2,7 @@ import type { Driver } from '../../contract/driver.js';
 import type { ByIdOptions, JobRecord, Json } from '../../contract/records.js';
 import { BerthError } from '../../errors/berth-error.js';
 import { jobNotFound } from '../../errors/refusals.js';
+import { onJobSettled } from '../settle-hub.js';
 import { sleepFor } from '../timers.js';
 
 /** How long `result()` and `enqueueAndWait` wait when given no `timeoutMs`, ms. */
@@ -43,7 +44,8 @@ function jobFailed(record: JobRecord, state: 'failed' | 'dead' | 'cancelled'): B
  * `dead` and `cancelled` throw JOB_FAILED, and a wait past `timeoutMs` throws JOB_WAIT_TIMEOUT.
  * A settle has no wake-up of its own in the driver contract (a driver's wake signals new work
  * only), so this looks at the row with `driver.get`, the gap doubling from 25 ms to 1 s: cheap
- * for a long job, prompt for a short one.
+ * for a long job, prompt for a short one. A worker of this process on the same driver object
+ * that settles the job wakes the wait at once (settle-hub.ts).
  */
 export async function awaitResult(
   driver: Driver,
@@ -69,7 +71,29 @@ export async function awaitResult(
         meta: { jobId: id, name: record.name, timeoutMs, state: record.state },
       });
     }
-    await sleepFor(driver.clock, Math.min(gap, left), options.signal);
+    await sleepUnlessSettled(driver, id, Math.min(gap, left), options.signal);
     gap = Math.min(gap * 2, RESULT_POLL_MAX_MS);
+  }
+}
+
+/** Sleeps `ms`, ending early when this process settles job `id`; `signal` still rejects it. */
+async function sleepUnlessSettled(
+  driver: Driver,
+  id: string,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const settled = new AbortController();
+  const stop = onJobSettled(driver, id, () => settled.abort());
+  try {
+    await sleepFor(
+      driver.clock,
+      ms,
+      signal === undefined ? settled.signal : AbortSignal.any([signal, settled.signal]),
+    );
+  } catch (error) {
+    if (signal?.aborted === true || !settled.signal.aborted) throw error;
+  } finally {
+    stop();
   }
 }

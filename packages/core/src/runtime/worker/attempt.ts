@@ -6,6 +6,7 @@ import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { type JobLog, makeJobLog } from '../logs/job-log.js';
 import type { AttemptLog } from '../logs/log-shipper.js';
 import { type AttemptSpan, attemptSpanNow } from '../otel/attempt-span.js';
+import { announceJobSettled } from '../settle-hub.js';
 import { createStepApi, type RunSuspended, type StepApi } from '../steps/index.js';
 import { timeoutsFor } from '../timers.js';
 import { type Admitted, nothingHeld } from './admission.js';
@@ -212,6 +213,7 @@ export class Attempt implements Leased, SettleWaiter, AttemptState, AdmittingAtt
     if (landed) {
       if (deps.events.has('completed'))
         deps.events.emit('completed', { name: job.name, job, result });
+      announceJobSettled(deps.driver, job.id);
       if (definition.onSettled !== undefined) {
         deps.onSettled(definition, { state: 'completed', result }, job);
       }

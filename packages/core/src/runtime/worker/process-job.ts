@@ -1,6 +1,7 @@
 import type { JobRecord } from '../../contract/records.js';
 import type { AnyJobDefinition, SettledOutcome } from '../jobs/job-types.js';
 import type { LogShipper } from '../logs/log-shipper.js';
+import { announceJobSettled } from '../settle-hub.js';
 import type { Admitted } from './admission.js';
 import type { Attempt } from './attempt.js';
 import type { BatchCollectors } from './batch-collector.js';
@@ -69,7 +70,7 @@ export async function releaseNow(
 
 /** Reports a claim's lease burials: the event per row, and the job's `onSettled`. */
 export function announceBuried(
-  deps: Pick<ProcessDeps, 'events' | 'registry' | 'onSettled'>,
+  deps: Pick<ProcessDeps, 'driver' | 'events' | 'registry' | 'onSettled'>,
   buried: readonly JobRecord[],
 ): void {
   for (const row of buried) {
@@ -79,6 +80,7 @@ export function announceBuried(
       message: 'the lease lapsed on the final attempt',
     };
     deps.events.emit(state, { name: row.name, job: row, error });
+    announceJobSettled(deps.driver, row.id);
     const definition = deps.registry.get(row.name);
     if (definition !== undefined) deps.onSettled(definition, { state, error }, row);
   }

@@ -5,6 +5,7 @@ import { toJobError } from '../jobs/job-error.js';
 import type { ResolvedRetry, SettledOutcome } from '../jobs/job-types.js';
 import { isRetryable } from '../jobs/non-retryable.js';
 import { retryAfterOf } from '../jobs/retry-after.js';
+import { announceJobSettled } from '../settle-hub.js';
 import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
 import type { AttemptEnd } from './run-attempt.js';
@@ -155,6 +156,7 @@ export async function settleAttempt(
           return undefined;
         }
         deps.events.emit('completed', { name: job.name, job, result: end.result });
+        announceJobSettled(deps.driver, job.id);
         return { state: 'completed', result: end.result };
       }
       case 'failed': {
@@ -188,6 +190,7 @@ export async function settleAttempt(
           });
         } else {
           deps.events.emit(outcome.state, { name: job.name, job, error: outcome.error });
+          announceJobSettled(deps.driver, job.id);
         }
         return outcome;
       }
@@ -207,6 +210,7 @@ export async function settleAttempt(
         }
         logger.debug('the job was not run', { code: end.error.code });
         deps.events.emit('cancelled', { name: job.name, job, error: end.error });
+        announceJobSettled(deps.driver, job.id);
         return undefined;
       }
       case 'key-busy':
