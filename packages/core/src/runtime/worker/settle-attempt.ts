@@ -228,10 +228,15 @@ export async function settleAttempt(
         return undefined;
       case 'lease-lost':
         deps.events.emit('lease-lost', { name: job.name, job, error: end.error });
-        logger.warn(
-          'the attempt was aborted: the job was cancelled or its lease lost',
-          errorFields(end.error),
-        );
+        // A cancel is deliberate: said at info. A lease lost otherwise (taken over) is a warning.
+        if (await wasCancelled(deps, job)) {
+          logger.info('the attempt was aborted: the job was cancelled', errorFields(end.error));
+        } else {
+          logger.warn(
+            'the attempt was aborted: its lease was lost (taken over, or settled elsewhere)',
+            errorFields(end.error),
+          );
+        }
         return undefined;
       case 'slot-lost':
         // Aborted as a lost lease is, but the row is still ours: hand it back at once, the
@@ -263,5 +268,18 @@ export async function settleAttempt(
       });
     }
     return undefined;
+  }
+}
+
+/** Whether the row now says `cancelled`: one read, and only after a lease was lost. */
+async function wasCancelled(deps: SettleDeps, job: ClaimedJob): Promise<boolean> {
+  try {
+    const row = await deps.driver.get(
+      job.id,
+      job.tenantId === undefined ? {} : { tenantId: job.tenantId },
+    );
+    return row?.state === 'cancelled';
+  } catch {
+    return false;
   }
 }
