@@ -108,13 +108,21 @@ for item = 1, count do
 end
 
 local LIST_READY, QUEUES = k_listState('ready'), k_queues()
+-- One new row writes each key once: staging (which nets a batch's writes per key) only costs.
+local single = #fresh == 1
+local function addMember(key, member)
+  if single then redis.call('ZADD', key, 0, member) else zput(key, 0, member) end
+end
+local function addToSet(key, member)
+  if single then redis.call('SADD', key, member) else sput(key, member) end
+end
 -- A lane's first row of the batch names it in its queue's lane set.
 local named = {}
 local function keysOfLane(q, name)
   local keys = laneKeys(q, name)
   if not named[keys] then
     named[keys] = true
-    sput(k_names(q), name)
+    addToSet(k_names(q), name)
   end
   return keys
 end
@@ -151,21 +159,22 @@ for _, r in ipairs(fresh) do
   if state == 'ready' then
     -- What index() stages for a ready row, without building the row.
     local member = rank(ARGV[base + F_priority]) .. runAtText .. seqText .. id
-    bump(queueKey.counts, 'ready', 1)
-    zput(LIST_READY, 0, listed)
-    zput(laneKey.due, 0, member)
+    if single then redis.call('HINCRBY', queueKey.counts, 'ready', 1)
+    else bump(queueKey.counts, 'ready', 1) end
+    addMember(LIST_READY, listed)
+    addMember(laneKey.due, member)
   else
     local d = { state = state, queue = q, name = name, priority = ARGV[base + F_priority],
       runAt = runAtText, createdAt = NOW_PADDED, seq = seqText }
     withDefaults(d, id)
     index(d, now)
   end
-  zput(queueKey.list, 0, listed)
-  zput(laneKey.list, 0, listed)
+  addMember(queueKey.list, listed)
+  addMember(laneKey.list, listed)
   local tenantId = arg(base, F_tenantId)
-  if tenantId then zput(k_listTenant(tenantId), 0, listed) end
+  if tenantId then addMember(k_listTenant(tenantId), listed) end
   if r.field then redis.call('HSET', k_idem(), r.field, id) end
-  sput(QUEUES, q)
+  addToSet(QUEUES, q)
   noteWork(seen, q)
 end
 flush()
