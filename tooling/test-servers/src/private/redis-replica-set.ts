@@ -35,6 +35,8 @@ export interface ReplicaSetOptions {
 }
 
 const HOST = '127.0.0.1';
+/** Sentinel failover-timeout: one replica to promote takes well under it on loopback. */
+const FAILOVER_TIMEOUT_MS = 2_000;
 
 async function ask<T>(port: number, call: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis({ host: HOST, port, lazyConnect: true, maxRetriesPerRequest: 0 });
@@ -128,7 +130,9 @@ export async function startRedisReplicaSet(
           `dir ${dir}`,
           `sentinel monitor ${name} ${HOST} ${primary.port} 2`,
           `sentinel down-after-milliseconds ${name} ${options.downAfterMs ?? 1_000}`,
-          `sentinel failover-timeout ${name} 5000`,
+          // A failed election (a split vote, likelier on a loaded box) is tried again after twice
+          // this: at 5 s, one split vote kept a failover past a test's 20 s.
+          `sentinel failover-timeout ${name} ${FAILOVER_TIMEOUT_MS}`,
           `sentinel parallel-syncs ${name} 1`,
           '',
         ].join('\n'),
