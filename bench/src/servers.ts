@@ -23,20 +23,30 @@ export async function locateServers(kinds: ReadonlySet<ServerKind>, redisDb: num
   return { pg, redis: redis === '' ? '' : withDb(redis, redisDb), nats };
 }
 
-/** Deletes every key of one run, by its prefix, in SCAN steps. Never a FLUSH. */
-async function deleteKeys(url: string, tag: string): Promise<void> {
+/** Walks every key of one run, by its prefix, in SCAN steps, handing each step's keys to `step`. */
+export async function forEachRunKeys(
+  url: string,
+  tag: string,
+  step: (redis: Redis, keys: readonly string[]) => Promise<void>,
+): Promise<void> {
   const redis = new Redis(url);
   try {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `*${prefixFor(tag)}*`, 'COUNT', 1_000);
       cursor = next;
-      if (keys.length > 0) await redis.unlink(...keys);
+      if (keys.length > 0) await step(redis, keys);
     } while (cursor !== '0');
   } finally {
     redis.disconnect();
   }
 }
+
+/** Deletes every key of one run. Never a FLUSH. */
+const deleteKeys = (url: string, tag: string): Promise<void> =>
+  forEachRunKeys(url, tag, async (redis, keys) => {
+    await redis.unlink(...keys);
+  });
 
 /** Removes what one run created: its pg schema, its redis keys, its NATS streams. */
 export async function cleanUp(server: ServerKind, urls: ServerUrls, tag: string): Promise<void> {

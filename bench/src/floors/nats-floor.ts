@@ -4,8 +4,8 @@ import type { FloorRunner, SystemDefinition } from '../systems/types.ts';
 /** Writes in flight at once: enough that the round trip stops being what limits the floor. */
 export const NATS_FLOOR_IN_FLIGHT = 1_000;
 
-/** The floor's KV bucket under a run's prefix (the clean-up deletes its stream). */
-export const natsFloorBucket = (tag: string): string => `${prefixFor(tag)}_floor`;
+/** The floor's KV bucket under a run's prefix is `<prefix>_floor` (the clean-up deletes it). */
+export const NATS_FLOOR_BUCKET = 'floor';
 
 /**
  * The conditional writes a job needs on JetStream KV, with no queue library in the way: an
@@ -24,7 +24,9 @@ export const natsFloor: SystemDefinition = {
     const { connect } = await import('@nats-io/transport-node');
     const { Kvm } = await import('@nats-io/kv');
     const connection = await connect({ servers: task.urls.nats });
-    const kv = await new Kvm(connection).create(natsFloorBucket(task.tag), { history: 1 });
+    const kv = await new Kvm(connection).create(`${prefixFor(task.tag)}_${NATS_FLOOR_BUCKET}`, {
+      history: 1,
+    });
     const revisions: number[] = [];
     const key = (seq: number) => `job.${seq}`;
     /** Runs `work(seq)` for every seq below `total`, `NATS_FLOOR_IN_FLIGHT` at a time. */

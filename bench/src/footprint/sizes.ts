@@ -1,8 +1,9 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
-import { prefixFor, schemaFor } from '../naming.ts';
+import { schemaFor } from '../naming.ts';
 import type { ServerUrls } from '../protocol.ts';
+import { forEachRunKeys } from '../servers.ts';
+import { BERTH_BUCKETS, kvStream } from '../systems/nats-admin.ts';
 import { withPg } from '../systems/pg-admin.ts';
 import type { ServerKind } from '../systems/types.ts';
 
@@ -21,23 +22,15 @@ async function pgBytes(url: string, tag: string): Promise<number> {
 
 /** `MEMORY USAGE ... SAMPLES 0` (every element counted) summed over the run's keys. */
 async function redisBytes(url: string, tag: string): Promise<number> {
-  const redis = new Redis(url);
-  try {
-    let bytes = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `*${prefixFor(tag)}*`, 'COUNT', 1_000);
-      cursor = next;
-      const pipeline = redis.pipeline();
-      for (const key of keys) pipeline.memory('USAGE', key, 'SAMPLES', '0');
-      for (const [error, used] of (await pipeline.exec()) ?? []) {
-        if (error === null) bytes += Number(used ?? 0);
-      }
-    } while (cursor !== '0');
-    return bytes;
-  } finally {
-    redis.disconnect();
-  }
+  let bytes = 0;
+  await forEachRunKeys(url, tag, async (redis, keys) => {
+    const pipeline = redis.pipeline();
+    for (const key of keys) pipeline.memory('USAGE', key, 'SAMPLES', '0');
+    for (const [error, used] of (await pipeline.exec()) ?? []) {
+      if (error === null) bytes += Number(used ?? 0);
+    }
+  });
+  return bytes;
 }
 
 /** Bytes the run's two KV streams hold (JetStream's own accounting). */
@@ -46,8 +39,8 @@ async function natsBytes(url: string, tag: string): Promise<number> {
   try {
     const jsm = await jetstreamManager(connection);
     let bytes = 0;
-    for (const bucket of ['jobs', 'aux']) {
-      const info = await jsm.streams.info(`KV_${prefixFor(tag)}_${bucket}`).catch(() => undefined);
+    for (const bucket of BERTH_BUCKETS) {
+      const info = await jsm.streams.info(kvStream(tag, bucket)).catch(() => undefined);
       bytes += info?.state.bytes ?? 0;
     }
     return bytes;

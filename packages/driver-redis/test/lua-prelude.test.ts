@@ -44,7 +44,7 @@ describe('a script carries only the shared Lua it uses', () => {
   });
 
   it('cuts the real shared Lua into statements that each define something', () => {
-    const statements = splitPrelude(`${LUA_KEYS}\n${LUA_COMMON}`);
+    const { statements } = splitPrelude(`${LUA_KEYS}\n${LUA_COMMON}`);
     expect(statements.length).toBeGreaterThan(60);
     for (const statement of statements) expect(statement.defines.length).toBeGreaterThan(0);
     // Each name is defined once: a later definition would shadow an earlier one unseen.

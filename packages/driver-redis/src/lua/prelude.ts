@@ -5,9 +5,10 @@
  *
  * The shared Lua is a sequence of top-level `local` statements (a function, a constant, a table),
  * each starting at column 0 with its continuation lines indented (but a closing `end` or `}`); a
- * comment at column 0 belongs to the statement below it. Anything else at column 0 is refused. A statement is kept when the script's body names it, directly or through
- * another kept statement, and kept ones stay in their order, so every local is defined before the
- * statements that use it, as in the whole prelude.
+ * comment at column 0 belongs to the statement below it. Anything else at column 0 is refused.
+ * A statement is kept when the script's body names it, directly or through another kept
+ * statement, and kept ones stay in their order, so every local is defined before the statements
+ * that use it, as in the whole prelude.
  */
 
 interface Statement {
@@ -30,8 +31,14 @@ function definedBy(head: string): string[] {
   throw new Error(`shared Lua: a top-level line that is not a local definition: ${head}`);
 }
 
+/** The shared Lua cut into its statements, and the statements defining each name. */
+export interface Prelude {
+  readonly statements: readonly Statement[];
+  readonly definers: ReadonlyMap<string, readonly Statement[]>;
+}
+
 /** The prelude cut into its top-level statements, each with what it defines and names. */
-export function splitPrelude(prelude: string): Statement[] {
+export function splitPrelude(prelude: string): Prelude {
   const statements: Statement[] = [];
   let pending: string[] = [];
   let current: string[] | undefined;
@@ -58,16 +65,20 @@ export function splitPrelude(prelude: string): Statement[] {
     }
   }
   close();
-  return statements;
+  const definers = new Map<string, Statement[]>();
+  for (const statement of statements) {
+    for (const name of statement.defines) {
+      const found = definers.get(name);
+      if (found === undefined) definers.set(name, [statement]);
+      else found.push(statement);
+    }
+  }
+  return { statements, definers };
 }
 
 /** The statements of `prelude` that `body` needs, in prelude order, joined. */
-export function preludeFor(prelude: readonly Statement[], body: string): string {
-  const definers = new Map<string, Statement[]>();
-  for (const statement of prelude) {
-    for (const name of statement.defines)
-      definers.set(name, [...(definers.get(name) ?? []), statement]);
-  }
+export function preludeFor(prelude: Prelude, body: string): string {
+  const { statements, definers } = prelude;
   const kept = new Set<Statement>();
   const seen = new Set<string>();
   const wanted = [...namesIn(body)];
@@ -80,7 +91,7 @@ export function preludeFor(prelude: readonly Statement[], body: string): string 
       wanted.push(...statement.names);
     }
   }
-  return prelude
+  return statements
     .filter((statement) => kept.has(statement))
     .map((statement) => statement.text)
     .join('\n');

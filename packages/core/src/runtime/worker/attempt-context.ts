@@ -74,21 +74,23 @@ export class HandlerContext implements JobContext<unknown> {
   }
 }
 
+/** `context` as the worker made it; `caller` names the function refusing any other. */
+function workerContext(context: JobContext<unknown>, caller: string): HandlerContext {
+  if (!(context instanceof HandlerContext)) {
+    throw new TypeError(`${caller} takes the context a worker gave the handler`);
+  }
+  return context;
+}
+
 /**
  * The driver of the worker running `context`, for core's own job kinds (a backfill runner keeps
  * its ledger there). Not on {@link JobContext}: a handler's writes go through its fenced calls.
  */
 export function driverOfContext(context: JobContext<unknown>): Driver {
-  if (!(context instanceof HandlerContext)) {
-    throw new TypeError('driverOfContext takes the context a worker gave the handler');
-  }
-  return context.driver;
+  return workerContext(context, 'driverOfContext').driver;
 }
 
 /** The batch collectors of the worker running `context`: where a batch job's attempt waits. */
 export function batchesOfContext(context: JobContext<unknown>): BatchCollectors {
-  if (!(context instanceof HandlerContext)) {
-    throw new TypeError('batchesOfContext takes the context a worker gave the handler');
-  }
-  return context.batches;
+  return workerContext(context, 'batchesOfContext').batches;
 }
