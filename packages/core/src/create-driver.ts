@@ -276,10 +276,20 @@ export function createDriver(backend: DriverBackend): Driver {
     ...(subscribe === undefined
       ? {}
       : {
-          subscribe: (queues: readonly string[], onWork: (queue: string) => void) =>
+          subscribe: (
+            queues: readonly string[],
+            onWork: (queue: string) => void,
+            onCancelled?: (jobId: string) => void,
+          ) =>
             run('subscribe', () => {
               if (typeof onWork !== 'function') throw jobInvalid('onWork', 'must be a function');
-              return subscribe(screenSubscribeQueues(queues), onWork);
+              if (onCancelled !== undefined && typeof onCancelled !== 'function') {
+                throw jobInvalid('onCancelled', 'must be a function, or be left out');
+              }
+              const queueList = screenSubscribeQueues(queues);
+              return onCancelled === undefined
+                ? subscribe(queueList, onWork)
+                : subscribe(queueList, onWork, onCancelled);
             }),
         }),
     close() {

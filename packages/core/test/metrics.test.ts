@@ -10,7 +10,7 @@ import {
   NonRetryableError,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
-import { driveToState, recordingLogger } from './support/runtime.js';
+import { driveToState, driveUntil, recordingLogger } from './support/runtime.js';
 
 /** A reader the test collects from by hand. */
 class TestReader extends MetricReader {
@@ -129,6 +129,46 @@ describe('metrics', () => {
     expect(points(metrics, 'berth.worker.active')).toEqual(
       expect.arrayContaining([{ attributes: { 'berth.job.name': 'ok' }, value: 0 }]),
     );
+    handle.stop();
+  });
+
+  it('worker metrics count the jobs a worker took again after another claim’s lease lapsed, by job name, and not the ones it retried', async () => {
+    const { driver, clock } = memoryOnManualClock();
+    const { meter, collect } = meterWithReader();
+    let failedOnce = false;
+    const sync = defineJob({
+      name: 'sync',
+      retry: { maxAttempts: 3, backoff: { initialMs: 10, jitter: 0 } },
+      run: ({ payload }) => {
+        if (payload === 'flaky' && !failedOnce) {
+          failedOnce = true;
+          throw new Error('first attempt fails');
+        }
+        return 'synced';
+      },
+    });
+    const client = createClient({ driver, jobs: [sync] });
+    const orphan = await client.enqueue(sync, 'orphan');
+    // A worker that claimed it and died: its lease runs out with nothing settled.
+    await driver.claim({ queues: ['default'], workerId: 'crashed', visibilityTimeoutMs: 1_000 });
+    const flaky = await client.enqueue(sync, 'flaky');
+    const worker = createWorker({
+      driver,
+      jobs: [sync],
+      concurrency: 1,
+      visibilityTimeoutMs: 30_000,
+      pollIntervalMs: 10,
+      logger: recordingLogger().logger,
+    });
+    const handle = await instrumentWorker(worker, { meter });
+    await worker.start();
+    await driveToState(driver, clock, flaky.id, 'completed');
+    await driveToState(driver, clock, orphan.id, 'completed');
+    await driveUntil(clock, async () => points(await collect(), 'berth.jobs.stalled').length > 0);
+    await worker.stop({ graceMs: 0 });
+    expect(points(await collect(), 'berth.jobs.stalled')).toEqual([
+      { attributes: { 'berth.job.name': 'sync' }, value: 1 },
+    ]);
     handle.stop();
   });
 

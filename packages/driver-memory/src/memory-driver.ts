@@ -195,9 +195,9 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     },
     // Nothing to migrate and nothing to reach: an open store holds all it needs.
     check: () => run('check the backend', () => undefined),
-    subscribe: (queues, onWork) =>
+    subscribe: (queues, onWork, onCancelled) =>
       run('subscribe', () => {
-        const unsubscribe = subscribe(store, queues, onWork);
+        const unsubscribe = subscribe(store, queues, onWork, onCancelled);
         subscriptions.add(unsubscribe);
         return async () => {
           subscriptions.delete(unsubscribe);

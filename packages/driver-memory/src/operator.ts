@@ -14,7 +14,7 @@ import {
 import { endAttempt } from './attempts.js';
 import { stateAt, toRecord } from './record.js';
 import { clearLease, findRow, namespaceKey, type Row, type Store, setState } from './store.js';
-import { notify } from './wake.js';
+import { notify, notifyCancelled } from './wake.js';
 
 function mustFind(store: Store, id: string, options: ByIdOptions): Row {
   const row = findRow(store, id, options.tenantId);
@@ -31,12 +31,14 @@ export function cancel(store: Store, id: string, options: ByIdOptions): JobRecor
   const row = mustFind(store, id, options);
   const now = store.clock.now();
   if (!LIVE_STATES.has(row.state)) throw jobNotCancellable(id, stateAt(row, now));
-  if (row.state === 'running') endAttempt(row, 'cancelled', now);
+  const wasRunning = row.state === 'running';
+  if (wasRunning) endAttempt(row, 'cancelled', now);
   clearLease(row);
   row.waitFor = undefined;
   row.finishedAt = now;
   row.updatedAt = now;
   setState(store, row, 'cancelled');
+  if (wasRunning) notifyCancelled(store, row.queue, row.id);
   return toRecord(row, now);
 }
 

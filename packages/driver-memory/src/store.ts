@@ -88,6 +88,7 @@ export interface Held {
 export interface WakeListener {
   readonly queues: ReadonlySet<string>;
   readonly onWork: (queue: string) => void;
+  readonly onCancelled: ((jobId: string) => void) | undefined;
 }
 
 /**

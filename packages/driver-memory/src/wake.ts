@@ -6,12 +6,25 @@ export function subscribe(
   store: Store,
   queues: readonly string[],
   onWork: (queue: string) => void,
+  onCancelled?: (jobId: string) => void,
 ): Unsubscribe {
-  const listener: WakeListener = { queues: new Set(queues), onWork };
+  const listener: WakeListener = { queues: new Set(queues), onWork, onCancelled };
   store.listeners.add(listener);
   return async () => {
     store.listeners.delete(listener);
   };
+}
+
+/** Calls `call` on a microtask, unless `listener` left meanwhile; a throw is only a warning. */
+function deliver(store: Store, listener: WakeListener, call: () => void): void {
+  queueMicrotask(() => {
+    if (!store.listeners.has(listener)) return;
+    try {
+      call();
+    } catch (error) {
+      process.emitWarning(`berth: a wake listener threw: ${String(error)}`, 'BerthWarning');
+    }
+  });
 }
 
 /**
@@ -23,15 +36,17 @@ export function notify(store: Store, queues: Iterable<string>): void {
   if (distinct.size === 0 || store.listeners.size === 0) return;
   for (const listener of store.listeners) {
     for (const queue of distinct) {
-      if (!listener.queues.has(queue)) continue;
-      queueMicrotask(() => {
-        if (!store.listeners.has(listener)) return;
-        try {
-          listener.onWork(queue);
-        } catch (error) {
-          process.emitWarning(`berth: a wake listener threw: ${String(error)}`, 'BerthWarning');
-        }
-      });
+      if (listener.queues.has(queue)) deliver(store, listener, () => listener.onWork(queue));
+    }
+  }
+}
+
+/** Tells the listeners of `queue` that its running job `jobId` was cancelled, as `notify` does. */
+export function notifyCancelled(store: Store, queue: string, jobId: string): void {
+  for (const listener of store.listeners) {
+    const { onCancelled } = listener;
+    if (onCancelled !== undefined && listener.queues.has(queue)) {
+      deliver(store, listener, () => onCancelled(jobId));
     }
   }
 }

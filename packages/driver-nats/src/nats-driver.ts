@@ -294,7 +294,9 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
         context.jsm.streams.info(context.subjects.auxStream),
       ]);
     }),
-    subscribe: on('subscribe', (context, queues, onWork) => context.wake.subscribe(queues, onWork)),
+    subscribe: on('subscribe', (context, queues, onWork, onCancelled) =>
+      context.wake.subscribe(queues, onWork, onCancelled),
+    ),
     async close() {
       if (closed) return;
       closed = true;

@@ -71,12 +71,16 @@ export async function cancel(
   id: string,
   options: ByIdOptions,
 ): Promise<JobRecord> {
+  // The state the landed write replaced: a running job's workers are told of its cancel.
+  let was: StoredJob['state'] | undefined;
   const { job, now } = await change(context, id, options, ({ job: current }, at) => {
     if (!LIVE_STATES.has(current.state)) {
       throw jobNotCancellable(id, effectiveState(current.state, current.runAt, at));
     }
+    was = current.state;
     return cancelled(current, at);
   });
+  if (was === 'running') context.wake.publishCancelled(id, job.queue);
   return answerOf(context, job, now);
 }
 

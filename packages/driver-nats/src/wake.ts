@@ -6,11 +6,26 @@ import { decodeJson, encodeJson } from './record.js';
 /** `NODE_DEBUG=berth` shows each wake payload the driver could not read. */
 const debug = debuglog('berth');
 
-/** The queues a wake payload names, or undefined when it is not a JSON list of strings. */
-function queuesOf(data: Uint8Array): string[] | undefined {
+/** A cancel of a running job, as published on the wake subject. */
+interface CancelNotice {
+  readonly cancelled: string;
+  readonly queue: string;
+}
+
+/**
+ * What a wake payload says: a JSON list of queue names (work), a {@link CancelNotice}, or
+ * undefined when it is neither.
+ */
+function readPayload(data: Uint8Array): string[] | CancelNotice | undefined {
   try {
-    const queues: unknown = decodeJson(data);
-    if (Array.isArray(queues) && queues.every((queue) => typeof queue === 'string')) return queues;
+    const value: unknown = decodeJson(data);
+    if (Array.isArray(value)) {
+      return value.every((queue) => typeof queue === 'string') ? value : undefined;
+    }
+    if (typeof value === 'object' && value !== null) {
+      const { cancelled, queue } = value as Record<string, unknown>;
+      if (typeof cancelled === 'string' && typeof queue === 'string') return { cancelled, queue };
+    }
   } catch {
     // Not JSON: answered below like any other unreadable payload.
   }
@@ -20,11 +35,13 @@ function queuesOf(data: Uint8Array): string[] | undefined {
 interface Listener {
   readonly queues: ReadonlySet<string>;
   readonly onWork: (queue: string) => void;
+  readonly onCancelled: ((jobId: string) => void) | undefined;
 }
 
 /**
  * Wake-ups over one core NATS subject: each change that made work claimable publishes the
- * distinct queues it touched, once, after its write landed. A wake is a hint, never the
+ * distinct queues it touched, once, after its write landed; a cancel of a running job publishes
+ * a {@link CancelNotice}. A wake is a hint, never the
  * change itself: a lost one only means the worker finds the work at its next poll. After a
  * reconnect every listener is woken for each of its queues, for whatever was missed. Anyone can
  * publish on the subject: a payload that is not a list of queue names is ignored (a callback
@@ -47,46 +64,67 @@ export class Wake {
     this.nc.publish(this.subject, encodeJson(distinct));
   }
 
-  private tell(listener: Listener, queue: string): void {
+  /** Tells listeners that job `id` of `queue`, running, was cancelled (its write landed). */
+  publishCancelled(id: string, queue: string): void {
+    if (this.nc.isClosed()) return;
+    const notice: CancelNotice = { cancelled: id, queue };
+    this.nc.publish(this.subject, encodeJson(notice));
+  }
+
+  private tell(listener: Listener, call: () => void): void {
     queueMicrotask(() => {
       if (!this.listeners.has(listener)) return;
       try {
-        listener.onWork(queue);
+        call();
       } catch (error) {
         process.emitWarning(`berth: a nats wake listener threw: ${String(error)}`, 'BerthWarning');
       }
     });
   }
 
+  private deliver(payload: string[] | CancelNotice): void {
+    if (!Array.isArray(payload)) {
+      for (const listener of this.listeners) {
+        const { onCancelled } = listener;
+        if (onCancelled !== undefined && listener.queues.has(payload.queue)) {
+          this.tell(listener, () => onCancelled(payload.cancelled));
+        }
+      }
+      return;
+    }
+    for (const queue of payload) {
+      for (const listener of this.listeners) {
+        if (listener.queues.has(queue)) this.tell(listener, () => listener.onWork(queue));
+      }
+    }
+  }
+
   async subscribe(
     queues: readonly string[],
     onWork: (queue: string) => void,
+    onCancelled?: (jobId: string) => void,
   ): Promise<Unsubscribe> {
     if (this.subscription === undefined) {
       this.subscription = this.nc.subscribe(this.subject, {
         callback: (error, message) => {
           if (error !== null) return;
-          const queues = queuesOf(message.data);
-          if (queues === undefined) {
+          const payload = readPayload(message.data);
+          if (payload === undefined) {
             this.unreadable += 1;
             debug(
-              'ignored a wake on %s that is not a list of queues (%d so far)',
+              'ignored a wake on %s that is neither a list of queues nor a cancel (%d so far)',
               this.subject,
               this.unreadable,
             );
             return;
           }
-          for (const queue of queues) {
-            for (const listener of this.listeners) {
-              if (listener.queues.has(queue)) this.tell(listener, queue);
-            }
-          }
+          this.deliver(payload);
         },
       });
       // The subscription is in place on the server once a round trip has gone through.
       await this.nc.flush();
     }
-    const listener: Listener = { queues: new Set(queues), onWork };
+    const listener: Listener = { queues: new Set(queues), onWork, onCancelled };
     this.listeners.add(listener);
     return async () => {
       this.listeners.delete(listener);
@@ -96,7 +134,7 @@ export class Wake {
   /** After a reconnect: what was published meanwhile is lost, so every listener looks again. */
   wakeAll(): void {
     for (const listener of this.listeners) {
-      for (const queue of listener.queues) this.tell(listener, queue);
+      for (const queue of listener.queues) this.tell(listener, () => listener.onWork(queue));
     }
   }
 

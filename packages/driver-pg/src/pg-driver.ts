@@ -28,7 +28,7 @@ import { settleOps } from './ops/settle.js';
 import { eventStore, leaseStore, markStore, stepStore } from './ops/stores.js';
 import { preparedNames } from './prepared.js';
 import { statements } from './sql/index.js';
-import { DEFAULT_SCHEMA, quoteSchema, wakeChannel } from './sql/schema.js';
+import { cancelChannel, DEFAULT_SCHEMA, quoteSchema, wakeChannel } from './sql/schema.js';
 import { createWakeListener } from './wake.js';
 
 export interface PgDriverOptions extends PgConnectionOptions {
@@ -93,12 +93,13 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     clock: options.clock ?? systemClock,
     hooks: options.hooks ?? {},
     channel: wakeChannel(schema),
+    cancelChannel: cancelChannel(schema),
     schema,
   };
   const wake =
     connections.listenConfig === undefined
       ? undefined
-      : createWakeListener(connections.listenConfig, context.channel);
+      : createWakeListener(connections.listenConfig, context.channel, context.cancelChannel);
   let closing: Promise<void> | undefined;
 
   const enqueues = enqueueOps(context);
@@ -129,7 +130,9 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     ...checkOps(context),
     ...(wake === undefined
       ? {}
-      : { subscribe: (queues, onWork) => wake.subscribe(queues, onWork) }),
+      : {
+          subscribe: (queues, onWork, onCancelled) => wake.subscribe(queues, onWork, onCancelled),
+        }),
     close() {
       closing ??= (async () => {
         await wake?.close();

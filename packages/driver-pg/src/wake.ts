@@ -5,22 +5,36 @@ import { listenSql } from './sql/notify.js';
 interface Subscriber {
   readonly queues: ReadonlySet<string>;
   readonly onWork: (queue: string) => void;
+  readonly onCancelled: ((jobId: string) => void) | undefined;
 }
 
 export interface WakeListener {
-  subscribe(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
+  subscribe(
+    queues: readonly string[],
+    onWork: (queue: string) => void,
+    onCancelled?: (jobId: string) => void,
+  ): Promise<Unsubscribe>;
   close(): Promise<void>;
 }
+
+/** A cancel notice's payload: the job's id (a uuid), then its queue. */
+const ID_LENGTH = 36;
 
 const FIRST_RETRY_MS = 50;
 const LAST_RETRY_MS = 5_000;
 
 /**
- * LISTEN on a connection of its own, opened on the first subscription and ended with the last.
- * A lost connection is reopened with backoff and LISTENs again; every subscriber is then woken
- * once for each of its queues, since NOTIFYs sent while it was down were not heard.
+ * LISTEN on a connection of its own, opened on the first subscription and ended with the last:
+ * `channel` for work, `cancels` for cancels of running jobs. A lost connection is reopened with
+ * backoff and LISTENs again; every subscriber is then woken once for each of its queues, since
+ * NOTIFYs sent while it was down were not heard (a cancel missed so is found by the worker's
+ * next lease renewal).
  */
-export function createWakeListener(config: pg.ClientConfig, channel: string): WakeListener {
+export function createWakeListener(
+  config: pg.ClientConfig,
+  channel: string,
+  cancels: string,
+): WakeListener {
   const subscribers = new Set<Subscriber>();
   let client: pg.Client | undefined;
   let opening: Promise<void> | undefined;
@@ -37,6 +51,19 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
         subscriber.onWork(queue);
       } catch (error) {
         process.emitWarning(`berth: wake onWork threw: ${String(error)}`, 'BerthWarning');
+      }
+    }
+  };
+
+  const deliverCancel = (payload: string) => {
+    const jobId = payload.slice(0, ID_LENGTH);
+    const queue = payload.slice(ID_LENGTH);
+    for (const { queues, onCancelled } of subscribers) {
+      if (onCancelled === undefined || !queues.has(queue)) continue;
+      try {
+        onCancelled(jobId);
+      } catch (error) {
+        process.emitWarning(`berth: wake onCancelled threw: ${String(error)}`, 'BerthWarning');
       }
     }
   };
@@ -75,12 +102,15 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
       next.on('error', () => lost(next));
       next.on('end', () => lost(next));
       next.on('notification', (message) => {
-        if (message.channel === channel && message.payload !== undefined) deliver(message.payload);
+        if (message.payload === undefined) return;
+        if (message.channel === channel) deliver(message.payload);
+        else if (message.channel === cancels) deliverCancel(message.payload);
       });
       try {
         client = next;
         await next.connect();
         await next.query(listenSql(channel));
+        await next.query(listenSql(cancels));
         retryMs = FIRST_RETRY_MS;
       } catch (error) {
         if (client === next) client = undefined;
@@ -111,9 +141,9 @@ export function createWakeListener(config: pg.ClientConfig, channel: string): Wa
   };
 
   return {
-    async subscribe(queues, onWork) {
+    async subscribe(queues, onWork, onCancelled) {
       if (closed) throw new Error('the driver was closed');
-      const subscriber: Subscriber = { queues: new Set(queues), onWork };
+      const subscriber: Subscriber = { queues: new Set(queues), onWork, onCancelled };
       subscribers.add(subscriber);
       try {
         await open();

@@ -97,10 +97,10 @@ export function createClusterWake(cluster: Cluster, channel: string): Wake {
   };
 
   return {
-    async subscribe(queues, onWork): Promise<Unsubscribe> {
+    async subscribe(queues, onWork, onCancelled): Promise<Unsubscribe> {
       if (closed) throw new Error('the driver was closed');
       await connect();
-      return listeners.add(queues, onWork);
+      return listeners.add(queues, onWork, onCancelled);
     },
     async close() {
       closed = true;

@@ -3,7 +3,11 @@ import type { Redis } from 'ioredis';
 import { createWakeListeners } from './wake-listeners.js';
 
 export interface Wake {
-  subscribe(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
+  subscribe(
+    queues: readonly string[],
+    onWork: (queue: string) => void,
+    onCancelled?: (jobId: string) => void,
+  ): Promise<Unsubscribe>;
   close(): Promise<void>;
 }
 
@@ -47,10 +51,10 @@ export function createWake(base: Redis, channel: string): Wake {
   };
 
   return {
-    async subscribe(queues, onWork) {
+    async subscribe(queues, onWork, onCancelled) {
       if (closed) throw new Error('the driver was closed');
       await connect();
-      return listeners.add(queues, onWork);
+      return listeners.add(queues, onWork, onCancelled);
     },
     async close() {
       closed = true;

@@ -2,6 +2,7 @@ import type { Driver } from '@berth/core';
 import { expect } from 'vitest';
 import type { CaseContext, KitCase, KitGroup } from '../kit.js';
 import { eventually, JOB_ERROR, jobIn, pause, VT, WORKER } from './fixtures-b.js';
+import { cancelWakeCases } from './wake-cancel.js';
 
 /** Wake delivery may be async: how long a case waits to be sure no (further) call comes. */
 const QUIET_MS = 150;
@@ -166,5 +167,6 @@ export const wakeGroup: KitGroup = {
         });
       },
     ),
+    ...cancelWakeCases,
   ],
 };

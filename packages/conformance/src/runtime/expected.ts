@@ -1,6 +1,7 @@
 import type { Transcript } from '../golden/transcript.js';
 import { answersLostExpected } from './expected-answers-lost.js';
 import { batchExpected } from './expected-batch.js';
+import { lifecycleExpected } from './expected-lifecycle.js';
 import { moreRuntimeExpected } from './expected-more.js';
 import { newestWinsExpected } from './expected-newest.js';
 
@@ -16,6 +17,7 @@ export const runtimeExpected: Readonly<Record<string, Transcript>> = {
   ...newestWinsExpected,
   ...answersLostExpected,
   ...batchExpected,
+  ...lifecycleExpected,
   'job-completes': [
     { op: 'enqueue greet', answer: { deduped: false } },
     {

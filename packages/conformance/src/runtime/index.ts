@@ -2,6 +2,7 @@ import type { GoldenScenario } from '../golden/transcript.js';
 import { nackAnswerLost, suspendAnswerLost } from './answers-lost.js';
 import { batchRunsTogether } from './batch.js';
 import { settleSurvivesBlip } from './blips.js';
+import { cancelHeardAtOnce } from './cancel-heard.js';
 import {
   eventInLooksMillisecond,
   twoWaitsTakeTwoEvents,
@@ -31,6 +32,7 @@ import {
   slotBlipChargesNoAttempt,
   slotHeldUntilHandlerReturns,
 } from './slots.js';
+import { stalledReclaim } from './stalled.js';
 import {
   sleepSuspendsThenResumes,
   stepMemoizedAcrossRetry,
@@ -82,4 +84,6 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   skipCancelsBusy,
   throttleOnePerWindow,
   batchRunsTogether,
+  stalledReclaim,
+  cancelHeardAtOnce,
 ];

@@ -101,10 +101,15 @@ export interface Driver extends DeleteJobs {
    * and `scheduler.start()` call it first. Group `check`.
    */
   check(): Promise<void>;
-  /** Present when the backend can push wake-ups; otherwise the worker polls. */
+  /**
+   * Present when the backend can push wake-ups; otherwise the worker polls. `onCancelled`, when
+   * given, hears of each cancel of a running job of `queues` (see {@link DriverBackend.subscribe}):
+   * a worker ends that job's attempt at once instead of at its next lease renewal.
+   */
   readonly subscribe?: (
     queues: readonly string[],
     onWork: (queue: string) => void,
+    onCancelled?: (jobId: string) => void,
   ) => Promise<Unsubscribe>;
   /**
    * Releases what the driver opened. Idempotent (a second close resolves). From the first call
@@ -327,8 +332,22 @@ export interface DriverBackend extends DeleteBackend {
    * schema or tables do not exist. Group `check`.
    */
   check(): Promise<void>;
-  /** Optional wake: `onWork(queue)` once per change that made work claimable in a queue. */
-  subscribe?(queues: readonly string[], onWork: (queue: string) => void): Promise<Unsubscribe>;
+  /**
+   * Optional wake, on every instance of the deployment (a change made through any driver over
+   * the same store is heard), delivered after the change landed, never inside it. Group `wake`.
+   * - `onWork(queue)`: once per change that made work claimable in a subscribed queue.
+   * - `onCancelled(jobId)`, when given: once per cancel (`cancel`, and so the CLI and the
+   *   dashboard) that moved a `running` row of a subscribed queue to `cancelled`; never for a
+   *   cancel of a row in another state, nor for one that did not land. It is a hint, as
+   *   `onWork` is: a worker that hears it renews that job's lease at once, and the renewal's
+   *   refusal ends the attempt, so a notice lost (a reconnect) only delays the abort to the
+   *   next renewal. Every driver that offers `subscribe` delivers it (the kit checks both).
+   */
+  subscribe?(
+    queues: readonly string[],
+    onWork: (queue: string) => void,
+    onCancelled?: (jobId: string) => void,
+  ): Promise<Unsubscribe>;
   /**
    * Releases what the driver opened; never a connection the app passed in. Called once:
    * `createDriver` makes close idempotent and refuses every later call DRIVER_CLOSED.

@@ -15,8 +15,9 @@ type Outcome = 'completed' | 'retrying' | 'failed' | 'dead' | 'cancelled';
 /**
  * Records what `worker` does, from its events: attempts ended by outcome
  * (`berth.attempts`, with `berth.job.name` and `berth.job.outcome`), how long each ran
- * (`berth.attempt.duration`, seconds, from its start to its settle) and the handlers running
- * now (`berth.worker.active`). A job the worker settles without running (skipped, superseded)
+ * (`berth.attempt.duration`, seconds, from its start to its settle), the handlers running
+ * now (`berth.worker.active`) and the jobs it took again after a lapsed lease
+ * (`berth.jobs.stalled`, from the `stalled` event). A job the worker settles without running (skipped, superseded)
  * counts as `cancelled` with no duration.
  */
 export async function instrumentWorker(
@@ -35,6 +36,10 @@ export async function instrumentWorker(
   const active = meter.createUpDownCounter('berth.worker.active', {
     description: 'Handlers running now',
     unit: '{attempt}',
+  });
+  const stalled = meter.createCounter('berth.jobs.stalled', {
+    description: 'Jobs this worker took again after another claim’s lease lapsed',
+    unit: '{job}',
   });
   // Started attempts by job id and claim: an attempt ends once, under the claim it began with.
   const started = new Map<string, number>();
@@ -58,6 +63,7 @@ export async function instrumentWorker(
     worker.on('failed', ({ job }) => ended(job, 'failed')),
     worker.on('dead', ({ job }) => ended(job, 'dead')),
     worker.on('cancelled', ({ job }) => ended(job, 'cancelled')),
+    worker.on('stalled', ({ job }) => stalled.add(1, { 'berth.job.name': job.name })),
   ];
   return {
     stop() {

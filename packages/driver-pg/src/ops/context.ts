@@ -10,6 +10,8 @@ export interface OpsContext {
   readonly hooks: DriverHooks;
   /** The NOTIFY channel of this schema, bound into every statement that makes work. */
   readonly channel: string;
+  /** The NOTIFY channel a cancel of a running job is told on (`cancelChannel`). */
+  readonly cancelChannel: string;
   /** The schema's plain name, for DRIVER_NOT_MIGRATED. */
   readonly schema: string;
 }

@@ -5,9 +5,10 @@ const tenantOf = (t: string, n: string) => `(${n}::text IS NULL OR ${t}.tenant_i
 
 /**
  * An operator change in ONE statement that also answers why it did not land: the row as it was
- * (`moved` false), or nothing for an id this tenant cannot see. `condition` is over alias `t`.
+ * (`moved` false), or nothing for an id this tenant cannot see. `condition` is over alias `t`;
+ * `notice`, a SELECT of NOTIFYs over `moved` and `target`, is sent with the change.
  */
-const operatorChange = (s: string, condition: string, set: string, wake: boolean) => `
+const operatorChange = (s: string, condition: string, set: string, notice?: string) => `
   WITH target AS (
     SELECT ${jobColumns('j')} FROM ${s}.jobs j
     WHERE j.id = $1 AND ${tenantOf('j', '$2')}
@@ -16,30 +17,32 @@ const operatorChange = (s: string, condition: string, set: string, wake: boolean
     UPDATE ${s}.jobs j SET ${set}
     FROM target t WHERE j.id = t.id AND ${condition}
     RETURNING ${jobColumns('j')}
-  )${wake ? `, woke AS (SELECT pg_notify($4, queue) FROM moved)` : ''}
-  SELECT ${JOB_COLUMN_NAMES}, true AS moved${wake ? ', (SELECT count(*) FROM woke) AS woke' : ''} FROM moved
+  )${notice === undefined ? '' : `, told AS (${notice})`}
+  SELECT ${JOB_COLUMN_NAMES}, true AS moved${notice === undefined ? '' : ', (SELECT count(*) FROM told) AS told'} FROM moved
   UNION ALL
-  SELECT ${JOB_COLUMN_NAMES}, false AS moved${wake ? ', 0' : ''} FROM target
+  SELECT ${JOB_COLUMN_NAMES}, false AS moved${notice === undefined ? '' : ', 0'} FROM target
   WHERE NOT EXISTS (SELECT 1 FROM moved)`;
 
-/** get, cancel, promote and requeue. $1 id, $2 tenant, $3 now (and $4 channel). */
+/** get, cancel, promote and requeue. $1 id, $2 tenant, $3 now (and $4 the channel told). */
 export function operatorSql(s: string) {
   return {
     get: `SELECT ${jobColumns('j')} FROM ${s}.jobs j WHERE j.id = $1 AND ${tenantOf('j', '$2')}`,
 
+    /** A row that was `running` is told on the cancel channel ($4): its id, then its queue. */
     cancel: operatorChange(
       s,
       `t.state IN ${LIVE}`,
       `state = 'cancelled', finished_at = $3::bigint, claimed_by = NULL, visible_at = NULL,
        wait_for = NULL, updated_at = $3::bigint`,
-      false,
+      `SELECT pg_notify($4, m.id::text || m.queue) FROM moved m
+       JOIN target t ON t.id = m.id WHERE t.state = 'running'`,
     ),
 
     promote: operatorChange(
       s,
       `t.state = 'delayed' AND t.run_at > $3::bigint`,
       `state = 'ready', run_at = $3::bigint, updated_at = $3::bigint`,
-      true,
+      'SELECT pg_notify($4, queue) FROM moved',
     ),
 
     /**

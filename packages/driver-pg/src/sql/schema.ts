@@ -25,3 +25,9 @@ export function quoteSchema(schema: string): string {
 
 /** The channel every wake NOTIFY of this schema goes to. */
 export const wakeChannel = (schema: string): string => `${schema}_wake`;
+
+/**
+ * The channel a cancel of a running job is told on: its payload is the job's id (a uuid, 36
+ * characters) followed by its queue, so no queue name can be mistaken for anything else.
+ */
+export const cancelChannel = (schema: string): string => `${schema}_cancel`;

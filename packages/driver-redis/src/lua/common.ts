@@ -322,6 +322,12 @@ local function wake(seen)
   if #seen > 0 then redis.call('PUBLISH', k_wake(), table.concat(seen, '\0')) end
 end
 
+-- A cancel of a running job, on the wake channel: a NUL, the id (a uuid), then the queue. A
+-- wake message never starts with a NUL (queue names are not empty), so the two never mix.
+local function tellCancelled(id, queue)
+  redis.call('PUBLISH', k_wake(), '\0' .. id .. queue)
+end
+
 -- The terminal change shared by ack, nack, cancel and lease burial.
 local function finish(job, state, now)
   set(job, 'state', state)

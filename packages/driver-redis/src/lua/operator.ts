@@ -13,8 +13,9 @@ if not job or (tenant ~= '' and job.d.tenantId ~= tenant) then return { 'missing
 `;
 
 /**
- * cancel (ARGV[4] = 'cancel'): a LIVE row → cancelled. promote ('promote'): an effectively
- * delayed row → ready now. Else {'state', effective state}; landed {'ok', job}.
+ * cancel (ARGV[4] = 'cancel'): a LIVE row → cancelled; a row that was running is told on the
+ * wake channel (tellCancelled). promote ('promote'): an effectively delayed row → ready now.
+ * Else {'state', effective state}; landed {'ok', job}.
  */
 export const OPERATOR_LUA = `${ATTEMPTS_LUA}
 ${BY_ID}
@@ -22,13 +23,15 @@ local op = ARGV[4]
 local state = effective(job.d, now)
 if op == 'cancel' then
   if not LIVE[job.d.state] then return { 'state', state } end
-  if job.d.state == 'running' then set(job, 'attemptSeq', recordAttempt(job.d, 'cancelled', nil)) end
+  local wasRunning = job.d.state == 'running'
+  if wasRunning then set(job, 'attemptSeq', recordAttempt(job.d, 'cancelled', nil)) end
   unindex(job)
   finish(job, 'cancelled', now)
   set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
   save(job)
   flush()
+  if wasRunning then tellCancelled(id, job.d.queue) end
   return { 'ok', flat(job) }
 end
 if state ~= 'delayed' then return { 'state', state } end

@@ -18,6 +18,7 @@ import { runOnSettled } from './on-settled.js';
 import { announceBuried, type ProcessDeps } from './process-job.js';
 import { SettleBatcher } from './settle-batcher.js';
 import { SlotWaits } from './slot-waits.js';
+import { announceStalled } from './stalled.js';
 import { UnrunNamesWatch } from './unrun-names.js';
 import { Emptying } from './waits.js';
 import { WorkerEmitter } from './worker-events.js';
@@ -177,6 +178,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     if (job.visibleAt - settings.renewIntervalMs <= clock.now()) attempt.leaseLost('lease');
     keeper.add(attempt);
     buffer.push(attempt);
+    announceStalled(deps, job);
   };
 
   // Starts buffered jobs while slots are free (never once stop() began: those are handed back).
@@ -313,7 +315,12 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       });
       if (driver.subscribe !== undefined) {
         try {
-          unsubscribe = await driver.subscribe(queues, () => loop.wake());
+          // A cancel heard of renews that job's lease at once: the refusal ends its attempt.
+          unsubscribe = await driver.subscribe(
+            queues,
+            () => loop.wake(),
+            (jobId) => keeper.renewNow(jobId),
+          );
         } catch (error) {
           logger.warn('the wake subscription failed; polling only', errorFields(error));
         }

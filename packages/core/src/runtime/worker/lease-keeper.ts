@@ -73,6 +73,21 @@ export class LeaseKeeper {
     if (this.size === 0) this.disarm();
   }
 
+  /**
+   * Renews `jobId`'s lease now, out of turn (its cancel was heard of): a refusal ends the attempt
+   * as at any renewal. Nothing when the job is not kept here or a renewal for it is out. A
+   * linear look over the jobs held (at most concurrency + prefetch), made only on such a notice.
+   */
+  renewNow(jobId: string): void {
+    for (const job of this.due.keys()) {
+      if (job.fence.jobId !== jobId) continue;
+      this.due.delete(job);
+      this.renewing.add(job);
+      void this.renew([job], this.driver.clock.now());
+      return;
+    }
+  }
+
   private disarm(): void {
     this.cancelTimer();
     this.cancelTimer = () => {};

@@ -1,3 +1,4 @@
+import type { AttemptRecord } from '../../contract/attempts.js';
 import type { Driver } from '../../contract/driver.js';
 import type { ClaimedJob, JobError, JobRecord, Json } from '../../contract/records.js';
 import type { BerthError } from '../../errors/berth-error.js';
@@ -88,6 +89,15 @@ export interface WorkerEvents<
    * emits it. `attempt` is the attempt number (a resumed run keeps its attempt).
    */
   readonly active: PerJob<TJobs, { readonly job: ClaimedJob; readonly attempt: number }>;
+  /**
+   * This worker took the job again after another claim's lease lapsed (that worker crashed,
+   * stalled or lost its connection, and its lease ran out): `lapsed` is that attempt's record
+   * (`workerId`, `claimedAt`, `endedAt`). Emitted after the claim, before or while the handler
+   * runs; finding it costs one read of the job's attempt history per job claimed again (a retry
+   * too), made only while a listener is on. A lease that lapses on the final attempt is buried
+   * instead (`dead` or `failed`, LEASE_LAPSED) and emits no `stalled`.
+   */
+  readonly stalled: PerJob<TJobs, { readonly job: ClaimedJob; readonly lapsed: AttemptRecord }>;
   /** The ack landed. */
   readonly completed: TJobs extends WorkerJobShape
     ? {
