@@ -4,18 +4,13 @@
 // command, never part of `pnpm bench` or `pnpm test`:
 //   pnpm exec tsx --conditions=@berth/source src/footprint.ts --jobs 20000 --rounds 3
 
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  type FootprintResult,
-  type FootprintTask,
-  newTag,
-  runFootprint,
-} from './footprint/child.ts';
+import { type FootprintResult, runFootprint } from './footprint/child.ts';
 import { MEASURED_AS } from './footprint/sizes.ts';
 import { markdownTable, spreadText, times } from './format.ts';
-import { cleanUp, locateServers } from './servers.ts';
+import { answerProbe, forkProbe, interleave } from './probe-runs.ts';
+import { locateServers } from './servers.ts';
 import { spread } from './stats.ts';
 import { systemNamed } from './systems/registry.ts';
 
@@ -36,30 +31,6 @@ const PAIRS = [
 ] as const;
 const REDIS_DB = 9;
 
-function runChild(task: FootprintTask): Promise<FootprintResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', JSON.stringify(task)], {
-      execArgv: [...process.execArgv, '--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child.once('message', (message: { result?: FootprintResult; error?: string }) => {
-      if (message.result !== undefined) resolve(message.result);
-      else reject(new Error(`${task.system}: ${message.error}`));
-    });
-    child.once('exit', (code) => reject(new Error(`${task.system}: child exited (${code})`)));
-  });
-}
-
-async function child(taskJson: string): Promise<void> {
-  try {
-    const result = await runFootprint(JSON.parse(taskJson) as FootprintTask);
-    process.send?.({ result });
-  } catch (error) {
-    process.send?.({ error: error instanceof Error ? error.stack : String(error) });
-  }
-  process.disconnect?.();
-}
-
 const bytes = (value: number): string => `${Math.round(value)}`;
 
 async function main(): Promise<void> {
@@ -71,24 +42,21 @@ async function main(): Promise<void> {
       systems: { type: 'string', default: DEFAULT_SYSTEMS.join(',') },
     },
   });
-  if (values.child !== undefined) return child(values.child);
+  if (values.child !== undefined) return answerProbe(values.child, runFootprint);
   const jobs = Number(values.jobs);
-  const rounds = Number(values.rounds);
   const systems = values.systems.split(',').map(systemNamed);
   const urls = await locateServers(new Set(systems.map((system) => system.server)), REDIS_DB);
-  const results = new Map<string, FootprintResult[]>();
-  for (let round = 1; round <= rounds; round++) {
-    for (const system of systems) {
-      const tag = newTag();
-      try {
-        const result = await runChild({ system: system.name, tag, jobs, urls });
-        results.set(system.name, [...(results.get(system.name) ?? []), result]);
-        console.log(`round ${round} ${system.name.padEnd(16)} ${bytes(result.bytesPerJob)} B/job`);
-      } finally {
-        await cleanUp(system.server, urls, tag);
-      }
-    }
-  }
+  const results = await interleave<FootprintResult>({
+    systems: systems.map((system) => system.name),
+    rounds: Number(values.rounds),
+    urls,
+    run: (system, tag) =>
+      forkProbe(fileURLToPath(import.meta.url), { system, tag, jobs, urls }, [
+        ...process.execArgv,
+        '--expose-gc',
+      ]),
+    line: (result) => `${bytes(result.bytesPerJob)} B/job`,
+  });
   const of = (name: string) => (results.get(name) ?? []).map((result) => result.bytesPerJob);
   console.log(
     `\n${markdownTable(
