@@ -92,14 +92,20 @@ describe.each([
     const lines = Array.from({ length: 10_000 }, (_, n) =>
       JSON.stringify({ name: 'bulk.job', payload: { n }, queue: n % 10 === 0 ? 'tens' : 'bulk' }),
     );
-    const spools = () => readdirSync(tmpdir()).filter((entry) => entry.startsWith('berth-ndjson-'));
-    const before = spools();
+    // The run spools stdin under a temporary directory of its own: other test files run the CLI
+    // at the same time, and their spools in the shared one are none of this run's business.
+    const spoolRoot = await mkdtemp(join(dir, 'spool-'));
     const readyBefore = await total(target.driver, 'ready');
     batches.length = 0;
+    const sharedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = spoolRoot;
     const ran = await inProcess(
       ['enqueue', '--ndjson', '-', ...target.flags, '--json'],
       `${lines.join('\n')}\n`,
-    );
+    ).finally(() => {
+      if (sharedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = sharedTmp;
+    });
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(JSON.parse(ran.stdout)).toEqual({
@@ -111,7 +117,7 @@ describe.each([
     });
     expect(batches).toEqual(Array.from({ length: 20 }, () => 500));
     // The copy of stdin the second pass read is gone.
-    expect(spools().filter((entry) => !before.includes(entry))).toEqual([]);
+    expect(readdirSync(spoolRoot)).toEqual([]);
     expect((await total(target.driver, 'ready')) - readyBefore).toBe(10_000);
     const [tens] = (await target.driver.list({ queue: 'tens', limit: 1 })).jobs;
     expect(tens).toMatchObject({ name: 'bulk.job', queue: 'tens' });

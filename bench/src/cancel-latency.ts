@@ -1,0 +1,161 @@
+// How long a cancel made through one driver object takes to abort the handler running the job
+// under a worker on another (on pg, redis and NATS the notice crosses the server as it would
+// between processes; on memory the two share one store): `cancel()` called → the handler's signal
+// aborted. `heard`: as shipped (subscribe's onCancelled); `renewal`: the worker given a driver
+// whose subscribe drops onCancelled, so only its next lease renewal finds the cancel (what every
+// cancel cost before). Lease 10 s, so renewals come every ~3.3 s. Medians over rounds of p50/p95.
+// Its own command, never part of `pnpm bench` or `pnpm test`:
+//   pnpm exec tsx --conditions=@berth/source src/cancel-latency.ts --samples 50 --rounds 3
+
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
+import { markdownTable, millis, spreadText } from './format.ts';
+import { prefixFor, schemaFor } from './naming.ts';
+import type { ServerUrls } from './protocol.ts';
+import { cleanUp, locateServers } from './servers.ts';
+import { percentile, spread } from './stats.ts';
+import type { ServerKind } from './systems/types.ts';
+
+const SYSTEMS: Readonly<Record<string, ServerKind>> = {
+  'berth-memory': 'memory',
+  'berth-pg': 'pg',
+  'berth-redis': 'redis',
+  'berth-nats': 'nats',
+};
+const MODES = ['heard', 'renewal'] as const;
+type Mode = (typeof MODES)[number];
+const LEASE_MS = 10_000;
+
+/** Two driver objects over one store: the worker's and the canceller's. */
+async function openPair(server: ServerKind, urls: ServerUrls, tag: string): Promise<Driver[]> {
+  if (server === 'memory') {
+    const { createMemoryDriver } = await import('@berth/driver-memory');
+    const worker = createMemoryDriver();
+    return [worker, createMemoryDriver({ sameStoreAs: worker })];
+  }
+  if (server === 'pg') {
+    const { createPgDriver } = await import('@berth/driver-pg');
+    const open = () => createPgDriver({ connectionString: urls.pg, schema: schemaFor(tag) });
+    const worker = open();
+    await worker.migrate();
+    return [worker, open()];
+  }
+  if (server === 'redis') {
+    const { createRedisDriver } = await import('@berth/driver-redis');
+    return [0, 1].map(() => createRedisDriver({ url: urls.redis, prefix: prefixFor(tag) }));
+  }
+  const { createNatsDriver } = await import('@berth/driver-nats');
+  return [0, 1].map(() => createNatsDriver({ servers: urls.nats, prefix: prefixFor(tag) }));
+}
+
+/** The worker's driver for `renewal`: the same calls, with a subscribe that hears no cancel. */
+function deafTo(driver: Driver): Driver {
+  const { subscribe } = driver;
+  if (subscribe === undefined) return driver;
+  return new Proxy(driver, {
+    get: (target, property, receiver) =>
+      property === 'subscribe'
+        ? (queues: readonly string[], onWork: (queue: string) => void) => subscribe(queues, onWork)
+        : Reflect.get(target, property, receiver),
+  });
+}
+
+/** Cancel → abort, ms, for `samples` jobs one after another. */
+async function sample(pair: Driver[], mode: Mode, samples: number): Promise<number[]> {
+  const [workerDriver, canceller] = pair as [Driver, Driver];
+  let started: (() => void) | undefined;
+  let aborted: ((at: number) => void) | undefined;
+  const long = defineJob({
+    name: 'long',
+    run: ({ signal }) =>
+      new Promise<void>((resolve) => {
+        signal.addEventListener('abort', () => {
+          aborted?.(performance.now());
+          resolve();
+        });
+        started?.();
+      }),
+  });
+  const worker = createWorker({
+    driver: mode === 'heard' ? workerDriver : deafTo(workerDriver),
+    jobs: [long],
+    concurrency: 1,
+    visibilityTimeoutMs: LEASE_MS,
+    logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+  });
+  await worker.start();
+  const client = createClient({ driver: canceller, jobs: [long] });
+  const took: number[] = [];
+  try {
+    for (let n = 0; n < samples; n++) {
+      const running = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const abort = new Promise<number>((resolve) => {
+        aborted = resolve;
+      });
+      const { id } = await client.enqueue(long, null);
+      await running;
+      const at = performance.now();
+      await canceller.cancel(id);
+      took.push((await abort) - at);
+    }
+  } finally {
+    await worker.stop({ graceMs: 1_000 });
+  }
+  return took;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      samples: { type: 'string', default: '50' },
+      'renewal-samples': { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '3' },
+      systems: { type: 'string', default: Object.keys(SYSTEMS).join(',') },
+    },
+  });
+  const names = values.systems.split(',');
+  const servers = new Set(names.map((name) => SYSTEMS[name] ?? 'memory'));
+  const urls = await locateServers(servers, 9);
+  const figures = new Map<string, { p50: number; p95: number }[]>();
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    for (const name of names) {
+      const server = SYSTEMS[name];
+      if (server === undefined) throw new Error(`no system "${name}"`);
+      for (const mode of MODES) {
+        const tag = randomBytes(4).toString('hex');
+        const pair = await openPair(server, urls, tag);
+        try {
+          const count = Number(mode === 'heard' ? values.samples : values['renewal-samples']);
+          const took = (await sample(pair, mode, count)).sort((a, b) => a - b);
+          const figure = { p50: percentile(took, 0.5), p95: percentile(took, 0.95) };
+          figures.set(`${name} ${mode}`, [...(figures.get(`${name} ${mode}`) ?? []), figure]);
+          console.log(
+            `round ${round} ${name.padEnd(13)} ${mode.padEnd(8)} p50 ${millis(figure.p50)} ms, p95 ${millis(figure.p95)} ms`,
+          );
+        } finally {
+          await Promise.all(pair.map((driver) => driver.close()));
+          await cleanUp(server, urls, tag);
+        }
+      }
+    }
+  }
+  const cell = (key: string, pick: (figure: { p50: number; p95: number }) => number) =>
+    spreadText(spread((figures.get(key) ?? []).map(pick)), millis);
+  console.log(
+    `\n${markdownTable(
+      ['system', 'heard p50 ms', 'heard p95 ms', 'renewal only p50 ms', 'renewal only p95 ms'],
+      names.map((name) => [
+        name,
+        cell(`${name} heard`, (f) => f.p50),
+        cell(`${name} heard`, (f) => f.p95),
+        cell(`${name} renewal`, (f) => f.p50),
+        cell(`${name} renewal`, (f) => f.p95),
+      ]),
+    )}\n`,
+  );
+}
+
+void main();
