@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_CLAIM_BATCH } from '../../contract/limits.js';
-import type { ClaimedJob, JobRecord } from '../../contract/records.js';
+import type { ClaimedJob } from '../../contract/records.js';
 import { configInvalid } from '../../errors/refusals.js';
-import { onDue } from '../due-hub.js';
-import type { AnyJobDefinition, JobResultOf, SettledOutcome } from '../jobs/job-types.js';
+import type { AnyJobDefinition, JobResultOf } from '../jobs/job-types.js';
 import { LogShipper } from '../logs/log-shipper.js';
 import { loadOtel } from '../otel/load-otel.js';
 import { timeoutsFor } from '../timers.js';
@@ -13,8 +12,8 @@ import { ClaimLoop } from './claim-loop.js';
 import { drain, handBack as handBackJobs } from './drain.js';
 import { Fifo } from './fifo.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { createConsoleLogger, errorFields, withFields } from './logger.js';
-import { runOnSettled } from './on-settled.js';
+import { createConsoleLogger, withFields } from './logger.js';
+import { SettledHooks } from './on-settled.js';
 import { announceBuried, type ProcessDeps } from './process-job.js';
 import { SettleBatcher } from './settle-batcher.js';
 import { SlotWaits } from './slot-waits.js';
@@ -30,6 +29,7 @@ import type {
   WorkerJobsOf,
   WorkerOptions,
 } from './worker-types.js';
+import { WorkerWake } from './worker-wake.js';
 
 /** How long `stop()` lets running attempts finish when it names no grace, ms. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -68,34 +68,10 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
   let unsettled = 0;
   const ending = new Map<Attempt, number>();
   const idle = new Emptying(() => running.size + unsettled);
-  const settling = new Set<Promise<void>>();
-  const settled = new Emptying(() => settling.size);
-  const stopSettled = new AbortController();
+  const hooks = new SettledHooks(clock, logger);
   // Aborted when stop() stops waiting: settle retries and slot holds give up there.
   const stopped = new AbortController();
   void loadOtel();
-
-  const onSettled = (definition: AnyJobDefinition, outcome: SettledOutcome, job: JobRecord) => {
-    if (definition.onSettled === undefined) return;
-    const task = runOnSettled({
-      definition,
-      outcome,
-      context: {
-        payload: job.payload,
-        job,
-        attempt: job.attempts,
-        logger: withFields(logger, { jobId: job.id, job: job.name }),
-      },
-      clock,
-      logger: withFields(logger, { jobId: job.id, job: job.name }),
-      signal: stopSettled.signal,
-    });
-    settling.add(task);
-    void task.finally(() => {
-      settling.delete(task);
-      settled.changed();
-    });
-  };
 
   const slots = new SlotWaits(
     driver,
@@ -140,7 +116,7 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     visibilityTimeoutMs: settings.visibilityTimeoutMs,
     keyBusyDelayMs: settings.keyBusyDelayMs,
     logger,
-    onSettled,
+    onSettled: (definition, outcome, job) => hooks.start(definition, outcome, job),
     handlerEnded: (attempt) => {
       running.delete(attempt);
       pump();
@@ -245,23 +221,15 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
     handBack(waiting.map((attempt) => attempt.job));
   };
 
+  const wake = new WorkerWake({ driver, queues, loop, keeper, logger });
   let state: 'idle' | 'running' | 'stopping' | 'stopped' = 'idle';
-  let stopListening = (): void => {};
-  let unsubscribe: (() => Promise<void>) | undefined;
   let stopping: Promise<void> | undefined;
   const isStopping = () => stopping !== undefined;
-  const dropSubscription = async (): Promise<void> => {
-    const drop = unsubscribe;
-    unsubscribe = undefined;
-    await drop?.().catch((error: unknown) =>
-      logger.warn('unsubscribing failed', errorFields(error)),
-    );
-  };
 
   // The grace bounds the whole stop, whatever driver call hangs (see drain.ts).
   const stopWithin = async (graceMs: number, startedAt: number): Promise<void> => {
     state = 'stopping';
-    stopListening();
+    wake.stopDue();
     slots.close();
     await drain({
       clock,
@@ -271,18 +239,18 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       startedAt,
       handBackBuffered,
       stopClaiming: () => Promise.all([loop.stop(), unrun.stop()]).then(() => {}),
-      unsubscribe: dropSubscription,
+      unsubscribe: () => wake.unsubscribeDriver(),
       flushSettles: () => batcher.flushImmediately(),
       settlesLanded: () => batcher.drain(),
       running: () => running,
       unlanded: () => [...ending.keys()].map((attempt) => attempt.job),
       idle: () => idle.wait(),
       handedBack: () => Promise.all(handingBack).then(() => {}),
-      hooksDone: () => settled.wait(),
+      hooksDone: () => hooks.wait(),
     });
     stopped.abort();
-    stopSettled.abort();
-    await settled.wait();
+    hooks.abort();
+    await hooks.wait();
     state = 'stopped';
   };
 
@@ -305,29 +273,10 @@ export function createWorker<const J extends readonly AnyJobDefinition[]>(
       // stop() (or another start) ran while the check or the load was out.
       if (state !== 'idle') return;
       state = 'running';
-      stopListening = onDue(driver, (queue, at) => {
-        if (!queues.includes(queue)) return;
-        // A job due now wakes a subscribed worker through the subscription as well (it reopens
-        // and wakes every queue after an outage): a claim for each signal sends one that comes
-        // back empty. A delayed job still sets this process's timer.
-        if (unsubscribe !== undefined && at <= clock.now()) return;
-        loop.dueAt(at);
-      });
-      if (driver.subscribe !== undefined) {
-        try {
-          // A cancel heard of renews that job's lease at once: the refusal ends its attempt.
-          unsubscribe = await driver.subscribe(
-            queues,
-            () => loop.wake(),
-            (jobId) => keeper.renewNow(jobId),
-          );
-        } catch (error) {
-          logger.warn('the wake subscription failed; polling only', errorFields(error));
-        }
-      }
+      await wake.open();
       // stop() ran while the subscription was being made: it must not start claiming now.
       if (isStopping()) {
-        await dropSubscription();
+        await wake.unsubscribeDriver();
         return;
       }
       loop.start();

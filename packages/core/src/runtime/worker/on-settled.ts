@@ -1,8 +1,10 @@
 import type { Clock } from '../../clock.js';
+import type { JobRecord } from '../../contract/records.js';
 import type { AnyJobDefinition, SettledContext, SettledOutcome } from '../jobs/job-types.js';
 import { sleepFor } from '../timers.js';
 import type { RuntimeLogger } from './logger.js';
-import { errorFields } from './logger.js';
+import { errorFields, withFields } from './logger.js';
+import { Emptying } from './waits.js';
 
 /** Times `onSettled` is called while it throws, the first call included. */
 export const ON_SETTLED_ATTEMPTS = 3;
@@ -79,5 +81,46 @@ export async function runOnSettled(input: {
       });
       return;
     }
+  }
+}
+
+/** A worker's `onSettled` calls in progress: one started per outcome that landed; stop() waits. */
+export class SettledHooks {
+  private readonly calls = new Set<Promise<void>>();
+  private readonly ended = new Emptying(() => this.calls.size);
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly logger: RuntimeLogger,
+  ) {}
+
+  /** Starts the job's `onSettled`, when it has one, for an outcome that landed. */
+  start(definition: AnyJobDefinition, outcome: SettledOutcome, job: JobRecord): void {
+    if (definition.onSettled === undefined) return;
+    const logger = withFields(this.logger, { jobId: job.id, job: job.name });
+    const call = runOnSettled({
+      definition,
+      outcome,
+      context: { payload: job.payload, job, attempt: job.attempts, logger },
+      clock: this.clock,
+      logger,
+      signal: this.stopping.signal,
+    });
+    this.calls.add(call);
+    void call.finally(() => {
+      this.calls.delete(call);
+      this.ended.changed();
+    });
+  }
+
+  /** Resolves once every call started so far has ended. */
+  wait(): Promise<void> {
+    return this.ended.wait();
+  }
+
+  /** Retries no more and waits for no call in progress: each is left behind (logged). */
+  abort(): void {
+    this.stopping.abort();
   }
 }
