@@ -133,6 +133,11 @@ export {
 } from './contract/states.js';
 export type { StepRecord, StepStatus, StepStore } from './contract/steps.js';
 export { createDriver } from './create-driver.js';
+export {
+  type BaseDriverOptions,
+  type BaseDriverSettings,
+  resolveBaseOptions,
+} from './driver-options.js';
 export { parseDuration } from './duration.js';
 export type {
   BerthErrorCauseJSON,

@@ -1,16 +1,15 @@
 import {
+  type BaseDriverOptions,
   type Clock,
   configInvalid,
   createDriver,
-  DEFAULT_MAX_PAYLOAD_BYTES,
   type Driver,
   type DriverBackend,
   type DriverHooks,
-  defaultCursorSecret,
   driverClosed,
   driverUnavailable,
   isBerthError,
-  systemClock,
+  resolveBaseOptions,
 } from '@berth/core';
 import { listAttempts } from './attempts.js';
 import {
@@ -47,19 +46,12 @@ import { getStep, listSteps, putStep } from './steps.js';
 import { createStore, DRIVER_NAME, type Store } from './store.js';
 import { subscribe } from './wake.js';
 
-export interface MemoryDriverOptions {
-  /** Where every instant comes from. Default: the system clock. */
-  readonly clock?: Clock;
-  /** The conformance kit's race seams. Production code never sets them. */
-  readonly hooks?: DriverHooks;
-  /** Largest payload, result or step output, in bytes of its JSON. Default 1 MiB. */
-  readonly maxPayloadBytes?: number;
-  /**
-   * The key list cursors are signed with, at least 16 characters. Default: derived from the
-   * driver's name, so drivers over one store (`sameStoreAs`) read each other's cursors; set it
-   * to make cursors unforgeable.
-   */
-  readonly cursorSecret?: string;
+/**
+ * The base options (`clock`, `hooks`, `maxPayloadBytes`, `cursorSecret`: see BaseDriverOptions),
+ * and where the store comes from. Every memory driver derives its default cursor secret alike,
+ * so drivers over one store (`sameStoreAs`) read each other's cursors.
+ */
+export interface MemoryDriverOptions extends BaseDriverOptions {
   /**
    * Another memory driver whose in-process store this one opens: two drivers, each with its own
    * clock, hooks and close, over ONE store, as two processes over one database. Calls of both
@@ -71,9 +63,7 @@ export interface MemoryDriverOptions {
 const stores = new WeakMap<Driver, Store>();
 
 /** The store `options` asks for: a fresh one, or a view of another driver's with its own clock. */
-function storeFor(options: MemoryDriverOptions): Store {
-  const clock = options.clock ?? systemClock;
-  const hooks = options.hooks ?? {};
+function storeFor(options: MemoryDriverOptions, clock: Clock, hooks: DriverHooks): Store {
   if (options.sameStoreAs === undefined) return createStore(clock, hooks);
   const shared = stores.get(options.sameStoreAs);
   if (shared === undefined) {
@@ -113,14 +103,15 @@ function operate<T>(store: Store, operation: string, call: () => T | Promise<T>)
  * only awaits inside an operation are the race seams the contract places between two steps.
  */
 export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
-  const store = storeFor(options);
+  const base = resolveBaseOptions(DRIVER_NAME, DRIVER_NAME, options);
+  const store = storeFor(options, base.clock, base.hooks);
   const subscriptions = new Set<() => Promise<void>>();
   const run = <T>(operation: string, call: () => T | Promise<T>) => operate(store, operation, call);
   const backend: DriverBackend = {
     name: DRIVER_NAME,
     clock: store.clock,
-    maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
-    cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER_NAME, DRIVER_NAME),
+    maxPayloadBytes: base.maxPayloadBytes,
+    cursorSecret: base.cursorSecret,
     enqueue: (request) =>
       run('enqueue', async () => {
         if (request.advanceMark === undefined) return enqueue(store, request);

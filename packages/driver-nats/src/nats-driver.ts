@@ -1,20 +1,17 @@
 import {
-  type Clock,
+  type BaseDriverOptions,
   configInvalid,
   createDriver,
-  DEFAULT_MAX_PAYLOAD_BYTES,
   type Driver,
   type DriverBackend,
-  type DriverHooks,
-  defaultCursorSecret,
   driverUnavailable,
   type EventStore,
   isBerthError,
   type LeaseStore,
   type MarkStore,
+  resolveBaseOptions,
   type ScreenedEnqueue,
   type StepStore,
-  systemClock,
 } from '@berth/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { accessFix } from './access-refused.js';
@@ -43,16 +40,18 @@ import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
 import { subjectsFor } from './subjects.js';
 
-export interface NatsDriverOptions {
+/**
+ * The connection (or servers), the prefix, and the base options (`clock`, `hooks`,
+ * `maxPayloadBytes`, `cursorSecret`, whose default derives from the prefix: see
+ * BaseDriverOptions).
+ */
+export interface NatsDriverOptions extends BaseDriverOptions {
   /** The app's own connection: used, never closed by the driver. Give this or `servers`. */
   readonly connection?: NatsConnection;
   /** Server URL(s): the driver opens (and on close, closes) its own connection. */
   readonly servers?: string | readonly string[] | undefined;
   /** Names every stream, bucket and subject of this queue (`<prefix>_jobs`...). Default `berth`. */
   readonly prefix?: string;
-  readonly clock?: Clock;
-  /** The conformance kit's race seams; production code leaves them unset. */
-  readonly hooks?: DriverHooks;
   /**
    * Replicas of each bucket the driver creates (1, or 3 on a cluster). Default 1. Above 1 needs
    * nats-server 2.9.21 or later (earlier ones decide a replicated stream's conditional writes
@@ -60,14 +59,6 @@ export interface NatsDriverOptions {
    * answers CONFIG_INVALID, as it does for a prefix whose buckets exist with more than one replica.
    */
   readonly replicas?: number;
-  /** Payload (and result, step output) limit in bytes of JSON. Default 1 MiB. */
-  readonly maxPayloadBytes?: number;
-  /**
-   * The key list cursors are signed with, at least 16 characters. Default: derived from the prefix, so
-   * every process of one deployment reads the others' cursors; set it (the same value in every
-   * process) to make cursors unforgeable.
-   */
-  readonly cursorSecret?: string;
   /**
    * The longest one request may take, and the longest the watch may stand still while a call
    * waits for it. Default 10 s.
@@ -107,8 +98,8 @@ function screenOptions(options: NatsDriverOptions) {
     });
   }
   const most = Number.MAX_SAFE_INTEGER;
-  const size = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
-  const limit = integer('maxPayloadBytes', size, 1, most, '1_048_576');
+  const base = resolveBaseOptions(DRIVER, options.prefix ?? 'berth', options);
+  const limit = integer('maxPayloadBytes', base.maxPayloadBytes, 1, most, '1_048_576');
   const timeoutMs = integer(
     'timeoutMs',
     options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -120,7 +111,7 @@ function screenOptions(options: NatsDriverOptions) {
   const grace = options.deleteMarkerGraceMs ?? DEFAULT_MARKER_GRACE_MS;
   const markerGraceMs = integer('deleteMarkerGraceMs', grace, 0, most, '3_600_000');
   const subjects = subjectsFor(options.prefix ?? 'berth');
-  return { limit, timeoutMs, replicas, markerGraceMs, subjects };
+  return { base, limit, timeoutMs, replicas, markerGraceMs, subjects };
 }
 
 /** The step, event and lease stores of a connected context, made once. */
@@ -167,11 +158,11 @@ const guard =
  * Connects on first use.
  */
 export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
-  const { limit, timeoutMs, replicas, markerGraceMs, subjects } = screenOptions(options);
+  const { base, limit, timeoutMs, replicas, markerGraceMs, subjects } = screenOptions(options);
   const screened = screenServers(options.servers);
   const { servers, credentials } =
     screened === undefined ? { servers: undefined, credentials: {} } : splitCredentials(screened);
-  const clock = options.clock ?? systemClock;
+  const { clock } = base;
   const owned = options.connection === undefined;
   let opening: Promise<NatsContext> | undefined;
   let closed = false;
@@ -184,7 +175,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       connection: options.connection,
       subjects,
       clock,
-      hooks: options.hooks ?? {},
+      hooks: base.hooks,
       replicas,
       timeoutMs,
       markerGraceMs,
@@ -205,7 +196,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     name: DRIVER,
     clock,
     maxPayloadBytes: limit,
-    cursorSecret: options.cursorSecret ?? defaultCursorSecret(DRIVER, options.prefix ?? 'berth'),
+    cursorSecret: base.cursorSecret,
     enqueue: on('enqueue', (context, request: ScreenedEnqueue) =>
       request.advanceMark === undefined
         ? enqueueOne(context, request)

@@ -1,11 +1,4 @@
-import {
-  type AttemptHistory,
-  effectiveState,
-  type JobError,
-  type JobRecord,
-  type JobState,
-  type Json,
-} from '@berth/core';
+import { type AttemptHistory, effectiveState, type JobRecord, type Json } from '@berth/core';
 import { requeued } from './transitions.js';
 
 /**
@@ -13,35 +6,11 @@ import { requeued } from './transitions.js';
  * what only the driver reads. `seq` is absent on a record's first write: its insertion sequence is
  * then the revision of that write (the bucket's stream sequence), and every later write copies it.
  */
-export interface StoredJob {
-  readonly id: string;
-  readonly runId: string;
-  readonly name: string;
-  readonly queue: string;
+export interface StoredJob extends Omit<JobRecord, 'payload'> {
   /** Absent while spilled (see `spill`). */
   readonly payload?: Json;
-  readonly state: JobState;
-  readonly priority: number;
-  readonly attempts: number;
-  readonly maxAttempts: number;
-  readonly runAt: number;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  readonly finishedAt?: number;
-  readonly claimedBy?: string;
   /** When the claim that holds the row took it (the attempt history's `claimedAt`). */
   readonly claimedAt?: number;
-  readonly claim: number;
-  readonly visibleAt?: number;
-  readonly lastError?: JobError;
-  readonly result?: Json;
-  readonly progress?: Json;
-  readonly idempotencyKey?: string;
-  readonly concurrencyKey?: string;
-  readonly tenantId?: string;
-  readonly traceparent?: string;
-  readonly enqueuedBy?: string;
-  readonly waitFor?: string;
   readonly seq?: number;
   /** A waiter is woken by `waitFor` events whose revision is above this one. */
   readonly waitSeq?: number;

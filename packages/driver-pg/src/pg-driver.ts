@@ -1,14 +1,11 @@
 import {
-  type Clock,
+  type BaseDriverOptions,
   configInvalid,
   createDriver,
-  DEFAULT_MAX_PAYLOAD_BYTES,
   type Driver,
   type DriverBackend,
-  type DriverHooks,
-  defaultCursorSecret,
   driverClosed,
-  systemClock,
+  resolveBaseOptions,
 } from '@berth/core';
 import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
 import { type MigrateResult, migrate } from './migrate.js';
@@ -31,21 +28,13 @@ import { statements } from './sql/index.js';
 import { cancelChannel, DEFAULT_SCHEMA, quoteSchema, wakeChannel } from './sql/schema.js';
 import { createWakeListener } from './wake.js';
 
-export interface PgDriverOptions extends PgConnectionOptions {
+/**
+ * The connection, the schema and the base options (`clock`, `hooks`, `maxPayloadBytes`,
+ * `cursorSecret`, whose default derives from the schema: see BaseDriverOptions).
+ */
+export interface PgDriverOptions extends PgConnectionOptions, BaseDriverOptions {
   /** The schema Berth's tables live in. Default `berth`. */
   readonly schema?: string;
-  /** Where every instant comes from. Default the system clock. */
-  readonly clock?: Clock;
-  /** The conformance kit's race seams; production code never sets them. */
-  readonly hooks?: DriverHooks;
-  /** Payload limit in bytes of JSON. Default DEFAULT_MAX_PAYLOAD_BYTES (1 MiB). */
-  readonly maxPayloadBytes?: number;
-  /**
-   * The key list cursors are signed with, at least 16 characters. Default: derived from the schema, so
-   * every process of one deployment reads the others' cursors; set it (the same value in every
-   * process) to make cursors unforgeable.
-   */
-  readonly cursorSecret?: string;
   /**
    * Sends the single enqueue and the claim as prepared statements (each connection parses them
    * once). Default true; set false behind a pooler that does not keep a
@@ -78,6 +67,7 @@ function usePrepared(value: unknown): boolean {
 export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   const s = quoteSchema(schema);
+  const base = resolveBaseOptions('pg', schema, options);
   const prepared = usePrepared(options.preparedStatements);
   const connections = openConnections(options);
   const sql = statements(s);
@@ -90,8 +80,8 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
       sendNamed === undefined ? undefined : { names: preparedNames(sql), send: sendNamed },
     ),
     sql,
-    clock: options.clock ?? systemClock,
-    hooks: options.hooks ?? {},
+    clock: base.clock,
+    hooks: base.hooks,
     channel: wakeChannel(schema),
     cancelChannel: cancelChannel(schema),
     schema,
@@ -107,8 +97,8 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
   const backend: DriverBackend = {
     name: 'pg',
     clock: context.clock,
-    maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
-    cursorSecret: options.cursorSecret ?? defaultCursorSecret('pg', schema),
+    maxPayloadBytes: base.maxPayloadBytes,
+    cursorSecret: base.cursorSecret,
     ...enqueues,
     enqueue: (request) =>
       request.advanceMark === undefined

@@ -1,16 +1,13 @@
 import {
-  type Clock,
+  type BaseDriverOptions,
   configInvalid,
   createCursorCodec,
   createDriver,
-  DEFAULT_MAX_PAYLOAD_BYTES,
   type Driver,
   type DriverBackend,
-  type DriverHooks,
-  defaultCursorSecret,
   driverUnavailable,
   isBerthError,
-  systemClock,
+  resolveBaseOptions,
 } from '@berth/core';
 import { Cluster, Redis } from 'ioredis';
 import { accessFix } from './access-refused.js';
@@ -47,7 +44,12 @@ import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
 import { createWake } from './wake.js';
 
-export interface RedisDriverOptions extends SentinelOptions {
+/**
+ * Where Redis is (one of `url`, `redis`, `sentinels`, `cluster`), the prefix, and the base options
+ * (`clock`, `hooks`, `maxPayloadBytes`, `cursorSecret`, whose default derives from the prefix:
+ * see BaseDriverOptions).
+ */
+export interface RedisDriverOptions extends SentinelOptions, BaseDriverOptions {
   /**
    * The app's own connection (a `Redis`, or a `Cluster`: all keys share one hash tag): used,
    * never closed by the driver. Give this, `url` or `sentinels`.
@@ -63,19 +65,8 @@ export interface RedisDriverOptions extends SentinelOptions {
   readonly cluster?: readonly ClusterNode[] | undefined;
   /** Every key is `{prefix}:...`; one prefix is one queue. Default `berth`. */
   readonly prefix?: string;
-  readonly clock?: Clock;
-  /** The conformance kit's race seams; production code leaves them unset. */
-  readonly hooks?: DriverHooks;
-  /** Payload (and result, step output) limit in bytes of JSON. Default 1 MiB. */
-  readonly maxPayloadBytes?: number;
   /** For connections the driver opens from `url`: how long one command may take. Default 10 s. */
   readonly commandTimeoutMs?: number;
-  /**
-   * The key list cursors are signed with, at least 16 characters. Default: derived from the prefix, so
-   * every process of one deployment reads the others' cursors; set it (the same value in every
-   * process) to make cursors unforgeable.
-   */
-  readonly cursorSecret?: string;
   /**
    * After every write that acknowledges something, WAIT until `replicas` replicas hold it, at most
    * `timeoutMs` (under commandTimeoutMs); fewer answers DRIVER_UNAVAILABLE with `meta.replicas`.
@@ -96,7 +87,8 @@ function screenOptions(options: RedisDriverOptions) {
       example: 'createRedisDriver({ redis: new Redis(process.env.REDIS_URL) })',
     });
   }
-  const limit = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  const base = resolveBaseOptions(DRIVER, options.prefix ?? 'berth', options);
+  const limit = base.maxPayloadBytes;
   if (!Number.isInteger(limit) || limit < 1) {
     throw configInvalid({
       option: 'maxPayloadBytes',
@@ -126,16 +118,15 @@ function screenOptions(options: RedisDriverOptions) {
         });
   const durability = screenDurability(options.durability, timeout);
   const keys = keysFor(options.prefix ?? 'berth');
-  const cursorSecret =
-    options.cursorSecret ?? defaultCursorSecret(DRIVER, options.prefix ?? 'berth');
+  const { cursorSecret } = base;
   // Screened here, before a connection is opened that a refusal would leave behind.
   createCursorCodec(cursorSecret, 'createRedisDriver');
-  return { limit, timeout, url, sentinel, cluster, durability, keys, cursorSecret };
+  return { base, limit, timeout, url, sentinel, cluster, durability, keys, cursorSecret };
 }
 
 /** The Berth driver over Redis: every change that touches more than one key is one Lua script. */
 export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
-  const { limit, timeout, url, sentinel, cluster, durability, keys, cursorSecret } =
+  const { base, limit, timeout, url, sentinel, cluster, durability, keys, cursorSecret } =
     screenOptions(options);
   const connection: OwnedConnection<Redis | Cluster> | undefined =
     cluster !== undefined
@@ -172,7 +163,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     };
 
   const context = createContext(
-    { redis, keys, clock: options.clock ?? systemClock, hooks: options.hooks ?? {} },
+    { redis, keys, clock: base.clock, hooks: base.hooks },
     scriptRunner({
       redis,
       base: keys.base,
