@@ -11,7 +11,7 @@ import {
   implementJob,
   isBerthError,
 } from '@berth/core';
-import type { ScreensWorld } from '../groups/screens-world.js';
+import type { ScreensWorld } from '../groups/answers/screens-world.js';
 
 /** A public entry point called with built hostile arguments. */
 export type Entry = (driver: Driver, args: readonly unknown[]) => Promise<unknown> | unknown;

@@ -7,7 +7,7 @@ import {
   outcomeOf,
   type ScreensWorld,
   snapshot,
-} from '../groups/screens-world.js';
+} from '../groups/answers/screens-world.js';
 import { type DriverFactory, KIT_T0 } from '../kit.js';
 import { DRIVERLESS } from './app-entries.js';
 import { ENTRIES, ENTRY_NAMES } from './entries.js';

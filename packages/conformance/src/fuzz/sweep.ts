@@ -1,4 +1,4 @@
-import type { ScreensWorld } from '../groups/screens-world.js';
+import type { ScreensWorld } from '../groups/answers/screens-world.js';
 import { APP_ENTRIES, appTemplateOf } from './app-entries.js';
 import type { Call } from './run.js';
 import type { ValueSpec } from './values.js';

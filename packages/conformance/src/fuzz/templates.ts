@@ -1,5 +1,5 @@
 import { types } from 'node:util';
-import type { ScreensWorld } from '../groups/screens-world.js';
+import type { ScreensWorld } from '../groups/answers/screens-world.js';
 import { appTemplateOf } from './app-entries.js';
 
 /**

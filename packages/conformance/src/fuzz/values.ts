@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ScreensWorld } from '../groups/screens-world.js';
+import type { ScreensWorld } from '../groups/answers/screens-world.js';
 
 /**
  * A hostile argument described as plain data, so one generated sequence can be built afresh on

@@ -1,39 +1,42 @@
 import type { KitGroup, KitOptions } from '../kit.js';
-import { appTransactionGroup } from './app-transaction.js';
-import { attemptsGroup } from './attempts.js';
-import { backfillsGroup } from './backfills.js';
-import { checkGroup } from './check.js';
-import { claimGroup } from './claim.js';
-import { closeGroup } from './close.js';
-import { concurrencyGroup } from './concurrency.js';
-import { deleteGroup } from './delete.js';
-import { differentialGroup } from './differential.js';
-import { enqueueGroup } from './enqueue.js';
-import { eventsGroup } from './events.js';
-import { fuzzGroup } from './fuzz.js';
-import { goldenGroup } from './golden.js';
-import { largeValuesGroup } from './large-values.js';
-import { leasesGroup } from './leases.js';
-import { listGroup } from './list.js';
-import { logsGroup } from './logs.js';
-import { marksGroup } from './marks.js';
-import { operatorGroup } from './operator.js';
-import { pauseGroup } from './pause.js';
-import { progressGroup } from './progress.js';
-import { requeueGroup } from './requeue.js';
-import { restartGroup } from './restart.js';
-import { runtimeGroup } from './runtime.js';
-import { scaleGroup } from './scale.js';
-import { screensGroup } from './screens.js';
-import { settleGroup } from './settle.js';
-import { statsGroup } from './stats.js';
-import { stepsGroup } from './steps.js';
-import { tenancyGroup } from './tenancy.js';
-import { wakeGroup } from './wake.js';
+import { differentialGroup } from './answers/differential.js';
+import { fuzzGroup } from './answers/fuzz.js';
+import { goldenGroup } from './answers/golden.js';
+import { runtimeGroup } from './answers/runtime.js';
+import { screensGroup } from './answers/screens.js';
+import { attemptsGroup } from './attempts/attempts.js';
+import { backfillsGroup } from './backfills/backfills.js';
+import { claimGroup } from './claim/claim.js';
+import { concurrencyGroup } from './concurrency/concurrency.js';
+import { appTransactionGroup } from './driver/app-transaction.js';
+import { checkGroup } from './driver/check.js';
+import { closeGroup } from './driver/close.js';
+import { restartGroup } from './driver/restart.js';
+import { enqueueGroup } from './enqueue/enqueue.js';
+import { eventsGroup } from './events/events.js';
+import { leasesGroup } from './leases/leases.js';
+import { marksGroup } from './leases/marks.js';
+import { listGroup } from './list/list.js';
+import { statsGroup } from './list/stats.js';
+import { tenancyGroup } from './list/tenancy.js';
+import { logsGroup } from './logs/logs.js';
+import { progressGroup } from './logs/progress.js';
+import { deleteGroup } from './operator/delete.js';
+import { operatorGroup } from './operator/operator.js';
+import { requeueGroup } from './operator/requeue.js';
+import { pauseGroup } from './pause/pause.js';
+import { largeValuesGroup } from './scale/large-values.js';
+import { scaleGroup } from './scale/scale.js';
+import { settleGroup } from './settle/settle.js';
+import { stepsGroup } from './steps/steps.js';
+import { wakeGroup } from './wake/wake.js';
 
 /**
- * Every group of the kit, in spec order; one file each under `groups/`. The differential group
- * needs the options (its reference driver), so the list is built per run.
+ * Every group of the kit, in spec order. Groups sit in one folder per contract area under
+ * `groups/` (enqueue, claim, settle, operator, list, attempts, logs, steps, events, leases,
+ * concurrency, pause, backfills, wake, driver, answers, scale), beside `fixtures/`, the one set
+ * of helpers and values they share. The differential group needs the options (its reference
+ * driver), so the list is built per run.
  */
 export function kitGroups(options: KitOptions): readonly KitGroup[] {
   return [

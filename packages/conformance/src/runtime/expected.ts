@@ -2,8 +2,9 @@ import type { Transcript } from '../golden/transcript.js';
 import { answersLostExpected } from './expected-answers-lost.js';
 import { batchExpected } from './expected-batch.js';
 import { lifecycleExpected } from './expected-lifecycle.js';
-import { moreRuntimeExpected } from './expected-more.js';
 import { newestWinsExpected } from './expected-newest.js';
+import { slotsExpected } from './expected-slots.js';
+import { workerWaitsExpected } from './expected-worker-waits.js';
 
 /**
  * The runtime transcripts, written by hand from the contract and the runtime's documented
@@ -13,7 +14,8 @@ import { newestWinsExpected } from './expected-newest.js';
 const SLOT = (minute: number) => `schedule:minutely:2026-01-01T00:0${minute}:00.000Z`;
 
 export const runtimeExpected: Readonly<Record<string, Transcript>> = {
-  ...moreRuntimeExpected,
+  ...workerWaitsExpected,
+  ...slotsExpected,
   ...newestWinsExpected,
   ...answersLostExpected,
   ...batchExpected,
