@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineJob, MAX_JOB_PAGE } from '@berth/core';
 import { createPgOutbox } from '@berth/driver-pg';
@@ -19,7 +20,6 @@ const CRASH_AT = 400;
 /** At least this many relay SIGKILLs, however fast the producer is. */
 const MIN_KILLS = 6;
 const note = defineJob<{ n: number }>({ name: 'outbox.chaos', run: async () => {} });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // The outbox through relay SIGKILLs and a crash of the queue's server: a producer stages jobs in
 // its own transactions (a few per commit) while three relay processes move them into a private

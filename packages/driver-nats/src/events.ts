@@ -10,10 +10,10 @@ import {
   type PublishOptions,
 } from '@berth/core';
 import { dropAuxUnder, type NatsContext, writeJob } from './context.js';
+import { collectMarkers } from './delete-markers.js';
 import { eventOf, storedEventOf } from './events-codec.js';
 import type { EventEntry } from './index/event-index.js';
 import { effectiveJob } from './index/row.js';
-import { collectMarkers } from './markers.js';
 import { encodeJson } from './record.js';
 import { deleteKey, writeKey } from './writes.js';
 

@@ -1,10 +1,10 @@
 import type { ScreenedPurge } from '@berth/core';
 import { deleteJob, dropAuxUnder, type NatsContext, writeJob } from './context.js';
+import { collectMarkers } from './delete-markers.js';
 import { decideBatch } from './docs.js';
 import { readHolder } from './holders.js';
 import { finishedOrder, type Row } from './index/row.js';
 import { decideMarked } from './mark-commit.js';
-import { collectMarkers } from './markers.js';
 import { createMarkStore } from './marks.js';
 import type { StoredJob } from './record.js';
 import { purgeKey } from './writes.js';

@@ -1,21 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Driver, isBerthError } from '@berth/core';
-import { type PrivateServer, startPrivateServer } from '@berth/test-servers';
+import { eventually, type PrivateServer, pollUntil, startPrivateServer } from '@berth/test-servers';
 import { describe, expect, it } from 'vitest';
 import { createNatsDriver } from '../src/index.js';
 
-/** Retries `call` until it answers (the driver reconnecting by itself), failing after 20 s. */
-async function eventually<T>(call: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      return await call();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(100);
-    }
-  }
-}
+/** How long the driver may take to serve again after its server came back. */
+const RECONNECT = { withinMs: 20_000 };
 
 interface Traffic {
   /** Ids whose enqueue answered: each must exist after the restart. */
@@ -25,9 +15,11 @@ interface Traffic {
   readonly failures: unknown[];
 }
 
-/** Enqueues and claim-and-acks in a loop until `stopped()`: every answer is recorded. */
-async function traffic(driver: Driver, stopped: () => boolean): Promise<Traffic> {
-  const out: Traffic = { enqueued: [], acked: [], failures: [] };
+/**
+ * Enqueues and claim-and-acks in a loop until `stopped()`: every answer is recorded in `out`, as
+ * it comes.
+ */
+async function traffic(driver: Driver, out: Traffic, stopped: () => boolean): Promise<void> {
   const enqueuing = (async () => {
     while (!stopped()) {
       try {
@@ -60,7 +52,6 @@ async function traffic(driver: Driver, stopped: () => boolean): Promise<Traffic>
     }
   })();
   await Promise.all([enqueuing, claiming]);
-  return out;
 }
 
 /** A short grace makes the outage "long": the watch replays the bucket instead of resuming. */
@@ -90,7 +81,8 @@ describe('nats driver when its server restarts', () => {
         await live.subscribe?.(['faults'], (queue) => woke.push(queue));
 
         let stop = false;
-        const running = traffic(live, () => stop);
+        const seen: Traffic = { enqueued: [], acked: [], failures: [] };
+        const running = traffic(live, seen, () => stop);
         await sleep(300);
         await server.stop();
         // A call made while the server is away fails, and says so in the contract's words.
@@ -104,18 +96,29 @@ describe('nats driver when its server restarts', () => {
         }
         await sleep(500);
         await server.start();
-        await sleep(1_000);
+        // The traffic goes on until the driver serves it again: an enqueue and an ack answered
+        // after the restart.
+        const enqueuedBefore = seen.enqueued.length;
+        const ackedBefore = seen.acked.length;
+        await pollUntil(
+          () => seen.enqueued.length > enqueuedBefore && seen.acked.length > ackedBefore,
+          { what: 'an enqueue and an ack answered after the restart', withinMs: 30_000 },
+        );
         stop = true;
-        const seen = await running;
+        await running;
 
         expect(seen.failures.length).toBeGreaterThan(0);
         for (const failure of seen.failures) {
           expect(isBerthError(failure, 'DRIVER_UNAVAILABLE'), String(failure)).toBe(true);
         }
         // The driver came back by itself: it enqueues, claims and wakes again.
-        const after = await eventually(() => live.enqueue({ name: 'after', queue: 'after' }));
-        const [claimed] = await eventually(() =>
-          live.claim({ queues: ['after'], workerId: 'w', visibilityTimeoutMs: 60_000 }),
+        const after = await eventually(
+          () => live.enqueue({ name: 'after', queue: 'after' }),
+          RECONNECT,
+        );
+        const [claimed] = await eventually(
+          () => live.claim({ queues: ['after'], workerId: 'w', visibilityTimeoutMs: 60_000 }),
+          RECONNECT,
         );
         expect(claimed?.id).toBe(after.id);
         woke.length = 0;
@@ -123,7 +126,7 @@ describe('nats driver when its server restarts', () => {
           await live.enqueue({ name: 'again', queue: 'faults' });
           await sleep(100);
           if (woke.length === 0) throw new Error('no wake after the restart');
-        });
+        }, RECONNECT);
 
         // Nothing the driver acknowledged is lost: every answered enqueue is there, every landed
         // ack reads completed, in the driver that lived through the restart and in a new one.

@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isBerthError } from '@berth/core';
-import { serverUrl } from '@berth/test-servers';
+import { pollUntil, serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPgDriver, type PgDriver } from '../src/index.js';
 import { adminPool, dropSchema, freshSchema } from './pg-factory.js';
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(done: () => Promise<boolean> | boolean, withinMs = 10_000) {
-  const deadline = Date.now() + withinMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await pause(25);
-  }
-}
 
 describe('pg when the server drops its connections', () => {
   let schema: string;
@@ -71,7 +62,7 @@ describe('pg when the server drops its connections', () => {
         () => undefined,
         (error: unknown) => error,
       );
-      await until(async () => {
+      await pollUntil(async () => {
         const { rows } = await blocker.query(
           `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
           [appName],
@@ -108,21 +99,21 @@ describe('pg when the server drops its connections', () => {
     if (unsubscribe === undefined) throw new Error('the pg driver should offer subscribe');
     try {
       await driver.enqueue({ name: 'before', queue: 'faults' });
-      await until(() => heard.length === 1);
+      await pollUntil(() => heard.length === 1);
 
       const [before] = await listenerPids();
       await killDriverConnections();
-      await until(async () => {
+      await pollUntil(async () => {
         const pids = await listenerPids();
         return pids.length === 1 && pids[0] !== before;
       });
       // The reopened listener wakes its queues once, for NOTIFYs it could not hear while down.
-      await until(() => heard.length === 2);
+      await pollUntil(() => heard.length === 2);
 
       await driver.enqueue({ name: 'after', queue: 'faults' });
-      await until(() => heard.length === 3);
+      await pollUntil(() => heard.length === 3);
       await driver.enqueue({ name: 'elsewhere', queue: 'other' });
-      await pause(200);
+      await sleep(200);
       expect(heard).toEqual(['faults', 'faults', 'faults']);
     } finally {
       await unsubscribe();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { isBerthError } from '@berth/core';
-import { serverUrl } from '@berth/test-servers';
+import { pollUntil, serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPgDriver, type PgPoolOptions } from '../src/index.js';
@@ -41,14 +41,6 @@ async function sessionsNamed(name: string): Promise<number> {
     [name],
   );
   return rows[0]?.n ?? 0;
-}
-
-async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('the condition never held');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** The driver's own pool, opened just now, and a setting of one of its connections. */
@@ -160,7 +152,7 @@ describe('pg driver pool options', () => {
       const calls = Array.from({ length: 6 }, (_, i) =>
         driver.enqueue({ name: 'waits', payload: { i } }),
       );
-      await until(async () => (await sessionsNamed(name)) >= 2);
+      await pollUntil(async () => (await sessionsNamed(name)) >= 2, { withinMs: 5_000 });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await sessionsNamed(name)).toBe(2);
       await lock.release();
@@ -181,7 +173,7 @@ describe('pg driver pool options', () => {
     try {
       await driver.enqueue({ name: 'once', payload: {} });
       expect(await sessionsNamed(name)).toBe(1);
-      await until(async () => (await sessionsNamed(name)) === 0);
+      await pollUntil(async () => (await sessionsNamed(name)) === 0, { withinMs: 5_000 });
     } finally {
       await dispose();
     }

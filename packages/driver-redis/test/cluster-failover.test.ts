@@ -1,6 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
-import { type RedisCluster, type RedisClusterNode, startRedisCluster } from '@berth/test-servers';
+import {
+  pollUntil,
+  type RedisCluster,
+  type RedisClusterNode,
+  startRedisCluster,
+} from '@berth/test-servers';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRedisDriver } from '../src/index.js';
@@ -45,20 +50,6 @@ async function heal(node: RedisClusterNode): Promise<void> {
   await cluster.settled(60_000);
 }
 
-/** Waits until `done` holds, polling; throws naming `what` after `ms`. */
-async function until(
-  what: string,
-  done: () => boolean | Promise<boolean>,
-  ms: number,
-  left: () => string = () => '',
-) {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms ${left()}`);
-    await sleep(25);
-  }
-}
-
 it('the wake subscriber moves off a killed node, wakes every listener once, and hears later changes', async () => {
   const prefix = freshPrefix();
   const driver = createRedisDriver({ cluster: cluster.startup, prefix });
@@ -67,7 +58,7 @@ it('the wake subscriber moves off a killed node, wakes every listener once, and 
     if (driver.subscribe === undefined) throw new Error('the redis driver offers subscribe');
     const unsubscribe = await driver.subscribe(['a', 'b'], (queue) => woken.push(queue));
     await driver.enqueue({ name: 'x', queue: 'a' });
-    await until('the first wake-up', () => woken.includes('a'), 10_000);
+    await pollUntil(() => woken.includes('a'), { what: 'the first wake-up', withinMs: 10_000 });
 
     // The node the subscriber listens on: the one with a pub/sub client on the channel.
     const channel = `{${prefix}}:wake`;
@@ -82,23 +73,28 @@ it('the wake subscriber moves off a killed node, wakes every listener once, and 
     const node = listening[0] as RedisClusterNode;
     woken.length = 0;
     await node.crash();
-    await until('the wake-up of every queue after resubscribing', () => woken.length >= 2, 30_000);
+    await pollUntil(() => woken.length >= 2, {
+      what: 'the wake-up of every queue after resubscribing',
+      withinMs: 30_000,
+    });
     expect(woken.sort()).toEqual(['a', 'b']);
 
     await cluster.settled(60_000);
     woken.length = 0;
     // The killed node may have served the prefix's slot: until the driver's slot map names the new
     // master (refreshed each second), a call answers DRIVER_UNAVAILABLE, as during the failover.
-    await until(
-      'an enqueue acknowledged after the move',
+    await pollUntil(
       () =>
         driver.enqueue({ name: 'x', queue: 'b', idempotencyKey: 'after-move' }).then(
           () => true,
           () => false,
         ),
-      30_000,
+      { what: 'an enqueue acknowledged after the move', withinMs: 30_000 },
     );
-    await until('a wake-up after the move', () => woken.includes('b'), 10_000);
+    await pollUntil(() => woken.includes('b'), {
+      what: 'a wake-up after the move',
+      withinMs: 10_000,
+    });
     expect(woken).toEqual(['b']);
     await unsubscribe();
     await heal(node);
@@ -139,7 +135,10 @@ it('a worker rides out the kill of the master serving its prefix: every acknowle
   try {
     for (let i = 0; i < 200; i += 1) ids.push((await client.enqueue(work, {})).id);
     await worker.start();
-    await until('the first completions', () => completed.size >= 50, 30_000);
+    await pollUntil(() => completed.size >= 50, {
+      what: 'the first completions',
+      withinMs: 30_000,
+    });
 
     const master = await masterOfPrefix(prefix);
     // A producer keeps going through the failover, each enqueue retried until acknowledged.
@@ -166,8 +165,7 @@ it('a worker rides out the kill of the master serving its prefix: every acknowle
 
     const unique = [...new Set(ids)];
     let pending: string[] = [];
-    await until(
-      'every acknowledged job completed',
+    await pollUntil(
       async () => {
         const records = await Promise.all(unique.map((id) => driver.get(id).catch(() => null)));
         // What is left, so a run that gives up says which jobs and how (missing: lost).
@@ -186,8 +184,11 @@ it('a worker rides out the kill of the master serving its prefix: every acknowle
         );
         return pending.length === 0;
       },
-      90_000,
-      () => `(left: ${pending.length}, e.g. ${pending.slice(0, 5).join('; ')})`,
+      {
+        what: 'every acknowledged job completed',
+        withinMs: 90_000,
+        detail: () => `(left: ${pending.length}, e.g. ${pending.slice(0, 5).join('; ')})`,
+      },
     );
     const twice = unique.filter((id) => (completed.get(id) ?? 0) > 1);
     const reRun = unique.filter((id) => (runs.get(id) ?? 0) > 1).length;

@@ -1,22 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isBerthError } from '@berth/core';
-import { startPrivateServer } from '@berth/test-servers';
+import { eventually, startPrivateServer } from '@berth/test-servers';
 import { describe, expect, it } from 'vitest';
 import { createRedisDriver } from '../src/index.js';
 import { freshPrefix } from './redis-factory.js';
-
-/** Retries `call` until it answers (the driver reconnecting by itself), failing after 15 s. */
-async function eventually<T>(call: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      return await call();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(100);
-    }
-  }
-}
 
 describe('redis driver when the server restarts', () => {
   it('calls in flight during the outage fail DRIVER_UNAVAILABLE, and the driver recovers by itself', async () => {

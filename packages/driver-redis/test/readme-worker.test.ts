@@ -1,51 +1,25 @@
 import { createClient, createWorker, defineJob } from '@berth/core';
-import {
-  readmeBlock,
-  runSnippet,
-  serverUrl,
-  snippetTypeErrors,
-  splitImports,
-  stripTypes,
-} from '@berth/test-servers';
-import { expect, it } from 'vitest';
+import { serverUrl } from '@berth/test-servers';
+import { readmeWorkerQuickStart } from '@berth/test-servers/readme-worker';
 import { createRedisDriver, type RedisDriverOptions } from '../src/index.js';
 import { dropPrefix, freshPrefix } from './redis-factory.js';
 
-const workerQuickStart = (): string =>
-  readmeBlock(new URL('../README.md', import.meta.url), 'worker-quick-start');
-
-it('the README worker quick-start type-checks as written', () => {
-  const errors = snippetTypeErrors(workerQuickStart(), {
-    tsconfig: new URL('../tsconfig.json', import.meta.url),
-    at: new URL('./readme-worker.snippet.ts', import.meta.url),
-  });
-  expect(errors).toEqual([]);
-}, 60_000);
-
-it('the README worker quick-start runs as written: connect, define, enqueue, work, stop', async () => {
-  const { imports, body: source } = splitImports(workerQuickStart());
-  expect(imports).toEqual([
-    "import { createClient, createWorker, defineJob } from '@berth/core';",
-    "import { createRedisDriver } from '@berth/driver-redis';",
-  ]);
-  // Types stripped, nothing else changed: what runs is the text the reader copies.
-  const body = stripTypes(source);
-
+readmeWorkerQuickStart({
+  testFile: import.meta.url,
+  steps: 'connect, define, enqueue, work, stop',
+  driverImport: "import { createRedisDriver } from '@berth/driver-redis';",
+  core: { createClient, createWorker, defineJob },
   // The snippet runs on a prefix of its own, so it can never meet another test's keys.
-  const prefix = freshPrefix();
-  const printed: unknown[][] = [];
-  const url = await serverUrl('redis');
-  try {
-    await runSnippet(body, {
-      createClient,
-      createWorker,
-      defineJob,
-      createRedisDriver: (options: RedisDriverOptions) => createRedisDriver({ ...options, prefix }),
-      process: { env: { REDIS_URL: url } },
-      console: { log: (...args: unknown[]) => printed.push(args) },
-    });
-  } finally {
-    await dropPrefix(url, prefix);
-  }
-  expect(printed).toEqual([['email.send {"to":"ada@example.com","sent":true}']]);
+  async sandbox() {
+    const prefix = freshPrefix();
+    const url = await serverUrl('redis');
+    return {
+      bindings: {
+        createRedisDriver: (options: RedisDriverOptions) =>
+          createRedisDriver({ ...options, prefix }),
+        process: { env: { REDIS_URL: url } },
+      },
+      dispose: () => dropPrefix(url, prefix),
+    };
+  },
 });

@@ -140,3 +140,4 @@ export {
   type RedisClusterNode,
   startRedisCluster,
 } from './redis-cluster.js';
+export { eventually, type PollOptions, pollUntil, type RetryOptions } from './waits.js';
