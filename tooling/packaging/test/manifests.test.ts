@@ -77,6 +77,19 @@ describe('packed manifests', () => {
     }
   });
 
+  it('take @berth/core as a peer dependency, never their own copy: one core per app, so its errors, registries and hubs are one', () => {
+    for (const { name, manifest } of packed.values()) {
+      if (name === '@berth/core') continue;
+      const ownCopy = manifest.dependencies?.['@berth/core'];
+      const peer = manifest.peerDependencies?.['@berth/core'];
+      expect({ name, ownCopy, peer: typeof peer }).toEqual({
+        name,
+        ownCopy: undefined,
+        peer: 'string',
+      });
+    }
+  });
+
   it("driver-pg depends on @types/pg, since its declarations import pg's types", () => {
     const pg = packed.get('@berth/driver-pg')?.manifest;
     expect(pg?.dependencies?.['@types/pg']).toMatch(/^\^8\./);
