@@ -5,11 +5,10 @@
 //   pnpm exec tsx --conditions=@berth/source src/footprint.ts --jobs 20000 --rounds 3
 
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { type FootprintResult, runFootprint } from './footprint/child.ts';
 import { MEASURED_AS } from './footprint/sizes.ts';
 import { markdownTable, spreadText, times } from './format.ts';
-import { answerProbe, forkProbe, interleave } from './probe-runs.ts';
+import { answerProbe, forkProbe, interleave, probeArgs } from './probe-runs.ts';
 import { locateServers } from './servers.ts';
 import { spread } from './stats.ts';
 import { systemNamed } from './systems/registry.ts';
@@ -34,21 +33,14 @@ const REDIS_DB = 9;
 const bytes = (value: number): string => `${Math.round(value)}`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      child: { type: 'string' },
-      jobs: { type: 'string', default: '20000' },
-      rounds: { type: 'string', default: '3' },
-      systems: { type: 'string', default: DEFAULT_SYSTEMS.join(',') },
-    },
-  });
-  if (values.child !== undefined) return answerProbe(values.child, runFootprint);
-  const jobs = Number(values.jobs);
-  const systems = values.systems.split(',').map(systemNamed);
+  const args = probeArgs(DEFAULT_SYSTEMS);
+  if (args.child !== undefined) return answerProbe(args.child, runFootprint);
+  const { jobs } = args;
+  const systems = args.systems.map(systemNamed);
   const urls = await locateServers(new Set(systems.map((system) => system.server)), REDIS_DB);
   const results = await interleave<FootprintResult>({
     systems: systems.map((system) => system.name),
-    rounds: Number(values.rounds),
+    rounds: args.rounds,
     urls,
     run: (system, tag) =>
       forkProbe(fileURLToPath(import.meta.url), { system, tag, jobs, urls }, [

@@ -6,10 +6,9 @@
 //   pnpm exec tsx --conditions=@berth/source src/pg-wal.ts --jobs 20000 --rounds 3
 
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { markdownTable, spreadText } from './format.ts';
 import { measureWal, PHASES, type PhaseWal, type WalResult } from './pg-wal/measure.ts';
-import { answerProbe, forkProbe, interleave, largestFirst } from './probe-runs.ts';
+import { answerProbe, forkProbe, interleave, largestFirst, probeArgs } from './probe-runs.ts';
 import { locateServers } from './servers.ts';
 import { spread } from './stats.ts';
 
@@ -17,21 +16,14 @@ const DEFAULT_SYSTEMS = ['berth-pg', 'graphile-worker', 'graphile-worker-batched
 const decimal = (value: number): string => value.toFixed(2);
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      child: { type: 'string' },
-      jobs: { type: 'string', default: '20000' },
-      rounds: { type: 'string', default: '3' },
-      systems: { type: 'string', default: DEFAULT_SYSTEMS.join(',') },
-    },
-  });
-  if (values.child !== undefined) return answerProbe(values.child, measureWal);
-  const jobs = Number(values.jobs);
-  const systems = values.systems.split(',');
+  const args = probeArgs(DEFAULT_SYSTEMS);
+  if (args.child !== undefined) return answerProbe(args.child, measureWal);
+  const { jobs } = args;
+  const { systems } = args;
   const urls = await locateServers(new Set(['pg']), 9);
   const results = await interleave<WalResult>({
     systems,
-    rounds: Number(values.rounds),
+    rounds: args.rounds,
     urls,
     run: (system, tag) => forkProbe(fileURLToPath(import.meta.url), { system, tag, jobs, urls }),
     line: (result) =>

@@ -4,6 +4,7 @@
 
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
 import type { ChildTask, ServerUrls } from './protocol.ts';
 import { cleanUp } from './servers.ts';
 import { systemNamed } from './systems/registry.ts';
@@ -108,4 +109,27 @@ export function largestFirst(
     .filter(([, value]) => value >= floor)
     .sort((a, b) => b[1] - a[1])
     .map(([key]) => key);
+}
+
+/** A probe's command line: `--jobs`, `--rounds`, `--systems` (default `systems`), and `--child`. */
+export function probeArgs(systems: readonly string[]): {
+  readonly child: string | undefined;
+  readonly jobs: number;
+  readonly rounds: number;
+  readonly systems: string[];
+} {
+  const { values } = parseArgs({
+    options: {
+      child: { type: 'string' },
+      jobs: { type: 'string', default: '20000' },
+      rounds: { type: 'string', default: '3' },
+      systems: { type: 'string', default: systems.join(',') },
+    },
+  });
+  return {
+    child: values.child,
+    jobs: Number(values.jobs),
+    rounds: Number(values.rounds),
+    systems: values.systems.split(','),
+  };
 }

@@ -6,9 +6,8 @@
 //   pnpm exec tsx --conditions=@berth/source src/redis-commands.ts --jobs 20000 --rounds 3
 
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { markdownTable, spreadText } from './format.ts';
-import { answerProbe, forkProbe, interleave, largestFirst } from './probe-runs.ts';
+import { answerProbe, forkProbe, interleave, largestFirst, probeArgs } from './probe-runs.ts';
 import { type CommandResult, measureCommands } from './redis-commands/measure.ts';
 import { locateServers } from './servers.ts';
 import { spread } from './stats.ts';
@@ -19,21 +18,14 @@ const sum = (values: Readonly<Record<string, number>>): number =>
   Object.values(values).reduce((total, value) => total + value, 0);
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      child: { type: 'string' },
-      jobs: { type: 'string', default: '20000' },
-      rounds: { type: 'string', default: '3' },
-      systems: { type: 'string', default: DEFAULT_SYSTEMS.join(',') },
-    },
-  });
-  if (values.child !== undefined) return answerProbe(values.child, measureCommands);
-  const jobs = Number(values.jobs);
-  const systems = values.systems.split(',');
+  const args = probeArgs(DEFAULT_SYSTEMS);
+  if (args.child !== undefined) return answerProbe(args.child, measureCommands);
+  const { jobs } = args;
+  const { systems } = args;
   const urls = await locateServers(new Set(['redis']), 9);
   const results = await interleave<CommandResult>({
     systems,
-    rounds: Number(values.rounds),
+    rounds: args.rounds,
     urls,
     run: (system, tag) => forkProbe(fileURLToPath(import.meta.url), { system, tag, jobs, urls }),
     line: (result) =>
