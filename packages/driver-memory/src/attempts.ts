@@ -6,7 +6,7 @@ import {
   type ByIdOptions,
   type JobError,
   NO_ATTEMPTS,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { findRow, type Row, type Store } from './store.js';
 
 /**

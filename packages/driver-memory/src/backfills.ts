@@ -8,7 +8,7 @@ import {
   type BackfillStart,
   type BackfillStarted,
   type BackfillTransition,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { Store } from './store.js';
 
 /**

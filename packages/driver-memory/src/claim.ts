@@ -1,4 +1,4 @@
-import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core';
+import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core/driver';
 import { endAttempt } from './attempts.js';
 import type { RowHeap } from './heap.js';
 import { claimsBefore, drain, type Lane, lanesOf, syncClock } from './placement.js';

@@ -4,7 +4,7 @@ import {
   jobNotDeletable,
   jobNotFound,
   UNDELETABLE_STATES,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { stateAt, toRecord } from './record.js';
 import { findRow, removeRow, type Store } from './store.js';
 

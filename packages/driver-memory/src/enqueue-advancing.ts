@@ -1,4 +1,4 @@
-import type { EnqueueResult, MarkAdvance, MarkPassed, ScreenedEnqueue } from '@berth/core';
+import type { EnqueueResult, MarkAdvance, MarkPassed, ScreenedEnqueue } from '@berth/core/driver';
 import { enqueueMany } from './enqueue.js';
 import { advanceMark, getMark } from './marks.js';
 import type { Store } from './store.js';

@@ -6,7 +6,7 @@ import {
   LIVE_STATES,
   type ScreenedEnqueue,
   sameTenant,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { newId } from './ids.js';
 import { DRIVER_NAME, insertRow, namespaceKey, type Row, type Store } from './store.js';
 import { notify } from './wake.js';

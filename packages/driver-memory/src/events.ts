@@ -6,7 +6,7 @@ import {
   type Json,
   matchesEvent,
   type PublishOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { newId } from './ids.js';
 import { copyJson } from './record.js';
 import { type Store, setState } from './store.js';

@@ -1,4 +1,4 @@
-import type { Fence } from '@berth/core';
+import type { Fence } from '@berth/core/driver';
 import { fenced } from './settle.js';
 import { type Store, setState } from './store.js';
 

@@ -1,4 +1,4 @@
-import type { LeaseHolder } from '@berth/core';
+import type { LeaseHolder } from '@berth/core/driver';
 import type { Store } from './store.js';
 
 /** Named leases and counted slots; expired means `expiresAt <= now` on the driver's clock. */

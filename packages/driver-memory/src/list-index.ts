@@ -1,4 +1,4 @@
-import type { ListPosition } from '@berth/core';
+import type { ListPosition } from '@berth/core/driver';
 import type { Meter } from './meter.js';
 import type { Row } from './store.js';
 

@@ -1,4 +1,10 @@
-import type { JobState, PositionedJob, QueueStats, ScreenedList, ScreenedPurge } from '@berth/core';
+import type {
+  JobState,
+  PositionedJob,
+  QueueStats,
+  ScreenedList,
+  ScreenedPurge,
+} from '@berth/core/driver';
 import { drain, syncClock } from './placement.js';
 import { positionOf, stateAt, toRecord } from './record.js';
 import { type Row, removeRow, type Store } from './store.js';

@@ -5,7 +5,7 @@ import {
   type LogLine,
   MAX_JOB_LOG_LINES,
   type ScreenedLogList,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { fenced } from './settle.js';
 import { findRow, type Store } from './store.js';
 

@@ -10,7 +10,7 @@ import {
   driverUnavailable,
   isBerthError,
   resolveBaseOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { listAttempts } from './attempts.js';
 import {
   commitBackfill,

@@ -1,4 +1,4 @@
-import type { Driver } from '@berth/core';
+import type { Driver } from '@berth/core/driver';
 
 /**
  * How many rows the store examined (a compare, a step of a walk): the driver's own tests prove a

@@ -10,7 +10,7 @@ import {
   REQUEUEABLE_STATES,
   type RequeueOptions,
   stepInvalid,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { endAttempt } from './attempts.js';
 import { stateAt, toRecord } from './record.js';
 import { clearLease, findRow, namespaceKey, type Row, type Store, setState } from './store.js';

@@ -1,4 +1,4 @@
-import type { QueuePause } from '@berth/core';
+import type { QueuePause } from '@berth/core/driver';
 import type { Store } from './store.js';
 import { notify } from './wake.js';
 

@@ -1,4 +1,4 @@
-import { JOB_STATES, type JobState, LIVE_STATES } from '@berth/core';
+import { JOB_STATES, type JobState, LIVE_STATES } from '@berth/core/driver';
 import { RowHeap } from './heap.js';
 import type { Meter } from './meter.js';
 import type { Row } from './store.js';

@@ -1,4 +1,4 @@
-import type { Fence, Json } from '@berth/core';
+import type { Fence, Json } from '@berth/core/driver';
 import { copyJson } from './record.js';
 import { fenced } from './settle.js';
 import type { Store } from './store.js';

@@ -5,7 +5,7 @@ import {
   type JobRecord,
   type JobState,
   type Json,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { Row } from './store.js';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };

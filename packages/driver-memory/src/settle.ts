@@ -7,7 +7,7 @@ import {
   type NackOptions,
   nackOutcome,
   type SuspendOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { endAttempt } from './attempts.js';
 import { clearLease, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';

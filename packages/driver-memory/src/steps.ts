@@ -1,4 +1,4 @@
-import { type Fence, leaseLost, type StepRecord, stepInvalid } from '@berth/core';
+import { type Fence, leaseLost, type StepRecord, stepInvalid } from '@berth/core/driver';
 import { copyError, copyJson } from './record.js';
 import { fenced } from './settle.js';
 import type { Store } from './store.js';

@@ -9,7 +9,7 @@ import {
   type Json,
   LIVE_STATES,
   type StepRecord,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { EventLog } from './event-log.js';
 import type { RowHeap } from './heap.js';
 import { ListIndex } from './list-index.js';

@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core';
+import type { Unsubscribe } from '@berth/core/driver';
 import type { Store, WakeListener } from './store.js';
 
 /** Adds a listener for `queues`; the answer removes it. */

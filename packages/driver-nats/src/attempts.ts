@@ -6,7 +6,7 @@ import {
   type ByIdOptions,
   type JobError,
   NO_ATTEMPTS,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { NatsContext } from './context.js';
 import { effectiveJob } from './index/row.js';
 import type { StoredJob } from './record.js';

@@ -3,7 +3,7 @@ import {
   type BackfillChange,
   type BackfillCommit,
   type BackfillTransition,
-} from '@berth/core';
+} from '@berth/core/driver';
 import {
   type Heavy,
   type Holder,

@@ -3,7 +3,7 @@ import {
   type BackfillRun,
   type BackfillStatus,
   type Json,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { NatsContext } from './context.js';
 import { type BlobRef, decodeJson } from './record.js';
 

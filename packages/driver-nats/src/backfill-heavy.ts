@@ -1,4 +1,4 @@
-import type { BackfillRun, Json } from '@berth/core';
+import type { BackfillRun, Json } from '@berth/core/driver';
 import { type Heavy, type Holder, type StoredRun, toRun } from './backfill-doc.js';
 import { writeBlob } from './blobs.js';
 import { dropAux, dropAuxUnder, type NatsContext } from './context.js';

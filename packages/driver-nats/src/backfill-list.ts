@@ -1,4 +1,4 @@
-import type { BackfillListRequest, BackfillRun } from '@berth/core';
+import type { BackfillListRequest, BackfillRun } from '@berth/core/driver';
 import { byStart, type Ledger, readLedgerKey, type StoredRun } from './backfill-doc.js';
 import { answerRuns } from './backfill-heavy.js';
 import type { NatsContext } from './context.js';

@@ -1,4 +1,4 @@
-import type { BackfillRun } from '@berth/core';
+import type { BackfillRun } from '@berth/core/driver';
 import {
   type Heavy,
   type Holder,

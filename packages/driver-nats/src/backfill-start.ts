@@ -1,4 +1,4 @@
-import { BACKFILL_RUNS_KEPT, type BackfillStart, type BackfillStarted } from '@berth/core';
+import { BACKFILL_RUNS_KEPT, type BackfillStart, type BackfillStarted } from '@berth/core/driver';
 import { TimeoutError } from '@nats-io/transport-node';
 import {
   byStart,

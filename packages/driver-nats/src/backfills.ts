@@ -1,4 +1,4 @@
-import type { BackfillBackend } from '@berth/core';
+import type { BackfillBackend } from '@berth/core/driver';
 import { commitBackfill, transitionBackfill } from './backfill-change.js';
 import { listBackfills } from './backfill-list.js';
 import { getBackfill } from './backfill-read.js';

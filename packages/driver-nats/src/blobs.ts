@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Json } from '@berth/core';
+import type { Json } from '@berth/core/driver';
 import type { KV } from '@nats-io/kv';
 import { type BlobRef, decodeJson, encodeJson, type Spill, type StoredJob } from './record.js';
 import type { Subjects } from './subjects.js';

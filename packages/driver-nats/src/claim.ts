@@ -1,4 +1,4 @@
-import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core';
+import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core/driver';
 import { hydrateJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
 import { claimOrder, effectiveJob, type Row } from './index/row.js';

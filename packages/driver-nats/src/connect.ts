@@ -1,4 +1,4 @@
-import type { Clock, DriverHooks } from '@berth/core';
+import type { Clock, DriverHooks } from '@berth/core/driver';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { openBucket, watchedBucket } from './buckets.js';

@@ -1,4 +1,4 @@
-import type { Clock, DriverHooks } from '@berth/core';
+import type { Clock, DriverHooks } from '@berth/core/driver';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';

@@ -5,7 +5,7 @@ import {
   jobNotDeletable,
   jobNotFound,
   UNDELETABLE_STATES,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { deleteJob, type NatsContext } from './context.js';
 import { readJob } from './docs.js';
 import { createMarkStore } from './marks.js';

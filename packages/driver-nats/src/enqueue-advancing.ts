@@ -8,7 +8,7 @@ import {
   type MarkPassed,
   type ScreenedEnqueue,
   sameTenant,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { spillJob } from './blobs.js';
 import { DRIVER, deleteJob, type NatsContext, writeJob } from './context.js';
 import { decideBatch, readDoc, resolveDoc } from './docs.js';

@@ -6,7 +6,7 @@ import {
   jobDuplicate,
   type ScreenedEnqueue,
   sameTenant,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { spillJob } from './blobs.js';
 import { DRIVER, type NatsContext, writeJob } from './context.js';
 import { decideBatch, readSlot, type Slot } from './docs.js';

@@ -1,4 +1,4 @@
-import type { EventRecord, Json } from '@berth/core';
+import type { EventRecord, Json } from '@berth/core/driver';
 import { type BlobStore, readBlob, SPILL_AT, writeBlob } from './blobs.js';
 import { type BlobRef, encodeJson } from './record.js';
 

@@ -8,7 +8,7 @@ import {
   type Json,
   matchesEvent,
   type PublishOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { dropAuxUnder, type NatsContext, writeJob } from './context.js';
 import { collectMarkers } from './delete-markers.js';
 import { eventOf, storedEventOf } from './events-codec.js';

@@ -1,4 +1,4 @@
-import type { Fence } from '@berth/core';
+import type { Fence } from '@berth/core/driver';
 import type { NatsContext } from './context.js';
 import { fenced } from './settle.js';
 import { extended } from './transitions.js';

@@ -1,4 +1,4 @@
-import { LIVE_STATES } from '@berth/core';
+import { LIVE_STATES } from '@berth/core/driver';
 import type { NatsContext } from './context.js';
 import { readJob } from './docs.js';
 import { decodeJson, encodeJson, type StoredJob } from './record.js';

@@ -1,4 +1,4 @@
-import type { LeaseStore } from '@berth/core';
+import type { LeaseStore } from '@berth/core/driver';
 import type { NatsContext } from './context.js';
 import { decodeJson, encodeJson } from './record.js';
 import { createSlotStore } from './slots.js';

@@ -8,7 +8,7 @@ import {
   type LogLineInput,
   MAX_JOB_LOG_LINES,
   type ScreenedLogList,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { dropAux, type NatsContext, readAuxJson } from './context.js';
 import { readJob } from './docs.js';
 import { decodeJson, encodeJson, type LogHead, type StoredJob } from './record.js';

@@ -1,4 +1,4 @@
-import type { MarkStore } from '@berth/core';
+import type { MarkStore } from '@berth/core/driver';
 import type { NatsContext } from './context.js';
 import { decideBatch, readDoc } from './docs.js';
 import { decodeJson, encodeJson } from './record.js';

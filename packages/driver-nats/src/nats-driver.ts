@@ -12,7 +12,7 @@ import {
   resolveBaseOptions,
   type ScreenedEnqueue,
   type StepStore,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { accessFix } from './access-refused.js';
 import { listAttempts } from './attempts.js';

@@ -9,7 +9,7 @@ import {
   type PositionedJob,
   type QueueStats,
   type ScreenedList,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { hydrateJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
 import { type CurrentJob, readJob } from './docs.js';

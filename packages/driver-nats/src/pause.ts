@@ -1,4 +1,4 @@
-import type { QueuePause } from '@berth/core';
+import type { QueuePause } from '@berth/core/driver';
 import type { NatsContext } from './context.js';
 import type { PauseDoc } from './index/pause-index.js';
 import { decodeJson, encodeJson } from './record.js';

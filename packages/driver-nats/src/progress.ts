@@ -1,4 +1,4 @@
-import type { Fence, Json } from '@berth/core';
+import type { Fence, Json } from '@berth/core/driver';
 import type { NatsContext } from './context.js';
 import type { StoredJob } from './record.js';
 import { fenced } from './settle.js';

@@ -1,4 +1,4 @@
-import type { ScreenedPurge } from '@berth/core';
+import type { ScreenedPurge } from '@berth/core/driver';
 import { deleteJob, dropAuxUnder, type NatsContext, writeJob } from './context.js';
 import { collectMarkers } from './delete-markers.js';
 import { decideBatch } from './docs.js';

@@ -1,4 +1,4 @@
-import { type AttemptHistory, effectiveState, type JobRecord, type Json } from '@berth/core';
+import { type AttemptHistory, effectiveState, type JobRecord, type Json } from '@berth/core/driver';
 import { requeued } from './transitions.js';
 
 /**

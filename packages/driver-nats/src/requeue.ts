@@ -8,7 +8,7 @@ import {
   REQUEUEABLE_STATES,
   type RequeueOptions,
   stepInvalid,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { dropAux, type NatsContext, writeJob } from './context.js';
 import { type CurrentJob, decideBatch, readJob } from './docs.js';
 import { type Holder, liveHolder, readHolder, takeHolder } from './holders.js';

@@ -1,4 +1,4 @@
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 
 /** How the connection proves who it is, read from the servers' URLs. */
 export type ServerCredentials =

@@ -1,4 +1,4 @@
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 
 /** The schemes a NATS server URL may have for the Node transport; `tls` asks for TLS. */
 const SCHEMES = new Set(['nats:', 'tls:']);

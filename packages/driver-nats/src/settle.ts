@@ -6,7 +6,7 @@ import {
   type NackItem,
   type NackOptions,
   type SuspendOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { spillJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
 import { type CurrentJob, readJob } from './docs.js';

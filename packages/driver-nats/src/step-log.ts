@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StepRecord } from '@berth/core';
+import type { StepRecord } from '@berth/core/driver';
 import { readBlob, writeBlob } from './blobs.js';
 import { type NatsContext, readAuxJson } from './context.js';
 import { type BlobRef, decodeJson, encodeJson, type StepLog } from './record.js';

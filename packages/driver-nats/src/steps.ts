@@ -5,7 +5,7 @@ import {
   type StepRecord,
   type StepStore,
   stepInvalid,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { dropAux, type NatsContext } from './context.js';
 import type { Row } from './index/row.js';
 import type { StepLog } from './record.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 
 /**
  * Every stream, bucket, key and subject the driver uses, in one place. A prefix is one queue: two

@@ -4,7 +4,7 @@ import {
   type NackOptions,
   nackOutcome,
   type ScreenedClaim,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { endedAttempt } from './attempts.js';
 import type { StepLog, StoredJob } from './record.js';
 

@@ -1,5 +1,5 @@
 import { debuglog } from 'node:util';
-import type { Unsubscribe } from '@berth/core';
+import type { Unsubscribe } from '@berth/core/driver';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { decodeJson, encodeJson } from './record.js';
 

@@ -1,4 +1,4 @@
-import { driverUnavailable } from '@berth/core';
+import { driverUnavailable } from '@berth/core/driver';
 
 /**
  * SQLSTATEs that say the server answered and refused who is asking or what for: retrying the

@@ -1,4 +1,4 @@
-import { type BackfillTransaction, configInvalid, driverUnavailable } from '@berth/core';
+import { type BackfillTransaction, configInvalid, driverUnavailable } from '@berth/core/driver';
 import type pg from 'pg';
 import { pgUnavailable } from './access-refused.js';
 import { isPgPool } from './executor.js';

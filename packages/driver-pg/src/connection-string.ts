@@ -1,4 +1,4 @@
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 
 /** The URL schemes `pg` reads as a host URL. */
 const SCHEMES = new Set(['postgres:', 'postgresql:']);

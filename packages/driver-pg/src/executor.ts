@@ -1,4 +1,4 @@
-import { configInvalid, driverNotMigrated, isBerthError } from '@berth/core';
+import { configInvalid, driverNotMigrated, isBerthError } from '@berth/core/driver';
 import pg from 'pg';
 import { pgUnavailable } from './access-refused.js';
 import { screenConnectionString } from './connection-string.js';

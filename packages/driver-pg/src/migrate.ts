@@ -1,4 +1,4 @@
-import { isBerthError } from '@berth/core';
+import { isBerthError } from '@berth/core/driver';
 import type pg from 'pg';
 import { pgUnavailable } from './access-refused.js';
 import type { PgExecutor } from './executor.js';

@@ -1,4 +1,4 @@
-import { isBerthError } from '@berth/core';
+import { isBerthError } from '@berth/core/driver';
 import { pgUnavailable } from './access-refused.js';
 import type { PgExecutor } from './executor.js';
 import { LATEST_VERSION, MIGRATIONS } from './sql/migrations/index.js';

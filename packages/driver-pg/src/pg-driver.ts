@@ -6,7 +6,7 @@ import {
   type DriverBackend,
   driverClosed,
   resolveBaseOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
 import { type MigrateResult, migrate } from './migrate.js';
 import { type MigrationStatus, migrationStatus } from './migration-status.js';

@@ -1,4 +1,4 @@
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 import type pg from 'pg';
 
 /**

@@ -9,7 +9,7 @@ import {
   type ListPosition,
   type StepRecord,
   type StepStatus,
-} from '@berth/core';
+} from '@berth/core/driver';
 
 /** A job row as `jobColumns` answers it: int8 arrive as strings, JSON as text. */
 export interface JobRow {

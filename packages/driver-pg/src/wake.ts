@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core';
+import type { Unsubscribe } from '@berth/core/driver';
 import pg from 'pg';
 import { listenSql } from './sql/notify.js';
 

@@ -4,7 +4,7 @@ import type {
   AttemptOutcome,
   AttemptRecord,
   JobError,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
 import { ATTEMPTS_LIST_LUA } from './lua/attempts.js';

@@ -6,7 +6,7 @@ import {
   type BackfillRun,
   type BackfillStatus,
   type Json,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString, fieldsOf, ReplyShapeError } from './decode.js';
 import {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ClaimOutcome, ScreenedClaim } from '@berth/core';
+import type { ClaimOutcome, ScreenedClaim } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, claimedOf, jobOf } from './decode.js';
 import { CLAIM_LUA, UNCLAIM_LUA } from './lua/claim.js';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Unsubscribe } from '@berth/core';
+import type { Unsubscribe } from '@berth/core/driver';
 import type { Cluster, Redis } from 'ioredis';
 import type { Wake } from './wake.js';
 import { createWakeListeners } from './wake-listeners.js';

@@ -1,4 +1,4 @@
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 import { Cluster, type ClusterOptions } from 'ioredis';
 import type { OwnedConnection } from './connection.js';
 

@@ -1,4 +1,4 @@
-import { BerthError, configInvalid } from '@berth/core';
+import { BerthError, configInvalid } from '@berth/core/driver';
 import type { Cluster, Redis } from 'ioredis';
 import { isNoScript, runScript, type Script, type ScriptArg, scriptArgv } from './scripts.js';
 

@@ -1,4 +1,4 @@
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 import { type Cluster, Redis } from 'ioredis';
 import type { ServerAddress } from './denied.js';
 import { reconnectAfterTimeout, reconnectOnReadOnly } from './failover.js';

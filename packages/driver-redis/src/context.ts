@@ -1,4 +1,4 @@
-import type { Clock, DriverHooks } from '@berth/core';
+import type { Clock, DriverHooks } from '@berth/core/driver';
 import type { Cluster, Redis } from 'ioredis';
 import type { Keys } from './keys.js';
 import { runScript, type Script, type ScriptArg } from './scripts.js';

@@ -6,7 +6,7 @@ import {
   type JobRecord,
   type Json,
   type ListPosition,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { CLAIM_REPLY_FIELDS, type CLAIM_REPLY_OPTIONAL } from './lua/claim.js';
 
 /** Script replies are checked, not cast: a reply of the wrong shape is a driver fault. */

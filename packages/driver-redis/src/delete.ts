@@ -1,4 +1,4 @@
-import { type ByIdOptions, type JobRecord, jobNotDeletable, jobNotFound } from '@berth/core';
+import { type ByIdOptions, type JobRecord, jobNotDeletable, jobNotFound } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, jobOf } from './decode.js';
 import { DELETE_LUA } from './lua/delete.js';

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { driverUnavailable } from '@berth/core';
+import { driverUnavailable } from '@berth/core/driver';
 
 /** Where the driver's connection last reached a server. */
 export interface ServerAddress {

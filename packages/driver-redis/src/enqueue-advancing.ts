@@ -5,7 +5,7 @@ import {
   type MarkAdvance,
   type MarkPassed,
   type ScreenedEnqueue,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, ReplyShapeError } from './decode.js';
 import { argsOf, outcomeOf } from './enqueue.js';

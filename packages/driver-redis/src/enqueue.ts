@@ -7,7 +7,7 @@ import {
   jobDuplicate,
   LIVE_STATES,
   type ScreenedEnqueue,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString, ReplyShapeError } from './decode.js';
 import { ENQUEUE_FIELDS, ENQUEUE_LUA } from './lua/enqueue.js';

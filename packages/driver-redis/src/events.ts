@@ -7,7 +7,7 @@ import {
   type Json,
   matchesEvent,
   type PublishOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
 import { memberDigits } from './keys.js';

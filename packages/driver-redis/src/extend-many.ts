@@ -1,4 +1,4 @@
-import type { Fence } from '@berth/core';
+import type { Fence } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray } from './decode.js';
 import { SETTLE_LUA, SETTLE_WIDTH } from './lua/settle.js';

@@ -1,4 +1,4 @@
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 
 /**
  * Every key the driver writes, in one place. Each shape is a literal text with `$` where a value

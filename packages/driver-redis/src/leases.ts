@@ -1,4 +1,4 @@
-import type { LeaseHolder, LeaseStore } from '@berth/core';
+import type { LeaseHolder, LeaseStore } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { LEASES_LUA } from './lua/leases.js';
 import { defineScript } from './scripts.js';

@@ -1,4 +1,4 @@
-import type { JobState, ListPosition, PositionedJob, ScreenedList } from '@berth/core';
+import type { JobState, ListPosition, PositionedJob, ScreenedList } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString, positionedOf } from './decode.js';
 import { memberDigits } from './keys.js';

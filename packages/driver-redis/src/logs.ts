@@ -1,4 +1,9 @@
-import { type JobLogLevel, jobNotFound, type LogBackend, MAX_JOB_LOG_LINES } from '@berth/core';
+import {
+  type JobLogLevel,
+  jobNotFound,
+  type LogBackend,
+  MAX_JOB_LOG_LINES,
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
 import { LOGS_APPEND_LUA, LOGS_LIST_LUA } from './lua/logs.js';

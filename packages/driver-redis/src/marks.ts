@@ -1,4 +1,4 @@
-import type { MarkStore } from '@berth/core';
+import type { MarkStore } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { ADVANCE_MARK_LUA } from './lua/marks.js';
 import { defineScript } from './scripts.js';

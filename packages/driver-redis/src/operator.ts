@@ -13,7 +13,7 @@ import {
   type QueueStats,
   type RequeueOptions,
   stepInvalid,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import {
   asArray,

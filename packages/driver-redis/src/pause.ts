@@ -1,4 +1,4 @@
-import type { PauseBackend } from '@berth/core';
+import type { PauseBackend } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { PAUSE_LUA, RESUME_LUA } from './lua/pause.js';
 import { defineScript } from './scripts.js';

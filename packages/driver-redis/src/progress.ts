@@ -1,4 +1,4 @@
-import type { Fence, Json } from '@berth/core';
+import type { Fence, Json } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { PROGRESS_LUA } from './lua/progress.js';
 import { defineScript } from './scripts.js';

@@ -8,7 +8,7 @@ import {
   driverUnavailable,
   isBerthError,
   resolveBaseOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { Cluster, Redis } from 'ioredis';
 import { accessFix } from './access-refused.js';
 import { createAttemptStore } from './attempts.js';

@@ -1,5 +1,5 @@
 import type { ConnectionOptions } from 'node:tls';
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 import type { RedisOptions } from 'ioredis';
 
 /** ioredis options as its constructor takes them (its `replyMapping` types do not line up). */

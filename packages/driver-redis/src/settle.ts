@@ -5,7 +5,7 @@ import type {
   NackItem,
   NackOptions,
   SuspendOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray } from './decode.js';
 import { SETTLE_LUA, SETTLE_WIDTH } from './lua/settle.js';

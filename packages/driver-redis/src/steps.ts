@@ -1,4 +1,10 @@
-import { type Fence, leaseLost, type StepRecord, type StepStore, stepInvalid } from '@berth/core';
+import {
+  type Fence,
+  leaseLost,
+  type StepRecord,
+  type StepStore,
+  stepInvalid,
+} from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
 import { STEP_LIST_LUA, STEP_PUT_LUA } from './lua/steps.js';

@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core';
+import type { Unsubscribe } from '@berth/core/driver';
 
 interface Listener {
   readonly queues: ReadonlySet<string>;

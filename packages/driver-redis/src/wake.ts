@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core';
+import type { Unsubscribe } from '@berth/core/driver';
 import type { Redis } from 'ioredis';
 import { createWakeListeners } from './wake-listeners.js';
 

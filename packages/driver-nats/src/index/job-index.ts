@@ -1,4 +1,9 @@
-import { type JobState, type QueueStats, type ScreenedList, TERMINAL_STATES } from '@berth/core';
+import {
+  type JobState,
+  type QueueStats,
+  type ScreenedList,
+  TERMINAL_STATES,
+} from '@berth/core/driver';
 import {
   type BatchState,
   type StoredDoc,

@@ -1,4 +1,4 @@
-import type { JobState, ListPosition, ScreenedList } from '@berth/core';
+import type { JobState, ListPosition, ScreenedList } from '@berth/core/driver';
 import { listOrder, probe, type Row, stateOf } from './row.js';
 import type { SortedList } from './sorted-list.js';
 

@@ -1,4 +1,4 @@
-import { JOB_STATES, type JobState, type QueueStats } from '@berth/core';
+import { JOB_STATES, type JobState, type QueueStats } from '@berth/core/driver';
 import { claimOrder, leaseOrder, listOrder, probe, type Row, runAtOrder } from './row.js';
 import { SortedList } from './sorted-list.js';
 

@@ -1,4 +1,4 @@
-import { effectiveState, type JobState } from '@berth/core';
+import { effectiveState, type JobState } from '@berth/core/driver';
 import { type StoredDoc, type StoredJob, settledFields, type Woken } from '../record.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AttemptBackend, AttemptOutcome, AttemptRecord, JobError } from '@berth/core';
+import type { AttemptBackend, AttemptOutcome, AttemptRecord, JobError } from '@berth/core/driver';
 import { int } from '../rows.js';
 import type { OpsContext } from './context.js';
 

@@ -7,7 +7,7 @@ import {
   type BackfillRun,
   type BackfillStatus,
   type Json,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { int, type Mutable } from '../rows.js';
 import type { OpsContext } from './context.js';
 

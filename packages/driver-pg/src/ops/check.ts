@@ -1,4 +1,4 @@
-import { driverNotMigrated, isBerthError } from '@berth/core';
+import { driverNotMigrated, isBerthError } from '@berth/core/driver';
 import { LATEST_VERSION } from '../sql/migrations/index.js';
 import type { OpsContext } from './context.js';
 

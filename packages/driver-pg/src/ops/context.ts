@@ -1,4 +1,4 @@
-import type { Clock, DriverHooks } from '@berth/core';
+import type { Clock, DriverHooks } from '@berth/core/driver';
 import type { Db } from '../executor.js';
 import type { Statements } from '../sql/index.js';
 

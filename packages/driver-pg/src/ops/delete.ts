@@ -1,4 +1,4 @@
-import { type ByIdOptions, type JobRecord, jobNotDeletable, jobNotFound } from '@berth/core';
+import { type ByIdOptions, type JobRecord, jobNotDeletable, jobNotFound } from '@berth/core/driver';
 import { type JobRow, toJobRecord } from '../rows.js';
 import type { OpsContext } from './context.js';
 

@@ -6,7 +6,7 @@ import {
   type MarkAdvance,
   type MarkPassed,
   type ScreenedEnqueue,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { timeOrderedUuid } from '../ids.js';
 import type { OpsContext } from './context.js';
 import { insertParams } from './enqueue.js';

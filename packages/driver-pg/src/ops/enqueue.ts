@@ -4,7 +4,7 @@ import {
   idTaken,
   jobDuplicate,
   type ScreenedEnqueue,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { intArray, uuidArray } from '../array-literal.js';
 import { sqlState } from '../executor.js';
 import { timeOrderedUuid } from '../ids.js';

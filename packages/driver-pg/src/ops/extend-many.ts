@@ -1,4 +1,4 @@
-import type { Fence } from '@berth/core';
+import type { Fence } from '@berth/core/driver';
 import type { OpsContext } from './context.js';
 
 /** Many lease renewals in ONE statement; answers per item, in input order. */

@@ -1,4 +1,9 @@
-import { type JobLogLevel, jobNotFound, type LogBackend, MAX_JOB_LOG_LINES } from '@berth/core';
+import {
+  type JobLogLevel,
+  jobNotFound,
+  type LogBackend,
+  MAX_JOB_LOG_LINES,
+} from '@berth/core/driver';
 import { int } from '../rows.js';
 import type { OpsContext } from './context.js';
 

@@ -16,7 +16,7 @@ import {
   type ScreenedList,
   type StateCounts,
   stepInvalid,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { sqlState } from '../executor.js';
 import { int, type JobRow, positionOf, storedState, toJobRecord } from '../rows.js';
 import type { OpsContext } from './context.js';

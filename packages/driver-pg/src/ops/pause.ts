@@ -1,4 +1,4 @@
-import type { PauseBackend } from '@berth/core';
+import type { PauseBackend } from '@berth/core/driver';
 import type { OpsContext } from './context.js';
 
 export function pauseStore({ db, sql, clock, channel }: OpsContext): PauseBackend {

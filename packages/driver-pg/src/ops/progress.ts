@@ -1,4 +1,4 @@
-import type { Fence, Json } from '@berth/core';
+import type { Fence, Json } from '@berth/core/driver';
 import type { OpsContext } from './context.js';
 
 /** The fenced progress write: ONE statement. */

@@ -9,7 +9,7 @@ import type {
   NackOptions,
   ScreenedClaim,
   SuspendOptions,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { boolArray, intArray, uuidArray } from '../array-literal.js';
 import { type JobRow, jsonParam, type Mutable, toJobRecord } from '../rows.js';
 import type { OpsContext } from './context.js';

@@ -8,7 +8,7 @@ import {
   type StepRecord,
   type StepStore,
   stepInvalid,
-} from '@berth/core';
+} from '@berth/core/driver';
 import { timeOrderedUuid } from '../ids.js';
 import {
   type EventRow,

@@ -11,7 +11,7 @@ import {
   type OutboxStore,
   type StagedRow,
   stagedJobRequest,
-} from '@berth/core';
+} from '@berth/core/driver';
 import pg from 'pg';
 import { pgUnavailable } from '../access-refused.js';
 import { screenConnectionString } from '../connection-string.js';

@@ -1,4 +1,4 @@
-import { configInvalid } from '@berth/core';
+import { configInvalid } from '@berth/core/driver';
 
 /** Short enough that `<schema>_wake`, the NOTIFY channel, stays within Postgres' 63-byte names. */
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;

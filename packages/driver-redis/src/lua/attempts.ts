@@ -2,7 +2,7 @@ import {
   MAX_ATTEMPT_MESSAGE_BYTES,
   MAX_ATTEMPT_RECORDS,
   MAX_ATTEMPT_STACK_BYTES,
-} from '@berth/core';
+} from '@berth/core/driver';
 
 /**
  * The attempt history (core's contract/attempts.ts): a list per job, `attempts:<id>`, of record
