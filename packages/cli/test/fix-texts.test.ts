@@ -2,13 +2,15 @@ import {
   BerthError,
   type BerthErrorInput,
   configInvalid,
+  errorCodeEntry,
+  registeredErrorCodes,
+} from '@berth/core';
+import {
   driverNotMigrated,
   driverUnavailable,
   enqueueIndexDisagrees,
-  errorCodeEntry,
   jobNotFound,
-  registeredErrorCodes,
-} from '@berth/core';
+} from '@berth/core/driver';
 import '@berth/driver-pg';
 import '@berth/driver-redis';
 import { serverUrl } from '@berth/test-servers';

@@ -1,4 +1,4 @@
-import { driverUnavailable, jobDuplicate } from '@berth/core';
+import { driverUnavailable, jobDuplicate } from '@berth/core/driver';
 import { describe, expect, it } from 'vitest';
 import { expectedTranscript, GOLDEN_SCENARIOS } from '../src/index.js';
 import { Labeler, normalizeAnswer } from '../src/normalize.js';

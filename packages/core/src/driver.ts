@@ -1,35 +1,80 @@
 /**
- * `@berth/core/driver`: what a driver author needs, and only that — the backend interfaces and
- * the screened inputs core hands them, the records and states they store, the limits, the error
- * factories a backend throws, the shared helpers (attempt history, cursor codec, effective state,
- * event matching) and `createDriver`, with the base options every driver takes. An app imports
- * `@berth/core`; a driver package imports this. See the README's "Writing a driver".
+ * `@berth/core/driver`: what a driver author needs — the backend interfaces and the screened
+ * inputs core hands them, the records and states they store, the limits, the error factories a
+ * backend throws, the shared helpers (attempt history, cursor codec, effective state, event
+ * matching) and `createDriver`, with the base options every driver takes. An app imports
+ * `@berth/core`, which leaves these out; a driver package imports this. See the README's
+ * "Writing a driver".
  */
+
+export {
+  type AttemptEnding,
+  appendAttempt,
+  attemptEnding,
+  attemptError,
+  cutUtf8,
+  NO_ATTEMPTS,
+  nackOutcome,
+} from './attempt-history.js';
+export type { AttemptBackend } from './contract/attempts.js';
+export type {
+  BackfillBackend,
+  BackfillCommit,
+  BackfillListRequest,
+  BackfillStart,
+  BackfillTransition,
+} from './contract/backfills.js';
+export type {
+  ClaimOutcome,
+  DriverBackend,
+  ListPosition,
+  PositionedJob,
+  ScreenedClaim,
+  ScreenedList,
+} from './contract/driver.js';
+export type {
+  LogBackend,
+  ScreenedLogList,
+} from './contract/logs.js';
+export type { PauseBackend } from './contract/pause.js';
+export type {
+  ScreenedEnqueue,
+  ScreenedPurge,
+} from './contract/records.js';
+export { resolveBaseOptions } from './driver-options.js';
+export {
+  driverClosed,
+  driverNotMigrated,
+  driverUnavailable,
+  enqueueIndexDisagrees,
+  idTaken,
+  jobDuplicate,
+  jobNotCancellable,
+  jobNotDeletable,
+  jobNotFound,
+  jobNotPromotable,
+  jobNotRequeueable,
+  leaseLost,
+  sameTenant,
+  stepInvalid,
+} from './errors/refusals.js';
 export type {
   AckItem,
   AckOptions,
-  AttemptBackend,
   AttemptHistory,
   AttemptOutcome,
   AttemptRecord,
-  BackfillBackend,
   BackfillChange,
-  BackfillCommit,
-  BackfillListRequest,
   BackfillRun,
-  BackfillStart,
   BackfillStarted,
   BackfillStatus,
   BackfillTransaction,
-  BackfillTransition,
   BaseDriverOptions,
   ByIdOptions,
   ClaimedJob,
-  ClaimOutcome,
   Clock,
   DeadOutboxRow,
   Driver,
-  DriverBackend,
   DriverHooks,
   EnqueueOptions,
   EnqueueResult,
@@ -45,9 +90,7 @@ export type {
   Json,
   LeaseHolder,
   LeaseStore,
-  ListPosition,
   LogAppend,
-  LogBackend,
   LogLine,
   LogLineInput,
   MarkAdvance,
@@ -58,18 +101,11 @@ export type {
   OutboxAdmin,
   OutboxBatch,
   OutboxStore,
-  PauseBackend,
-  PositionedJob,
   PublishOptions,
   PurgeRequest,
   QueuePause,
   QueueStats,
   RequeueOptions,
-  ScreenedClaim,
-  ScreenedEnqueue,
-  ScreenedList,
-  ScreenedLogList,
-  ScreenedPurge,
   StagedRow,
   StateCounts,
   StepRecord,
@@ -80,45 +116,32 @@ export type {
 } from './index.js';
 export {
   ACTIVE_BACKFILL_STATUSES,
-  appendAttempt,
-  attemptEnding,
   BACKFILL_RUNS_KEPT,
   BACKFILL_STATUSES,
   BerthError,
   configInvalid,
-  createCursorCodec,
   createDriver,
   DEFAULT_EVENT_TTL_MS,
   DEFAULT_PURGE_LIMIT,
-  driverClosed,
-  driverNotMigrated,
-  driverUnavailable,
   effectiveState,
-  enqueueIndexDisagrees,
-  idTaken,
   isBerthError,
   isJobState,
   JOB_STATES,
-  jobDuplicate,
-  jobNotCancellable,
-  jobNotDeletable,
-  jobNotFound,
-  jobNotPromotable,
-  jobNotRequeueable,
   LIVE_STATES,
-  leaseLost,
   MAX_ATTEMPT_MESSAGE_BYTES,
   MAX_ATTEMPT_RECORDS,
   MAX_ATTEMPT_STACK_BYTES,
   MAX_JOB_LOG_LINES,
-  matchesEvent,
-  NO_ATTEMPTS,
-  nackOutcome,
   REQUEUEABLE_STATES,
-  resolveBaseOptions,
-  sameTenant,
   stagedJobRequest,
-  stepInvalid,
   TERMINAL_STATES,
   UNDELETABLE_STATES,
 } from './index.js';
+export { matchesEvent } from './match-event.js';
+export {
+  type CursorCodec,
+  type CursorDirection,
+  type CursorFilters,
+  createCursorCodec,
+  defaultCursorSecret,
+} from './screen/cursor.js';

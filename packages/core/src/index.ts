@@ -1,31 +1,34 @@
-export {
-  type AttemptEnding,
-  appendAttempt,
-  attemptEnding,
-  attemptError,
-  cutUtf8,
-  NO_ATTEMPTS,
-  nackOutcome,
-} from './attempt-history.js';
 export * from './backfills/index.js';
-export type { Clock, ManualClock } from './clock.js';
-export { createManualClock, systemClock } from './clock.js';
-export * from './contract/attempts.js';
 export type {
-  BackfillBackend,
+  Clock,
+  ManualClock,
+} from './clock.js';
+export {
+  createManualClock,
+  systemClock,
+} from './clock.js';
+export type {
+  AttemptHistory,
+  AttemptOutcome,
+  AttemptRecord,
+  AttemptStore,
+} from './contract/attempts.js';
+export {
+  ATTEMPT_OUTCOMES,
+  MAX_ATTEMPT_MESSAGE_BYTES,
+  MAX_ATTEMPT_RECORDS,
+  MAX_ATTEMPT_STACK_BYTES,
+} from './contract/attempts.js';
+export type {
   BackfillByIdOptions,
   BackfillChange,
-  BackfillCommit,
   BackfillCommitRequest,
   BackfillLedger,
   BackfillListOptions,
-  BackfillListRequest,
   BackfillRun,
-  BackfillStart,
   BackfillStarted,
   BackfillStartRequest,
   BackfillStatus,
-  BackfillTransition,
   BackfillTransitionRequest,
 } from './contract/backfills.js';
 export {
@@ -36,17 +39,11 @@ export {
   MAX_BACKFILL_ERROR_LENGTH,
   MAX_BACKFILL_LIST_LIMIT,
 } from './contract/backfills.js';
-export type { DeleteBackend, DeleteJobs } from './contract/delete.js';
+export type { DeleteJobs } from './contract/delete.js';
 export { UNDELETABLE_STATES } from './contract/delete.js';
 export type {
-  ClaimOutcome,
   Driver,
-  DriverBackend,
   DriverHooks,
-  ListPosition,
-  PositionedJob,
-  ScreenedClaim,
-  ScreenedList,
   Unsubscribe,
 } from './contract/driver.js';
 export type {
@@ -56,7 +53,10 @@ export type {
   PublishOptions,
   PurgeExpiredOptions,
 } from './contract/events.js';
-export type { LeaseHolder, LeaseStore } from './contract/leases.js';
+export type {
+  LeaseHolder,
+  LeaseStore,
+} from './contract/leases.js';
 export {
   DEFAULT_EVENT_TTL_MS,
   DEFAULT_JOB_PAGE,
@@ -77,13 +77,11 @@ export {
 export type {
   JobLogLevel,
   LogAppend,
-  LogBackend,
   LogLine,
   LogLineInput,
   LogListOptions,
   LogPage,
   LogStore,
-  ScreenedLogList,
 } from './contract/logs.js';
 export {
   DEFAULT_LOG_PAGE,
@@ -94,7 +92,11 @@ export {
   MAX_LOG_PAGE,
 } from './contract/logs.js';
 export type { MarkStore } from './contract/marks.js';
-export type { PauseBackend, PauseOptions, PauseStore, QueuePause } from './contract/pause.js';
+export type {
+  PauseOptions,
+  PauseStore,
+  QueuePause,
+} from './contract/pause.js';
 export type {
   AckItem,
   AckOptions,
@@ -117,8 +119,6 @@ export type {
   PurgeRequest,
   QueueStats,
   RequeueOptions,
-  ScreenedEnqueue,
-  ScreenedPurge,
   StateCounts,
   SuspendOptions,
 } from './contract/records.js';
@@ -131,60 +131,55 @@ export {
   REQUEUEABLE_STATES,
   TERMINAL_STATES,
 } from './contract/states.js';
-export type { StepRecord, StepStatus, StepStore } from './contract/steps.js';
+export type {
+  StepRecord,
+  StepStatus,
+  StepStore,
+} from './contract/steps.js';
 export { createDriver } from './create-driver.js';
-export {
-  type BaseDriverOptions,
-  type BaseDriverSettings,
-  resolveBaseOptions,
-} from './driver-options.js';
+export type { BaseDriverOptions } from './driver-options.js';
 export { parseDuration } from './duration.js';
 export type {
   BerthErrorCauseJSON,
   BerthErrorInput,
   BerthErrorJSON,
 } from './errors/berth-error.js';
-export { BerthError, isBerthError } from './errors/berth-error.js';
+export {
+  BerthError,
+  isBerthError,
+} from './errors/berth-error.js';
 export type { CoreErrorCode } from './errors/codes.js';
 export { CORE_ERROR_CODES } from './errors/codes.js';
-export type { BerthErrorCode, BerthErrorMetas, MetaJson } from './errors/metas.js';
+export type {
+  BerthErrorCode,
+  BerthErrorMetas,
+  MetaJson,
+} from './errors/metas.js';
 export type { ConfigInvalidInput } from './errors/refusals.js';
 export {
   configInvalid,
-  driverClosed,
-  driverNotMigrated,
-  driverUnavailable,
-  enqueueIndexDisagrees,
-  idTaken,
-  jobDuplicate,
   jobInvalid,
-  jobNotCancellable,
-  jobNotDeletable,
-  jobNotFound,
-  jobNotPromotable,
-  jobNotRequeueable,
   jobPageInvalid,
-  leaseLost,
-  sameTenant,
-  stepInvalid,
 } from './errors/refusals.js';
 export type { ErrorCodeEntry } from './errors/registry.js';
-export { errorCodeEntry, registerErrorCode, registeredErrorCodes } from './errors/registry.js';
-export type { IsJson, JsonRoot, JsonShaped, RequireJson } from './json-shape.js';
-export { matchesEvent } from './match-event.js';
+export {
+  errorCodeEntry,
+  registerErrorCode,
+  registeredErrorCodes,
+} from './errors/registry.js';
+export type {
+  IsJson,
+  JsonRoot,
+  JsonShaped,
+  RequireJson,
+} from './json-shape.js';
 export * from './metrics/index.js';
 export * from './outbox/index.js';
 export * from './runtime/index.js';
-export type {
-  CursorCodec,
-  CursorDirection,
-  CursorFilters,
-} from './screen/cursor.js';
+export { MIN_CURSOR_SECRET_LENGTH } from './screen/cursor.js';
 export {
-  createCursorCodec,
-  defaultCursorSecret,
-  MIN_CURSOR_SECRET_LENGTH,
-} from './screen/cursor.js';
-export { screenEnqueue, screenEnqueueMany } from './screen/enqueue.js';
+  screenEnqueue,
+  screenEnqueueMany,
+} from './screen/enqueue.js';
 export { isUuid } from './screen/values.js';
 export * from './webhooks/index.js';

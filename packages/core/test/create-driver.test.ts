@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDriver, type DriverBackend, isBerthError, systemClock } from '../src/index.js';
+import type { DriverBackend } from '../src/driver.js';
+import { createDriver, isBerthError, systemClock } from '../src/index.js';
 
 /** A backend whose every member fails raw: what the wrapper must never let through. */
 function rawFailingBackend(calls: string[]): DriverBackend {

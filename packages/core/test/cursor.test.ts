@@ -1,11 +1,7 @@
 import { configFixProblem } from '@berth/test-servers';
 import { describe, expect, it } from 'vitest';
-import {
-  type CursorFilters,
-  createCursorCodec,
-  defaultCursorSecret,
-  isBerthError,
-} from '../src/index.js';
+import { type CursorFilters, createCursorCodec, defaultCursorSecret } from '../src/driver.js';
+import { isBerthError } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 
 const SECRET = 'a deployment secret of some length';

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BerthError, isBerthError, registerErrorCode, registeredErrorCodes } from '../src/index.js';
 
 type Core = typeof import('../src/index.js');
+type CoreDriver = typeof import('../src/driver.js');
 
 declare module '../src/index.js' {
   interface BerthErrorMetas {
@@ -20,12 +21,15 @@ declare module '../src/index.js' {
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 let copyDir = '';
 let second: Core;
+/** The second copy's driver entry: the error factories a driver throws with. */
+let secondDriver: CoreDriver;
 
 beforeAll(async () => {
   await mkdir(join(PACKAGE, 'test-artifacts'), { recursive: true });
   copyDir = await mkdtemp(join(PACKAGE, 'test-artifacts', 'second-copy-'));
   await cp(join(PACKAGE, 'src'), join(copyDir, 'src'), { recursive: true });
   second = (await import(/* @vite-ignore */ join(copyDir, 'src', 'index.ts'))) as Core;
+  secondDriver = (await import(/* @vite-ignore */ join(copyDir, 'src', 'driver.ts'))) as CoreDriver;
 }, 60_000);
 
 afterAll(async () => {
@@ -38,7 +42,7 @@ describe('two copies of @berth/core in one process', () => {
   });
 
   it("recognise each other's errors: isBerthError, its code narrowing, and instanceof", () => {
-    const theirs = second.jobNotFound('j-1');
+    const theirs = secondDriver.jobNotFound('j-1');
     expect(isBerthError(theirs)).toBe(true);
     expect(isBerthError(theirs, 'JOB_NOT_FOUND')).toBe(true);
     expect(isBerthError(theirs, 'JOB_INVALID')).toBe(false);

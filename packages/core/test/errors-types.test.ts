@@ -1,10 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { jobNotFound } from '../src/driver.js';
 import {
   BerthError,
   type BerthErrorCode,
   type BerthErrorMetas,
   isBerthError,
-  jobNotFound,
   registerErrorCode,
 } from '../src/index.js';
 

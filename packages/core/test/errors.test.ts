@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { driverUnavailable, jobNotFound } from '../src/driver.js';
 import {
   BerthError,
   CORE_ERROR_CODES,
-  driverUnavailable,
   errorCodeEntry,
   isBerthError,
-  jobNotFound,
   registerErrorCode,
   registeredErrorCodes,
 } from '../src/index.js';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createScheduler,
-  createWorker,
-  type Driver,
-  defineJob,
-  driverNotMigrated,
-} from '../src/index.js';
+import { driverNotMigrated } from '../src/driver.js';
+import { createScheduler, createWorker, type Driver, defineJob } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 
 const quiet = () => {};

@@ -3,11 +3,11 @@ import {
   type ClaimedJob,
   type ClaimRequest,
   type Driver,
-  driverUnavailable,
   type EnqueueRequest,
   isBerthError,
   type JobRecord,
 } from '@berth/core';
+import { driverUnavailable } from '@berth/core/driver';
 import { describe, expect, it } from 'vitest';
 import { broken, memory } from './broken.js';
 

@@ -1,4 +1,5 @@
-import type { Driver, ScreenedClaim } from '@berth/core';
+import type { Driver } from '@berth/core';
+import type { ScreenedClaim } from '@berth/core/driver';
 import type { KV } from '@nats-io/kv';
 import { describe, expect, it } from 'vitest';
 import { claim } from '../src/claim.js';

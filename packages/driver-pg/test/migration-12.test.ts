@@ -1,4 +1,5 @@
-import { attemptError, createManualClock, type Driver } from '@berth/core';
+import { createManualClock, type Driver } from '@berth/core';
+import { attemptError } from '@berth/core/driver';
 import { serverUrl } from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';

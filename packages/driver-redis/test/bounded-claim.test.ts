@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createManualClock, type Driver, type ScreenedClaim } from '@berth/core';
+import { createManualClock, type Driver } from '@berth/core';
+import type { ScreenedClaim } from '@berth/core/driver';
 import { describe, expect, it } from 'vitest';
 import { CLAIM, claimArgs } from '../src/claim.js';
 import { createContext } from '../src/context.js';

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jobNotFound, TERMINAL_STATES } from '@berth/core';
+import { TERMINAL_STATES } from '@berth/core';
+import { jobNotFound } from '@berth/core/driver';
 import { type Command, Option } from 'commander';
 import { integerArg, positiveDurationArg } from '../args.js';
 import { logLineText, readJobLogs } from '../job-logs.js';

@@ -1,4 +1,4 @@
-import { jobNotFound } from '@berth/core';
+import { jobNotFound } from '@berth/core/driver';
 import type { Command } from 'commander';
 import { ATTEMPT_HEAD, attemptRow, attemptTitle } from '../attempts-render.js';
 import { escapeBlock } from '../escape.js';

@@ -1,10 +1,5 @@
-import {
-  createClient,
-  defineJob,
-  driverUnavailable,
-  type SettledOutcome,
-  type Worker,
-} from '@berth/core';
+import { createClient, defineJob, type SettledOutcome, type Worker } from '@berth/core';
+import { driverUnavailable } from '@berth/core/driver';
 import type { GoldenScenario } from '../golden/transcript.js';
 import { driveToState, driveUntil, outcomeOf } from './drive.js';
 import { withWorker } from './harness.js';

@@ -1,10 +1,5 @@
-import {
-  type EnqueueRequest,
-  type Json,
-  jobInvalid,
-  jobNotFound,
-  parseDuration,
-} from '@berth/core';
+import { type EnqueueRequest, type Json, jobInvalid, parseDuration } from '@berth/core';
+import { jobNotFound } from '@berth/core/driver';
 import type { EnqueueResponse } from '../enqueue-search-types.js';
 import { type RequestContext, scope } from '../http/context.js';
 import { toJobView } from './views.js';

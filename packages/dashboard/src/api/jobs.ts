@@ -1,4 +1,5 @@
-import { isJobState, jobInvalid, jobNotFound, type ListRequest } from '@berth/core';
+import { isJobState, jobInvalid, type ListRequest } from '@berth/core';
+import { jobNotFound } from '@berth/core/driver';
 import type { JobResponse, JobsResponse } from '../api-types.js';
 import { idParam, type RequestContext, scope } from '../http/context.js';
 import { actionsFor, toJobView, toStepView, toSummary } from './views.js';
