@@ -1,5 +1,5 @@
 import type { AckItem } from '@berth/core';
-import { serverUrl } from '@berth/test-servers';
+import { pollUntil, serverUrl } from '@berth/test-servers';
 import { afterAll, expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';
 import { adminPool, dropSchema, freshSchema, openPgDriver, schemaAtVersion } from './pg-factory.js';
@@ -63,9 +63,18 @@ it("an ackMany after an ANALYZE that saw no attempt record finds each job's earl
   // The second attempt's ack numbers record 2 after the job's last record: a lookup per row.
   const items: AckItem[] = (await claimAll()).map((fence) => ({ fence }));
   expect(await driver.ackMany(items)).toEqual(items.map(() => true));
-  // A backend reports its table counters when it exits: closing the pool flushes them.
+  // A backend reports its table counters when it exits, after the client's close answered: the
+  // ack's backend reports its seq and index scans together, so once its index scans show, its seq
+  // scans have too (a regression that scans instead never shows them, and the wait fails).
   await driver.close();
-  const after = await scansOfAttempts(schema);
+  let after = await scansOfAttempts(schema);
+  await pollUntil(
+    async () => {
+      after = await scansOfAttempts(schema);
+      return after.index - before.index >= JOBS;
+    },
+    { what: "the ack's index scans of job_attempts reported", withinMs: 15_000, everyMs: 50 },
+  );
   expect(after.seq - before.seq).toBe(0);
   expect(after.index - before.index).toBeGreaterThanOrEqual(JOBS);
   expect((await driverRecords(schema)).get(2)).toBe(JOBS);
