@@ -138,6 +138,7 @@ export {
   UNDELETABLE_STATES,
 } from './index.js';
 export { matchesEvent } from './match-event.js';
+export type { Mutable } from './mutable.js';
 export {
   type CursorCodec,
   type CursorDirection,

@@ -1,4 +1,10 @@
-import { type AttemptHistory, effectiveState, type JobRecord, type Json } from '@berth/core/driver';
+import {
+  type AttemptHistory,
+  effectiveState,
+  type JobRecord,
+  type Json,
+  type Mutable,
+} from '@berth/core/driver';
 import { requeued } from './transitions.js';
 
 /**
@@ -131,8 +137,6 @@ export function settledFields(job: StoredJob, seq: number, woken: Woken | undefi
   if (woken === undefined) return job.seq === seq ? job : { ...job, seq };
   return { ...job, seq, runAt: woken.at, updatedAt: woken.at, waitSeq: woken.eventSeq };
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The record every driver answers: effective state as of `now`, driver-only fields left out. */
 export function toRecord(job: StoredJob, now: number): JobRecord {

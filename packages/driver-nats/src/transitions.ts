@@ -1,6 +1,7 @@
 import {
   type AckOptions,
   type JobError,
+  type Mutable,
   type NackOptions,
   nackOutcome,
   type ScreenedClaim,
@@ -20,11 +21,9 @@ export const LEASE_LAPSED: JobError = {
   message: 'the lease lapsed on the final attempt and no attempts remain',
 };
 
-type Mutable<T> = { -readonly [K in keyof T]?: T[K] };
-
 /** The record with `fields` dropped (absent, never `undefined`). */
 function without(job: StoredJob, ...fields: (keyof StoredJob)[]): StoredJob {
-  const copy: Mutable<StoredJob> = { ...job };
+  const copy: Partial<Mutable<StoredJob>> = { ...job };
   for (const field of fields) delete copy[field];
   return copy as StoredJob;
 }

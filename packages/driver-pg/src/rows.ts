@@ -7,6 +7,7 @@ import {
   type JobState,
   type Json,
   type ListPosition,
+  type Mutable,
   type StepRecord,
   type StepStatus,
 } from '@berth/core/driver';
@@ -93,8 +94,6 @@ export function toJobRecord(row: JobRow, now: number): JobRecord {
   if (row.wait_for !== null) record.waitFor = row.wait_for;
   return record;
 }
-
-export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export const positionOf = (row: JobRow): ListPosition => ({
   createdAt: int(row.created_at),

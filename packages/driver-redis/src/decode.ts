@@ -6,6 +6,7 @@ import {
   type JobRecord,
   type Json,
   type ListPosition,
+  type Mutable,
 } from '@berth/core/driver';
 import { CLAIM_REPLY_FIELDS, type CLAIM_REPLY_OPTIONAL } from './lua/claim.js';
 
@@ -48,8 +49,6 @@ export function withStoredDefaults(fields: Map<string, string>, id: string): voi
 }
 
 const parseJson = (text: string): Json => JSON.parse(text) as Json;
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A job hash's fields as the record every driver answers, with its effective state as of `now`. */
 export function decodeJob(fields: ReadonlyMap<string, string>, now: number): JobRecord {

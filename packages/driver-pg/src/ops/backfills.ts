@@ -7,8 +7,9 @@ import {
   type BackfillRun,
   type BackfillStatus,
   type Json,
+  type Mutable,
 } from '@berth/core/driver';
-import { int, type Mutable } from '../rows.js';
+import { int } from '../rows.js';
 import type { OpsContext } from './context.js';
 
 /** A run as the ledger's statements answer it: int8 arrive as strings, the cursor as JSON text. */

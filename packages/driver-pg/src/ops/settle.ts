@@ -5,13 +5,14 @@ import type {
   ClaimOutcome,
   Fence,
   JobRecord,
+  Mutable,
   NackItem,
   NackOptions,
   ScreenedClaim,
   SuspendOptions,
 } from '@berth/core/driver';
 import { boolArray, intArray, uuidArray } from '../array-literal.js';
-import { type JobRow, jsonParam, type Mutable, toJobRecord } from '../rows.js';
+import { type JobRow, jsonParam, toJobRecord } from '../rows.js';
 import type { OpsContext } from './context.js';
 
 /** What a claim writes on a final-attempt lapsed lease it buries. */

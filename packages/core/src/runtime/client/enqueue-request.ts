@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { EnqueueRequest, Json } from '../../contract/records.js';
 import { jobInvalid } from '../../errors/refusals.js';
+import type { Mutable } from '../../mutable.js';
 import { screening, screenObject } from '../../screen/values.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
@@ -8,8 +9,6 @@ import { activeTraceparent } from '../otel/traceparent.js';
 import type { EnqueueOptions } from './client-types.js';
 import { generationId, scopeOf, screenDebounce } from './supersede.js';
 import { throttledId } from './throttle.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function runAtOf(clock: Clock, options: EnqueueOptions): number | undefined {
   if (options.delay === undefined) return options.runAt;
