@@ -286,10 +286,7 @@ export function createDriver(backend: DriverBackend): Driver {
               if (onCancelled !== undefined && typeof onCancelled !== 'function') {
                 throw jobInvalid('onCancelled', 'must be a function, or be left out');
               }
-              const queueList = screenSubscribeQueues(queues);
-              return onCancelled === undefined
-                ? subscribe(queueList, onWork)
-                : subscribe(queueList, onWork, onCancelled);
+              return subscribe(screenSubscribeQueues(queues), onWork, onCancelled);
             }),
         }),
     close() {

@@ -39,7 +39,8 @@ describe('steps: nothing lands after the attempt aborted', () => {
     return job;
   };
 
-  it('a sleep whose lookup was in flight when the attempt aborted writes no step', async () => {
+  /** A claimed job's step API whose lookups wait for `lookup`, and the signal that aborts it. */
+  const abortableSteps = async () => {
     const { driver } = memoryOnManualClock();
     const job = await claimOne(driver);
     const lookup = gate();
@@ -50,6 +51,11 @@ describe('steps: nothing lands after the attempt aborted', () => {
       fence: fenceOf(job),
       signal: controller.signal,
     });
+    return { driver, job, lookup, controller, step };
+  };
+
+  it('a sleep whose lookup was in flight when the attempt aborted writes no step', async () => {
+    const { driver, job, lookup, controller, step } = await abortableSteps();
     const sleeping = step.sleep('nap', 10_000);
     sleeping.catch(() => {});
     await settleTicks();
@@ -61,16 +67,7 @@ describe('steps: nothing lands after the attempt aborted', () => {
   });
 
   it('an event wait whose lookup was in flight when the attempt aborted writes no step', async () => {
-    const { driver } = memoryOnManualClock();
-    const job = await claimOne(driver);
-    const lookup = gate();
-    const controller = new AbortController();
-    const step = createStepApi({
-      driver: gatedSteps(driver, lookup.promise),
-      job,
-      fence: fenceOf(job),
-      signal: controller.signal,
-    });
+    const { driver, job, lookup, controller, step } = await abortableSteps();
     const waiting = step.waitForEvent('approval', { event: 'approved', timeout: 60_000 });
     waiting.catch(() => {});
     await settleTicks();

@@ -44,14 +44,18 @@ export function createWakeListener(
   /** A connection was lost: NOTIFYs sent since were not heard, so the next open wakes everyone. */
   let missed = false;
 
+  /** Calls one subscriber's callback; a throw is only a warning. */
+  const tell = <T>(callback: (value: T) => void, value: T) => {
+    try {
+      callback(value);
+    } catch (error) {
+      process.emitWarning(`berth: a wake listener threw: ${String(error)}`, 'BerthWarning');
+    }
+  };
+
   const deliver = (queue: string, only?: Subscriber) => {
     for (const subscriber of only === undefined ? subscribers : [only]) {
-      if (!subscriber.queues.has(queue)) continue;
-      try {
-        subscriber.onWork(queue);
-      } catch (error) {
-        process.emitWarning(`berth: wake onWork threw: ${String(error)}`, 'BerthWarning');
-      }
+      if (subscriber.queues.has(queue)) tell(subscriber.onWork, queue);
     }
   };
 
@@ -59,12 +63,7 @@ export function createWakeListener(
     const jobId = payload.slice(0, ID_LENGTH);
     const queue = payload.slice(ID_LENGTH);
     for (const { queues, onCancelled } of subscribers) {
-      if (onCancelled === undefined || !queues.has(queue)) continue;
-      try {
-        onCancelled(jobId);
-      } catch (error) {
-        process.emitWarning(`berth: wake onCancelled threw: ${String(error)}`, 'BerthWarning');
-      }
+      if (onCancelled !== undefined && queues.has(queue)) tell(onCancelled, jobId);
     }
   };
 

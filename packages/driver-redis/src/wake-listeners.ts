@@ -28,9 +28,10 @@ export interface WakeListeners {
 
 export function createWakeListeners(channel: string): WakeListeners {
   const listeners = new Set<Listener>();
-  const tell = (call: () => void) => {
+  /** Calls one listener's callback; a throw is only a warning. */
+  const tell = <T>(callback: (value: T) => void, value: T) => {
     try {
-      call();
+      callback(value);
     } catch (error) {
       process.emitWarning(`berth: a redis wake listener threw: ${String(error)}`, 'BerthWarning');
     }
@@ -39,7 +40,7 @@ export function createWakeListeners(channel: string): WakeListeners {
     const jobId = message.slice(1, 1 + ID_LENGTH);
     const queue = message.slice(1 + ID_LENGTH);
     for (const { queues, onCancelled } of listeners) {
-      if (onCancelled !== undefined && queues.has(queue)) tell(() => onCancelled(jobId));
+      if (onCancelled !== undefined && queues.has(queue)) tell(onCancelled, jobId);
     }
   };
   return {
@@ -58,13 +59,13 @@ export function createWakeListeners(channel: string): WakeListeners {
       }
       for (const queue of message.split('\0')) {
         for (const listener of listeners) {
-          if (listener.queues.has(queue)) tell(() => listener.onWork(queue));
+          if (listener.queues.has(queue)) tell(listener.onWork, queue);
         }
       }
     },
     wakeAll() {
       for (const listener of listeners) {
-        for (const queue of listener.queues) tell(() => listener.onWork(queue));
+        for (const queue of listener.queues) tell(listener.onWork, queue);
       }
     },
     clear: () => listeners.clear(),

@@ -3,7 +3,15 @@ import type { Driver, JobState } from '@berth/core';
 import { expect } from 'vitest';
 import { expectRefusal } from '../../assert.js';
 import type { KitCase, KitGroup } from '../../kit.js';
-import { claimJob, fenceOf, jobIn, LEASE_MS, mustGet, WORKER } from '../fixtures/index.js';
+import {
+  claimedFence,
+  claimJob,
+  fenceOf,
+  jobIn,
+  LEASE_MS,
+  mustGet,
+  WORKER,
+} from '../fixtures/index.js';
 import { deleteRaceCases } from './delete-race.js';
 
 /** Every state a job can be deleted in; `running` is refused. */
@@ -81,8 +89,7 @@ export const deleteCases: readonly KitCase[] = [
       expect(error.fix).toContain('cancel');
       expect(await mustGet(driver, made.id)).toEqual(before);
       expect((await driver.steps.list(made.runId)).map((step) => step.name)).toEqual(['fetch']);
-      if (made.fence === undefined) throw new Error('a running job has a fence');
-      expect(await driver.ack(made.fence, { result: 1 })).toBe(true);
+      expect(await driver.ack(claimedFence(made), { result: 1 })).toBe(true);
     },
   },
   {

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { expectRefusal } from '../../assert.js';
 import type { KitCase } from '../../kit.js';
 import {
+  claimedFence,
   expectAbsent,
   JOB_ERROR,
   jobIn,
@@ -79,8 +80,7 @@ export const cancelCases: readonly KitCase[] = [
     title: 'a cancelled running job lands none of its settles, extends or step writes',
     run: async ({ driver, clock, t0 }) => {
       const made = await jobIn(driver, 'running');
-      const fence = made.fence;
-      if (fence === undefined) throw new Error('a running job has a fence');
+      const fence = claimedFence(made);
       await clock.advance(10);
       const cancelled = await driver.cancel(made.id);
       await clock.advance(10);

@@ -1,12 +1,9 @@
 import type { Driver } from '@berth/core';
 import { expect } from 'vitest';
 import type { CaseContext, KitCase, KitGroup } from '../../kit.js';
-import { eventually, JOB_ERROR, jobIn, LEASE_MS, pause, WORKER } from '../fixtures/index.js';
+import { claimedFence, JOB_ERROR, jobIn, LEASE_MS, pause, WORKER } from '../fixtures/index.js';
+import { arrived, QUIET_MS, TIMEOUT_MS } from './arrivals.js';
 import { cancelWakeCases } from './wake-cancel.js';
-
-/** Wake delivery may be async: how long a case waits to be sure no (further) call comes. */
-const QUIET_MS = 150;
-const TIMEOUT_MS = 8_000;
 
 interface Subscribed {
   readonly calls: string[];
@@ -25,12 +22,9 @@ async function subscribeTo(
   return { calls, unsubscribe };
 }
 
-/** Waits for `count` calls, then for quiet, and answers what arrived (sorted) and clears it. */
-async function taken(subscribed: Subscribed, count: number): Promise<string[]> {
-  await eventually(() => subscribed.calls.length >= count);
-  await pause(QUIET_MS);
-  return subscribed.calls.splice(0).sort();
-}
+/** What arrived once `count` calls came and then quiet (sorted); the calls are cleared. */
+const taken = (subscribed: Subscribed, count: number): Promise<string[]> =>
+  arrived(subscribed.calls, count);
 
 async function claimAll(driver: Driver, queues: readonly string[]): Promise<string[]> {
   const claimed = await driver.claim({
@@ -126,8 +120,7 @@ export const wakeGroup: KitGroup = {
         const dead = await jobIn(driver, 'dead', { queue: 'q' });
         const running = await jobIn(driver, 'running', { queue: 'q' });
         if (subscribed !== undefined) await taken(subscribed, 2);
-        const fence = running.fence;
-        if (fence === undefined) throw new Error('a running job has a fence');
+        const fence = claimedFence(running);
         const steps = [
           () => driver.promote(delayed.id),
           () => driver.requeue(dead.id),
@@ -147,8 +140,7 @@ export const wakeGroup: KitGroup = {
         const sleeper = await jobIn(driver, 'running', { queue: 'r' });
         const waiter = await jobIn(driver, 'suspended', { queue: 'r' }, { waitFor: 'paid' });
         if (subscribed !== undefined) await taken(subscribed, 2);
-        const fence = sleeper.fence;
-        if (fence === undefined) throw new Error('a running job has a fence');
+        const fence = claimedFence(sleeper);
         await driver.suspend(fence, { until: clock.now() });
         if (subscribed !== undefined) expect(await taken(subscribed, 1)).toEqual(['r']);
         await driver.events.publish('nobody.waits', {});
