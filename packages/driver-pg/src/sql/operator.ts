@@ -8,7 +8,7 @@ const tenantOf = (t: string, n: string) => `(${n}::text IS NULL OR ${t}.tenant_i
  * (`moved` false), or nothing for an id this tenant cannot see. `condition` is over alias `t`;
  * `notice`, a SELECT of NOTIFYs over `moved` and `target`, is sent with the change.
  */
-const operatorChange = (s: string, condition: string, set: string, notice?: string) => `
+const operatorChange = (s: string, condition: string, set: string, notice: string) => `
   WITH target AS (
     SELECT ${jobColumns('j')} FROM ${s}.jobs j
     WHERE j.id = $1 AND ${tenantOf('j', '$2')}
@@ -17,10 +17,10 @@ const operatorChange = (s: string, condition: string, set: string, notice?: stri
     UPDATE ${s}.jobs j SET ${set}
     FROM target t WHERE j.id = t.id AND ${condition}
     RETURNING ${jobColumns('j')}
-  )${notice === undefined ? '' : `, told AS (${notice})`}
-  SELECT ${JOB_COLUMN_NAMES}, true AS moved${notice === undefined ? '' : ', (SELECT count(*) FROM told) AS told'} FROM moved
+  ), told AS (${notice})
+  SELECT ${JOB_COLUMN_NAMES}, true AS moved, (SELECT count(*) FROM told) AS told FROM moved
   UNION ALL
-  SELECT ${JOB_COLUMN_NAMES}, false AS moved${notice === undefined ? '' : ', 0'} FROM target
+  SELECT ${JOB_COLUMN_NAMES}, false AS moved, 0 FROM target
   WHERE NOT EXISTS (SELECT 1 FROM moved)`;
 
 /** get, cancel, promote and requeue. $1 id, $2 tenant, $3 now (and $4 the channel told). */
