@@ -72,3 +72,14 @@ export function jsonArg(value: string): Json {
     );
   }
 }
+
+/** `--catch-up`: `none`, or how many of a new schedule's latest past slots to run. */
+export function catchUpArg(value: string): 'none' | number {
+  if (value === 'none') return value;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError(
+      'not none or a number of past slots, e.g. --catch-up 1 (the latest missed slot)',
+    );
+  }
+  return Number(value);
+}

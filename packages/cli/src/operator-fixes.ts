@@ -74,9 +74,17 @@ function backfillFix(error: BerthError): string | undefined {
   return undefined;
 }
 
+/** Core's SCHEDULE_NOT_FOUND names the app's `tenantId`; the operator sets it with --tenant. */
+function scheduleFix(error: BerthError): string | undefined {
+  if (isBerthError(error, 'SCHEDULE_NOT_FOUND')) {
+    return "check the name (berth schedules ls lists every tenant's stored schedules) and --tenant: a tenant's schedule is found only with its --tenant, and another tenant's answers as missing; schedules given to createScheduler in code are not stored, and the schedules commands do not see them";
+  }
+  return undefined;
+}
+
 function rewrite(error: BerthError): string | undefined {
-  const backfill = backfillFix(error);
-  if (backfill !== undefined) return backfill;
+  const own = backfillFix(error) ?? scheduleFix(error);
+  if (own !== undefined) return own;
   if (isBerthError(error, 'CONFIG_INVALID')) {
     const option = error.meta.option;
     const named = OPTION_FLAGS[option];
@@ -101,10 +109,20 @@ function rewrite(error: BerthError): string | undefined {
   return undefined;
 }
 
-/** `error` with its fix in the CLI's terms; the same error when its fix already fits. */
-export function forOperator(error: BerthError): BerthError {
-  const fix = rewrite(error);
-  if (fix === undefined) return error;
+/** Errors a command already wrote in the operator's terms: {@link forOperator} keeps their fix. */
+const WRITTEN_FOR_OPERATOR = new WeakSet<BerthError>();
+
+/**
+ * `error` with `fix`, written by the command that knows what the operator typed (a cursor of
+ * `schedules ls`, not of `jobs ls`); code, detail, meta and cause kept as they were.
+ */
+export function withOperatorFix(error: BerthError, fix: string): BerthError {
+  const written = withFix(error, fix);
+  WRITTEN_FOR_OPERATOR.add(written);
+  return written;
+}
+
+function withFix(error: BerthError, fix: string): BerthError {
   // The same code and meta it came with: the input type cannot say so for a union of codes.
   const input = {
     code: error.code,
@@ -114,4 +132,53 @@ export function forOperator(error: BerthError): BerthError {
     ...(error.cause === undefined ? {} : { cause: error.cause }),
   } as BerthErrorInput;
   return new BerthError(input);
+}
+
+/** `error` with its fix in the CLI's terms; the same error when its fix already fits. */
+export function forOperator(error: BerthError): BerthError {
+  if (WRITTEN_FOR_OPERATOR.has(error)) return error;
+  const fix = rewrite(error);
+  return fix === undefined ? error : withFix(error, fix);
+}
+
+/** The `schedules upsert` flag (or argument) that sets each field core's JOB_INVALID names. */
+const SCHEDULE_FLAGS: Readonly<Record<string, string>> = {
+  name: 'the <name> argument',
+  tenantId: '--tenant',
+  cron: '--cron',
+  timezone: '--timezone',
+  job: '--job',
+  payload: '--payload',
+  queue: '--queue',
+  priority: '--priority',
+  maxAttempts: '--max-attempts',
+  catchUp: '--catch-up',
+};
+
+const CRON_FIX =
+  "correct --cron: 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first, quoted for the shell (--cron '0 3 * * *' is 03:00 every day), read in the IANA zone --timezone names (e.g. --timezone Europe/Berlin; default UTC)";
+
+/**
+ * What `schedules upsert` shows for core's JOB_INVALID: the flag that sets the field, not the
+ * field of an app's `upsert({ ... })` call. Anything else is thrown as it came.
+ */
+export function forScheduleUpsert(error: unknown): unknown {
+  if (!isBerthError(error, 'JOB_INVALID')) return error;
+  const { field } = error.meta;
+  if (field === 'cron' || field === 'timezone') return withOperatorFix(error, CRON_FIX);
+  const flag = SCHEDULE_FLAGS[field];
+  if (flag === undefined) return error;
+  return withOperatorFix(
+    error,
+    `correct ${flag} as the message says, then run the same berth schedules upsert again (it changes the stored schedule of the name, or stores a new one)`,
+  );
+}
+
+/** What `schedules ls` shows for a cursor no page printed: a cursor of its own pages. */
+export function forScheduleList(error: unknown): unknown {
+  if (!isBerthError(error, 'JOB_PAGE_INVALID') || error.meta.reason !== 'cursor') return error;
+  return withOperatorFix(
+    error,
+    'pass --after exactly as berth schedules ls printed it under a page, with the same --tenant (or none); a cursor of berth jobs ls pages jobs, not schedules',
+  );
 }

@@ -13,6 +13,8 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerOutbox } from './commands/outbox.js';
 import { registerPurge } from './commands/purge.js';
 import { registerQueues } from './commands/queues.js';
+import { registerSchedulesAct } from './commands/schedules-act.js';
+import { registerSchedulesLs } from './commands/schedules-ls.js';
 import { registerStats } from './commands/stats.js';
 import type { Cli } from './session.js';
 import { screenTenant } from './tenancy.js';
@@ -25,8 +27,8 @@ Connection: --url (or BERTH_URL) picks the driver by scheme: postgres:// or post
 
 Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error, or a bulk
 change without --yes where no terminal can confirm it (nothing is sent).
---tenant scopes the jobs and backfills commands, purge, enqueue and dashboard; the others
-refuse it.
+--tenant scopes the jobs, backfills and schedules commands, purge, enqueue and dashboard; the
+others refuse it.
 Durations: 250ms, 10s, 5m, 2h, 7d, 1w (or 1h30m).
 With --json every command prints one JSON document on stdout, and errors as JSON on stderr.
 
@@ -36,7 +38,8 @@ Examples:
   berth jobs retry --state dead --name email.send --yes
   berth stats --watch
   berth queues pause emails
-  berth backfills ls --status running`;
+  berth backfills ls --status running
+  berth schedules upsert nightly-report --cron '0 3 * * *' --job report.build`;
 
 /**
  * The whole command tree. Settings given to the program before its commands are added
@@ -48,7 +51,7 @@ export function createProgram(
 ): Command {
   const program = new Command('berth')
     .description(
-      'operate a Berth job queue: migrate, inspect, retry, cancel, promote, purge, enqueue, pause, backfill',
+      'operate a Berth job queue: migrate, inspect, retry, cancel, promote, purge, enqueue, pause, backfill, schedule',
     )
     .version(version, '-v, --version')
     .exitOverride()
@@ -96,6 +99,13 @@ export function createProgram(
     .description('list backfill runs, start one by name, and pause, resume or cancel it');
   registerBackfillsLs(backfills, cli);
   registerBackfillsAct(backfills, cli);
+  const schedules = program
+    .command('schedules')
+    .description(
+      'list, show, store, pause, resume and remove the cron schedules the driver stores',
+    );
+  registerSchedulesLs(schedules, cli);
+  registerSchedulesAct(schedules, cli);
   registerOutbox(program, cli);
   registerEnqueue(program, cli);
   registerDashboard(program, cli);

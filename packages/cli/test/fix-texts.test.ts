@@ -3,6 +3,8 @@ import {
   type BerthErrorInput,
   configInvalid,
   errorCodeEntry,
+  jobInvalid,
+  jobPageInvalid,
   registeredErrorCodes,
 } from '@berth/core';
 import {
@@ -21,7 +23,7 @@ import {
   driverNotInstalled,
   urlUnsupported,
 } from '../src/errors.js';
-import { forOperator } from '../src/operator-fixes.js';
+import { forOperator, forScheduleList, forScheduleUpsert } from '../src/operator-fixes.js';
 import { berth, errorDoc } from './support/berth.js';
 import { commandsIn, realProgram, resolveCommand } from './support/commands.js';
 import { pgTarget } from './support/targets.js';
@@ -49,11 +51,23 @@ function operatorFixes(): { where: string; fix: string }[] {
         ['BACKFILL_RUNNING', { name: 'reindex-users', active: [RUN_ID] }],
         ['BACKFILL_NOT_FOUND', { runId: RUN_ID }],
         ['BACKFILL_NOT_ACTIVE', { runId: RUN_ID, status: 'cancelled' }],
+        ['SCHEDULE_NOT_FOUND', { name: 'nightly-report', tenantId: 'acme' }],
       ] as const
     ).map(([code, meta]) => ({
       where: `forOperator(${code})`,
       fix: forOperator(new BerthError({ code, detail: 'x', meta } as BerthErrorInput)).fix,
     })),
+    // What `schedules upsert` and `schedules ls` write in place of core's field and cursor fixes.
+    ...['cron', 'timezone', 'name', 'job', 'payload', 'queue', 'maxAttempts', 'catchUp'].map(
+      (field) => ({
+        where: `forScheduleUpsert(${field})`,
+        fix: (forScheduleUpsert(jobInvalid(field, 'is bad')) as BerthError).fix,
+      }),
+    ),
+    {
+      where: 'forScheduleList(cursor)',
+      fix: (forScheduleList(jobPageInvalid('cursor', 'garbage')) as BerthError).fix,
+    },
     ...['28P01', '28000', '3D000', '42501'].map((errorCode) => ({
       where: `forOperator(${errorCode})`,
       fix: forOperator(
@@ -129,6 +143,10 @@ describe('every fix that names a berth command names one that exists', () => {
         'forOperator(cursor)',
         'forOperator(BACKFILL_RUNNING)',
         'forOperator(BACKFILL_NOT_ACTIVE)',
+        'forOperator(SCHEDULE_NOT_FOUND)',
+        'SCHEDULE_NOT_FOUND',
+        'forScheduleUpsert(job)',
+        'forScheduleList(cursor)',
       ]),
     );
     for (const command of named)

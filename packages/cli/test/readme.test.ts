@@ -226,6 +226,24 @@ const CASES: Readonly<Record<string, Case>> = {
       expect((await driver.get(run?.jobId ?? ''))?.queue).toBe('maintenance');
     },
   },
+  schedules: {
+    check: async (driver, stdout) => {
+      expect((await driver.schedules.list()).schedules).toEqual([]);
+      expect(stdout).toMatch(
+        /^created schedule nightly-report: running schedulers enqueue its slots from their next tick$/m,
+      );
+      expect(stdout).toMatch(
+        /^nightly-report +0 3 \* \* \* \(Europe\/Berlin\) +report\.build +reports +active +\d{4}-\S+ \(in .+\) +1$/m,
+      );
+      expect(stdout).toMatch(/^paused nightly-report: /m);
+      expect(stdout).toMatch(/^resumed nightly-report: next slot \d{4}-/m);
+      expect(stdout).toMatch(/^payload +\{"format":"pdf"\}$/m);
+      expect(stdout).toMatch(/^revision +3$/m);
+      expect(stdout).toMatch(
+        /^removed schedule nightly-report: running schedulers enqueue none of its slots/m,
+      );
+    },
+  },
   outbox: {
     arrange: async (driver) => {
       const { outbox, url, ids, schema } = await deadOutboxRows(driver);

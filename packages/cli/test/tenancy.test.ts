@@ -60,6 +60,12 @@ describe('every command honours --tenant or refuses it', () => {
         'jobs show',
         'jobs logs',
         'purge',
+        'schedules ls',
+        'schedules show',
+        'schedules upsert',
+        'schedules pause',
+        'schedules resume',
+        'schedules rm',
       ].sort(),
     );
   });

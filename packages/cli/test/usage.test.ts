@@ -10,7 +10,16 @@ describe('usage errors exit 2 before anything is sent', () => {
   it('--help and --version exit 0', async () => {
     const help = await berth(['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['migrate', 'jobs', 'stats', 'purge', 'events', 'enqueue']) {
+    for (const command of [
+      'migrate',
+      'jobs',
+      'stats',
+      'purge',
+      'events',
+      'enqueue',
+      'backfills',
+      'schedules',
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
     expect(await berth(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });

@@ -84,6 +84,24 @@ const BACKFILL_FIELDS = [
   'lastError',
 ] as const;
 
+/** ScheduleRecord's fields; its `payload` is app content. */
+const SCHEDULE_FIELDS = [
+  'name',
+  'tenantId',
+  'cron',
+  'timezone',
+  'job',
+  'queue',
+  'payload',
+  'priority',
+  'maxAttempts',
+  'paused',
+  'nextAt',
+  'revision',
+  'createdAt',
+  'updatedAt',
+] as const;
+
 /** Keys whose number is an instant on the driver's clock: rendered as an offset from t0. */
 const INSTANT_KEYS = new Set([
   'runAt',
@@ -98,6 +116,7 @@ const INSTANT_KEYS = new Set([
   'claimedAt',
   'endedAt',
   'pausedAt',
+  'nextAt',
 ]);
 
 /** App content: compared as given, never relabelled. */
@@ -221,8 +240,10 @@ function render(value: unknown, context: NormalizeContext, key?: string): Normal
   if (has(value, 'id', 'publishedAt', 'expiresAt')) {
     return pick(value, EVENT_FIELDS, context, 'event');
   }
-  if (Array.isArray(value.jobs)) {
-    const page: Record<string, Normalized> = { jobs: render(value.jobs, context) };
+  if (has(value, 'cron', 'nextAt', 'revision')) return pick(value, SCHEDULE_FIELDS, context);
+  if (Array.isArray(value.jobs) || Array.isArray(value.schedules)) {
+    const rows = Array.isArray(value.jobs) ? 'jobs' : 'schedules';
+    const page: Record<string, Normalized> = { [rows]: render(value[rows], context) };
     for (const side of ['next', 'prev'] as const) {
       if (!Object.hasOwn(value, side)) continue;
       const cursor = value[side];

@@ -103,7 +103,7 @@ describe('normalizeAnswer', () => {
 
 describe('golden catalogue', () => {
   it('holds one expected transcript per scenario', () => {
-    expect(GOLDEN_SCENARIOS.length).toBe(20);
+    expect(GOLDEN_SCENARIOS.length).toBe(21);
     for (const name of GOLDEN_SCENARIOS) expect(expectedTranscript(name).length).toBeGreaterThan(0);
   });
 });

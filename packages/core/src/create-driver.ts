@@ -31,6 +31,7 @@ import {
 } from './screen/operator.js';
 import { screenedPauses } from './screen/pause.js';
 import { screenProgress } from './screen/progress.js';
+import { screenedSchedules } from './screen/schedules.js';
 import {
   screenAck,
   screenAckItems,
@@ -272,6 +273,7 @@ export function createDriver(backend: DriverBackend): Driver {
     marks,
     pauses: screenedPauses(backend.pauses, run),
     backfills: screenedBackfills(backend.backfills, run),
+    schedules: screenedSchedules(backend.schedules, limit, run),
     logs: screenedLogStore(backend, run),
     ...(subscribe === undefined
       ? {}

@@ -41,6 +41,14 @@ export type {
   ScreenedEnqueue,
   ScreenedPurge,
 } from './contract/records.js';
+export type {
+  ScheduleBackend,
+  ScheduleDueRequest,
+  ScheduleListRequest,
+  SchedulePosition,
+  ScheduleRecord,
+  ScheduleWrite,
+} from './contract/schedules.js';
 export { resolveBaseOptions } from './driver-options.js';
 export {
   driverClosed,

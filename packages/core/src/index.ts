@@ -122,6 +122,14 @@ export type {
   StateCounts,
   SuspendOptions,
 } from './contract/records.js';
+export type {
+  ScheduleByNameOptions,
+  ScheduleListOptions,
+  SchedulePage,
+  ScheduleRecord,
+  ScheduleStore,
+} from './contract/schedules.js';
+export { MAX_CRON_LENGTH, MAX_SCHEDULE_PAGE } from './contract/schedules.js';
 export type { JobState } from './contract/states.js';
 export {
   effectiveState,

@@ -217,8 +217,9 @@ describe('scheduler slots', () => {
 
   it('answers CONFIG_INVALID for an invalid cron expression, timezone or repeated name', () => {
     const { driver } = memoryOnManualClock();
-    const make = (schedules: Parameters<typeof createScheduler>[0]['schedules']) => () =>
-      createScheduler({ driver, schedules });
+    const make =
+      (schedules: NonNullable<Parameters<typeof createScheduler>[0]['schedules']>) => () =>
+        createScheduler({ driver, schedules });
 
     const badCron = thrown(make([{ name: 'x', cron: 'every day', job: 'x' }]));
     const badZone = thrown(

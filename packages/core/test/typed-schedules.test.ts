@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
+  createClient,
   createScheduler,
   type Driver,
   declareJob,
@@ -41,6 +42,11 @@ function compileOnly(driver: Driver) {
       { name: 'no-default', cron: '0 9 * * *', job: digest, payload: { since: 'x' } },
     ],
   });
+  const { schedules } = createClient({ driver });
+  void schedules.upsert({ name: 'daily', cron: '0 9 * * *', job: report, payload: { team: 'a' } });
+  void schedules.upsert({ name: 'by-name', cron: '0 9 * * *', job: 'legacy', payload: [1] });
+  // @ts-expect-error a stored schedule's payload is checked against its job too
+  void schedules.upsert({ name: 'wrong', cron: '0 9 * * *', job: report, payload: { team: 1 } });
 }
 
 describe('schedule payload types', () => {

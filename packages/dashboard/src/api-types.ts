@@ -287,11 +287,55 @@ export interface ScheduleView {
   readonly error?: string;
 }
 
+/**
+ * A schedule stored by the driver (`client.schedules`): core's `ScheduleRecord` as it is stored
+ * (`timezone` absent: UTC; `queue` absent: the default queue), with its next slots.
+ */
+export interface StoredScheduleView {
+  readonly name: string;
+  readonly tenantId?: string;
+  readonly cron: string;
+  readonly timezone?: string;
+  readonly job: string;
+  readonly queue?: string;
+  readonly payload: Json;
+  readonly priority?: number;
+  readonly maxAttempts?: number;
+  /** A paused schedule enqueues nothing; a resume starts at the next slot after it. */
+  readonly paused: boolean;
+  /** The next slot to enqueue (epoch ms); before now when the scheduler has not reached it. */
+  readonly nextAt: number;
+  /** `nextAt` and the slots after it, NEXT_SLOTS in all; none while paused. */
+  readonly next: readonly number[];
+  /** One more on every stored change. */
+  readonly revision: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** Its cron expression could not be read here (its slots are then not shown). */
+  readonly error?: string;
+}
+
+/** One page of the stored schedules, by name, then tenant. */
+export interface StoredSchedulesPage {
+  readonly schedules: readonly StoredScheduleView[];
+  /** Pass back as `after` for the page after this one; absent on the last page. */
+  readonly next?: string;
+  readonly limit: number;
+}
+
 export interface SchedulesResponse {
   readonly configured: boolean;
   readonly leaseName: string;
   readonly leader: { readonly holder: string; readonly expiresAt: number } | null;
   readonly schedules: readonly ScheduleView[];
+  /** The schedules the driver stores (tenant-scoped like every read). */
+  readonly stored: StoredSchedulesPage;
+}
+
+/** What pause, resume and remove of a stored schedule answer. */
+export interface StoredScheduleResponse {
+  /** The record as it now stands; for remove, as read just before it was removed. */
+  readonly schedule: StoredScheduleView;
 }
 
 export interface EventView {

@@ -23,6 +23,9 @@ export type {
   ScheduleView,
   StaleName,
   StepView,
+  StoredScheduleResponse,
+  StoredSchedulesPage,
+  StoredScheduleView,
 } from './api-types.js';
 export type {
   BackfillActions,

@@ -62,7 +62,14 @@ describe('what a refusal says', () => {
   });
 
   it('every fix text names what the dashboard has: its pages and buttons, no CLI flags or meta', () => {
-    const pages = ['Jobs page', 'job page', 'Dead letters page', 'Backfills page', 'Clear'];
+    const pages = [
+      'Jobs page',
+      'job page',
+      'Dead letters page',
+      'Backfills page',
+      'Schedules page',
+      'Clear',
+    ];
     for (const [code, fix] of Object.entries(DASHBOARD_FIXES)) {
       for (const text of [fix({ tenantId: undefined }), fix({ tenantId: 'acme' })]) {
         expect([code, text]).not.toEqual([

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { backfillControl, createManualClock, type Driver } from '@berth/core';
+import { backfillControl, createClient, createManualClock, type Driver } from '@berth/core';
 import { createMemoryDriver } from '@berth/driver-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedRoute } from '../src/http/route-paths.js';
@@ -74,6 +74,13 @@ describe('README: the curl examples', () => {
     await driver.events.publish('user.signed-up', { user: 'ada' });
     // The backfill examples find this run, pause, resume and cancel it.
     runId = (await backfillControl(driver).start('reindex-users', { cursor: { id: 0 } })).runId;
+    // The stored-schedule examples pause, resume and remove this one.
+    await createClient({ driver }).schedules.upsert({
+      name: 'nightly-digest',
+      cron: '0 3 * * *',
+      job: 'email.digest',
+      tenantId: 'acme',
+    });
     // The outbox examples act on two refused rows of an outbox in memory.
     served = await startDashboard({
       driver,
@@ -133,6 +140,13 @@ describe('README: the curl examples', () => {
       status: 'cancelled',
       cursor: { id: 0 },
     });
+    // The stored schedule was listed, paused, resumed (revision 3), then removed.
+    expect(output).toContain('"stored":{"schedules":[{"name":"nightly-digest","tenantId":"acme"');
+    expect(output).toMatch(/"name":"nightly-digest","tenantId":"acme".*?"paused":true/);
+    expect(output).toMatch(/"paused":false,"nextAt":\d+,"next":\[[\d,]+\],"revision":3/);
+    expect(
+      await createClient({ driver }).schedules.get('nightly-digest', { tenantId: 'acme' }),
+    ).toBeUndefined();
     // The outbox rows: one staged again, one discarded.
     expect(output).toContain('{"done":["0190c1a0-0000-4000-8000-00000000000a"]}');
     expect(output).toContain('{"done":["0190c1a0-0000-4000-8000-00000000000b"]}');

@@ -180,6 +180,15 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
       commit: (pass) => run('commit a backfill pass', () => commitBackfill(store, pass)),
       list: (request) => run('list backfills', () => listBackfills(store, request)),
     },
+    schedules: {
+      put: (schedule, revision) =>
+        run('store a schedule', () => store.schedules.put(schedule, revision)),
+      get: (name, tenantId) => run('read a schedule', () => store.schedules.get(name, tenantId)),
+      remove: (name, tenantId, revision) =>
+        run('remove a schedule', () => store.schedules.remove(name, tenantId, revision)),
+      list: (request) => run('list schedules', () => store.schedules.list(request)),
+      due: (request) => run('read due schedules', () => store.schedules.due(request)),
+    },
     logs: {
       append: (fence, batch) => run('append job logs', () => appendLogs(store, fence, batch)),
       list: (jobId, listOptions) => run('list job logs', () => listLogs(store, jobId, listOptions)),

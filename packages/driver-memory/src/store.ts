@@ -24,6 +24,7 @@ import {
   replace,
   unplace,
 } from './placement.js';
+import { ScheduleTable } from './schedules.js';
 
 export const DRIVER_NAME = 'memory';
 
@@ -122,6 +123,8 @@ export interface Store {
   readonly paused: Map<string, number>;
   /** The backfill ledger: runId -> run (backfills.ts). */
   readonly backfills: Map<string, BackfillRun>;
+  /** Stored schedules (schedules.ts). */
+  readonly schedules: ScheduleTable;
   readonly listeners: Set<WakeListener>;
   readonly meter: Meter;
   nextSeq(): number;
@@ -147,6 +150,7 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     marks: new Map(),
     paused: new Map(),
     backfills: new Map(),
+    schedules: new ScheduleTable(clock),
     listeners: new Set(),
     meter,
     nextSeq: () => {

@@ -4,6 +4,7 @@ import { TimeoutError } from '@nats-io/transport-node';
 import type { StoredEvent } from './events-codec.js';
 import { JobIndex } from './index/job-index.js';
 import type { PauseDoc } from './index/pause-index.js';
+import type { StoredSchedule } from './index/schedule-index.js';
 import { type BatchDoc, decodeJson, type StoredDoc } from './record.js';
 import { jobsKeyKind } from './subjects.js';
 
@@ -218,6 +219,8 @@ export class Mirror {
     } else if (kind?.kind === 'pause' && !deleted) {
       const pause = decoded<PauseDoc>(entry);
       if (pause !== undefined) index.pauses.apply(pause, entry.revision);
+    } else if (kind?.kind === 'schedule') {
+      index.schedules.apply(entry.key, deleted ? undefined : decoded<StoredSchedule>(entry));
     }
     index.delivered = entry.revision;
     if (this.waiters.length > 0) this.release();

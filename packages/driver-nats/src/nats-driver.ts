@@ -34,6 +34,7 @@ import { listPaused, pause, resume } from './pause.js';
 import { progress } from './progress.js';
 import { purge } from './purge.js';
 import { requeue } from './requeue.js';
+import { scheduleBackend } from './schedules.js';
 import { splitCredentials } from './server-credentials.js';
 import { screenServers } from './servers.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
@@ -277,6 +278,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       list: on('list paused queues', listPaused),
     },
     backfills: backfillBackend(on),
+    schedules: scheduleBackend(on),
     // Nothing to migrate: the driver creates its buckets on first use. One round trip shows
     // the server answers and both buckets are there.
     check: on('check the backend', async (context) => {

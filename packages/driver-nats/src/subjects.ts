@@ -7,7 +7,8 @@ import { configInvalid } from '@berth/core/driver';
  *
  * - The JOBS bucket (`<prefix>_jobs`, stream `KV_<prefix>_jobs`) holds what every process mirrors
  *   through its watch: job records (`j.<id>`), batch decisions (`b.<batch>`) and events
- *   (`e.<id>`), and queue pauses (`p.<hash>`). Its stream sequence is the one clock of insertion order.
+ *   (`e.<id>`), queue pauses (`p.<hash>`) and stored schedules (`c.<hash>`). Its stream sequence
+ *   is the one clock of insertion order.
  * - The AUX bucket (`<prefix>_aux`) holds what is read by key and never watched: live idempotency
  *   holders (`k.<hash>`), leases (`l.<hash>`), fleet slot shards, holder pointers and full markers
  *   (`s.<hash>.<shard>`, `s.<hash>.h.<hash>`, `s.<hash>.f`), marks (`m.<hash>`), step log entries
@@ -39,6 +40,10 @@ export interface Subjects {
   event(id: string): string;
   /** A queue's pause (in the jobs bucket, so every process's mirror follows it). */
   pause(queue: string): string;
+  /** A stored schedule of `(tenantId, name)` (in the jobs bucket: `due` reads the mirror). */
+  schedule(name: string, tenantId: string | undefined): string;
+  /** The owner a schedule's spilled payload parts are written under (never a job id). */
+  scheduleOwner(name: string, tenantId: string | undefined): string;
   /** Live idempotency holder of `(name, tenantId, key)`. */
   holder(name: string, tenantId: string | undefined, key: string): string;
   lease(name: string): string;
@@ -84,7 +89,7 @@ export const token = (...parts: readonly string[]): string =>
   createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 
 /** The kind of key a jobs-bucket entry is, from its first token. */
-export type JobsKeyKind = 'job' | 'batch' | 'event' | 'pause';
+export type JobsKeyKind = 'job' | 'batch' | 'event' | 'pause' | 'schedule';
 
 export function jobsKeyKind(key: string): { kind: JobsKeyKind; id: string } | undefined {
   const kind = key.charCodeAt(0);
@@ -94,6 +99,7 @@ export function jobsKeyKind(key: string): { kind: JobsKeyKind; id: string } | un
   if (kind === 98) return { kind: 'batch', id };
   if (kind === 101) return { kind: 'event', id };
   if (kind === 112) return { kind: 'pause', id };
+  if (kind === 99) return { kind: 'schedule', id };
   return undefined;
 }
 
@@ -123,6 +129,8 @@ export function subjectsFor(prefix: string): Subjects {
     batch: (id) => `b.${id}`,
     event: (id) => `e.${id}`,
     pause: (queue) => `p.${token(queue)}`,
+    schedule: (name, tenantId) => `c.${token(name)}.${tenantToken(tenantId)}`,
+    scheduleOwner: (name, tenantId) => `c-${token(name)}-${tenantToken(tenantId)}`,
     holder: (name, tenantId, key) =>
       `k.${token(name, tenantId ?? '', tenantId === undefined ? 'n' : 't', key)}`,
     lease: (name) => `l.${token(name)}`,

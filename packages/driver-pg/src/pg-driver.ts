@@ -21,6 +21,7 @@ import { logStore } from './ops/logs.js';
 import { operatorOps } from './ops/operator.js';
 import { pauseStore } from './ops/pause.js';
 import { progressOps } from './ops/progress.js';
+import { scheduleStore } from './ops/schedules.js';
 import { settleOps } from './ops/settle.js';
 import { eventStore, leaseStore, markStore, stepStore } from './ops/stores.js';
 import { preparedNames } from './prepared.js';
@@ -116,6 +117,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     marks: markStore(context),
     pauses: pauseStore(context),
     backfills: backfillStore(context),
+    schedules: scheduleStore(context),
     logs: logStore(context),
     ...checkOps(context),
     ...(wake === undefined

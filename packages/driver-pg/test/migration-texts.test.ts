@@ -29,6 +29,7 @@ it('every released migration text is exactly as released: a change to the schema
       12: '05fcea2fc6d64180',
       13: 'fa909155a58c8265',
       14: 'e7d5f01b00e6853d',
+      15: 'a550e3aeb7156d89',
     },
   );
 });

@@ -99,6 +99,15 @@ const SHAPES = {
   backfillsName: 'backfills:name:$',
   backfillsTenant: 'backfills:tenant:$',
   backfillsHolder: 'backfills:holder:$',
+  /** Hash per stored schedule, the part `qn(tenant, name)` (tenant '' for none): its fields. */
+  schedule: 'schedule:$',
+  /**
+   * Lex zsets of schedule members (schedule-position.ts: list position, NUL, hash part): every
+   * schedule, and per tenant. Zset: the unpaused ones by nextAt (ties in member order).
+   */
+  schedulesOrder: 'schedules:order',
+  schedulesTenant: 'schedules:tenant:$',
+  schedulesDue: 'schedules:due',
   /** Pub/sub channel: NUL-joined queues that got work. */
   wake: 'wake',
   /** String: written before each WAIT of `durability`, so the WAIT covers every earlier write. */

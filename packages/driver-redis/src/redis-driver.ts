@@ -38,6 +38,7 @@ import { createMarkStore } from './marks.js';
 import { cancel, get, promote, purge, requeue, stats } from './operator.js';
 import { createPauseStore } from './pause.js';
 import { progress } from './progress.js';
+import { createScheduleStore } from './schedules.js';
 import { scriptRunner } from './script-runner.js';
 import { type SentinelOptions, screenSentinel } from './sentinel.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
@@ -184,6 +185,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   const marks = createMarkStore(context);
   const pauses = createPauseStore(context);
   const backfills = createBackfillStore(context);
+  const schedules = createScheduleStore(context);
   const logs = createLogStore(context);
   let closed = false;
 
@@ -251,6 +253,13 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       transition: guard('change a backfill', backfills.transition),
       commit: guard('commit a backfill pass', backfills.commit),
       list: guard('list backfills', backfills.list),
+    },
+    schedules: {
+      put: guard('store a schedule', schedules.put),
+      get: guard('read a schedule', schedules.get),
+      remove: guard('remove a schedule', schedules.remove),
+      list: guard('list schedules', schedules.list),
+      due: guard('read due schedules', schedules.due),
     },
     logs: {
       append: guard('append job logs', logs.append),

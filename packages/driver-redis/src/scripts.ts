@@ -25,7 +25,8 @@ export function defineScript(
   return { name, lua, sha, readOnly: options.readOnly === true };
 }
 
-export type ScriptArg = string | number;
+/** A Buffer for bytes that need not be UTF-8 (a schedule's list position). */
+export type ScriptArg = string | number | Buffer;
 
 /** A script's ARGV: `now` first, then its own arguments. */
 export const scriptArgv = (now: number, args: readonly ScriptArg[]): ScriptArg[] => [now, ...args];

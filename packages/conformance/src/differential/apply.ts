@@ -4,6 +4,7 @@ import { applyBackfillOp } from './backfills.js';
 import { applyLogOp } from './logs.js';
 import { CALLER_IDS, type EnqueueSpec, type Op } from './ops.js';
 import { applyPause } from './pause-ops.js';
+import { applyScheduleOp } from './schedules.js';
 import {
   learnFences,
   learnGivenUp,
@@ -112,6 +113,12 @@ async function call(world: World, op: Op): Promise<unknown> {
     case 'bfGet':
     case 'bfList':
       return applyBackfillOp(driver, op);
+    case 'schPut':
+    case 'schGet':
+    case 'schRemove':
+    case 'schList':
+    case 'schDue':
+      return applyScheduleOp(driver, op, world.t0, now);
     case 'stats':
       return driver.stats();
     case 'purge': {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { backfillOpArbitraries } from './backfills.js';
 import { logOpArbitraries } from './logs.js';
 import { CALLER_IDS, type EnqueueSpec, type Op, type Target } from './ops.js';
+import { scheduleOpArbitraries } from './schedules.js';
 
 /**
  * How differential sequences are drawn. Everything comes from small pools so that calls meet
@@ -237,3 +238,15 @@ export const sequenceArbitrary: fc.Arbitrary<readonly Op[]> = fc
     fc.array(opArbitrary, { minLength: 4, maxLength: 26, size: 'max' }),
   )
   .map(([opening, rest]) => [...opening, ...rest]);
+
+/**
+ * Stored-schedule ops and clock moves only: schedules never meet jobs, so they are drawn apart,
+ * where 200 sequences reach every answer of theirs without thinning the job sequences' mix.
+ */
+export const scheduleSequenceArbitrary: fc.Arbitrary<readonly Op[]> = fc.array(
+  fc.oneof(
+    ...scheduleOpArbitraries(TENANTS),
+    weighted(2, 'advance', fc.record({ ms: pick([0, 1_000, 30_000, 90_000]) })),
+  ),
+  { minLength: 4, maxLength: 24, size: 'max' },
+);

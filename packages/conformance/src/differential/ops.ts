@@ -2,6 +2,7 @@ import type { JobState } from '@berth/core';
 import type { BackfillOp } from './backfills.js';
 import type { LogOp } from './logs.js';
 import type { PauseOp } from './pause-ops.js';
+import type { ScheduleOp } from './schedules.js';
 
 /**
  * The operations a differential sequence is made of. Instants are offsets from the moment the op
@@ -147,4 +148,5 @@ export type Op =
   | PauseOp
   | LogOp
   | BackfillOp
+  | ScheduleOp
   | { readonly kind: 'advance'; readonly ms: number };

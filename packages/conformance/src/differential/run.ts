@@ -11,6 +11,8 @@ import { openWorld, type World } from './world.js';
 export interface DifferentialOptions {
   /** Sequences to run; the CI floor is 200. */
   readonly runs: number;
+  /** How sequences are drawn; default the job sequences (`sequenceArbitrary`). */
+  readonly sequences?: fc.Arbitrary<readonly Op[]>;
   /** Replays one run of fast-check (its failure report names the seed). */
   readonly seed?: number;
 }
@@ -90,7 +92,9 @@ export async function runDifferential(
   options: DifferentialOptions,
 ): Promise<void> {
   await fc.assert(
-    fc.asyncProperty(sequenceArbitrary, (ops) => playBoth(factory, reference, ops)),
+    fc.asyncProperty(options.sequences ?? sequenceArbitrary, (ops) =>
+      playBoth(factory, reference, ops),
+    ),
     {
       numRuns: options.runs,
       // The mismatch (ops and both answers) belongs in the message runKit and vitest show.

@@ -103,6 +103,8 @@ export const APP_ENTRIES: Readonly<Record<string, Entry>> = {
   'client.handle': (d, [a, b, c]) => client(d).handle(a, b, c).get(),
   'client.handle(job).result': (d, [a, b, c]) =>
     waited(() => client(waitsAtOnce(d)).handle(WORLD_JOB, a, b).result(c)),
+  'client.schedules.upsert': (d, [a]) => client(d).schedules.upsert(a as never),
+  'client.schedules.pause': (d, [a, b]) => client(d).schedules.pause(a as never, b as never),
   createClient: (d, [a]) => createClient(withDriver(a, d) as never),
   createWorker: (d, [a]) => createWorker(withDriver(a, d) as never),
   createScheduler: (d, [a]) => createScheduler(withDriver(a, d) as never),
@@ -156,6 +158,10 @@ export function appTemplateOf(
       return [world.deadId, {}];
     case 'client.handle(job).result':
       return [world.readyId, {}, { timeoutMs: 1_000 }];
+    case 'client.schedules.upsert':
+      return [{ name: 'fuzz', cron: '0 3 * * *', job: FUZZ_JOB, payload: { a: 1 }, catchUp: 1 }];
+    case 'client.schedules.pause':
+      return ['fuzz', {}];
     case 'createClient':
       return [{ jobs: [FUZZ_JOB] }];
     case 'createWorker':

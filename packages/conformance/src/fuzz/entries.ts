@@ -43,6 +43,11 @@ export const ENTRIES: Readonly<Record<string, Entry>> = {
   'pauses.pause': (d, [a, b]) => loose(d).pauses.pause(a, b),
   'pauses.resume': (d, [a, b]) => loose(d).pauses.resume(a, b),
   'pauses.list': (d, [a]) => loose(d).pauses.list(a),
+  'schedules.put': (d, [a, b]) => loose(d).schedules.put(a, b),
+  'schedules.get': (d, [a, b]) => loose(d).schedules.get(a, b),
+  'schedules.remove': (d, [a, b, c]) => loose(d).schedules.remove(a, b, c),
+  'schedules.list': (d, [a]) => loose(d).schedules.list(a),
+  'schedules.due': (d, [a, b]) => loose(d).schedules.due(a, b),
   ...APP_ENTRIES,
 };
 

@@ -81,6 +81,26 @@ export function templateOf(entry: string, world: ScreensWorld, now: number): unk
       return ['fuzz', {}];
     case 'pauses.list':
       return [{}];
+    case 'schedules.put':
+      return [
+        {
+          name: 'fuzz',
+          cron: '0 3 * * *',
+          job: 'fuzz',
+          payload: { a: 1 },
+          paused: false,
+          nextAt: now,
+        },
+        0,
+      ];
+    case 'schedules.get':
+      return ['fuzz', { tenantId: 'fuzz' }];
+    case 'schedules.remove':
+      return ['fuzz', 1, {}];
+    case 'schedules.list':
+      return [{ limit: 2 }];
+    case 'schedules.due':
+      return [now, 10];
     default:
       return appTemplateOf(entry, world, now) ?? [];
   }

@@ -18,6 +18,7 @@ import {
   requeueRaceLost,
   requeueWrongState,
 } from './requeue.js';
+import { storedSchedules } from './schedules.js';
 import { type GoldenScenario, recordTranscript, type Transcript } from './transcript.js';
 
 /** Every golden scenario, in the order the kit runs them. */
@@ -42,6 +43,7 @@ export const goldenScenarios: readonly GoldenScenario[] = [
   pauseResume,
   jobLogs,
   backfillLedger,
+  storedSchedules,
 ];
 
 /** A scenario's name: one key of the expected transcripts. */

@@ -27,6 +27,7 @@ import { requeueGroup } from './operator/requeue.js';
 import { pauseGroup } from './pause/pause.js';
 import { largeValuesGroup } from './scale/large-values.js';
 import { scaleGroup } from './scale/scale.js';
+import { schedulesGroup } from './schedules/schedules.js';
 import { settleGroup } from './settle/settle.js';
 import { stepsGroup } from './steps/steps.js';
 import { wakeGroup } from './wake/wake.js';
@@ -34,7 +35,7 @@ import { wakeGroup } from './wake/wake.js';
 /**
  * Every group of the kit, in spec order. Groups sit in one folder per contract area under
  * `groups/` (enqueue, claim, settle, operator, list, attempts, logs, steps, events, leases,
- * concurrency, pause, backfills, wake, driver, answers, scale), beside `fixtures/`, the one set
+ * concurrency, pause, backfills, schedules, wake, driver, answers, scale), beside `fixtures/`, the one set
  * of helpers and values they share. The differential group needs the options (its reference
  * driver), so the list is built per run.
  */
@@ -58,6 +59,7 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     marksGroup,
     pauseGroup,
     backfillsGroup,
+    schedulesGroup,
     wakeGroup,
     checkGroup,
     closeGroup,

@@ -4,6 +4,7 @@ import { batchExpected } from './expected-batch.js';
 import { lifecycleExpected } from './expected-lifecycle.js';
 import { newestWinsExpected } from './expected-newest.js';
 import { slotsExpected } from './expected-slots.js';
+import { storedSchedulesExpected } from './expected-stored-schedules.js';
 import { workerWaitsExpected } from './expected-worker-waits.js';
 
 /**
@@ -16,6 +17,7 @@ const SLOT = (minute: number) => `schedule:minutely:2026-01-01T00:0${minute}:00.
 export const runtimeExpected: Readonly<Record<string, Transcript>> = {
   ...workerWaitsExpected,
   ...slotsExpected,
+  ...storedSchedulesExpected,
   ...newestWinsExpected,
   ...answersLostExpected,
   ...batchExpected,

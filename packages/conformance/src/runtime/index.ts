@@ -40,6 +40,7 @@ import {
   waitForEventResumesOnPublish,
   waitForEventTimesOut,
 } from './steps.js';
+import { storedScheduleSlotsOnce } from './stored-schedule.js';
 import { swallowedSleepStillSuspends } from './suspension.js';
 import { dueTimesWakeTheWorker, freedSlotStartsNextJob } from './wake-ups.js';
 
@@ -60,6 +61,7 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   schedulerKilledBeforeEnqueue,
   schedulerStalledLeader,
   schedulerStopLeavesLead,
+  storedScheduleSlotsOnce,
   unknownNameStaysReady,
   swallowedSleepStillSuspends,
   settleSurvivesBlip,

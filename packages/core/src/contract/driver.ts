@@ -31,6 +31,7 @@ import type {
   ScreenedPurge,
   SuspendOptions,
 } from './records.js';
+import type { ScheduleBackend, ScheduleStore } from './schedules.js';
 import type { JobState } from './states.js';
 import type { StepStore } from './steps.js';
 
@@ -92,6 +93,8 @@ export interface Driver extends DeleteJobs {
   readonly pauses: PauseStore;
   /** The backfill ledger: runs, their cursors and statuses (see contract/backfills.ts). Group `backfills`. */
   readonly backfills: BackfillLedger;
+  /** Schedules stored by the driver (see contract/schedules.ts). Group `schedules`. */
+  readonly schedules: ScheduleStore;
   /** Job logs (`ctx.log`): fenced appends, paged reads, capped per job. Group `logs`. */
   readonly logs: LogStore;
   /**
@@ -321,6 +324,8 @@ export interface DriverBackend extends DeleteBackend {
   readonly pauses: PauseBackend;
   /** The backfill ledger (see {@link BackfillBackend}). */
   readonly backfills: BackfillBackend;
+  /** Stored schedules (see {@link ScheduleBackend}). Group `schedules`. */
+  readonly schedules: ScheduleBackend;
   /** Job logs: see {@link LogStore} for what each call must do. Group `logs`. */
   readonly logs: LogBackend;
   /**

@@ -110,6 +110,11 @@ export const CORE_ERROR_CODES = {
     title: 'the ledger holds no backfill run with this id',
     fix: 'check the run id (berth backfills ls shows the runs the ledger keeps) and the tenantId it was asked with',
   },
+  /** A schedule by-name call named a schedule the driver does not store (for that tenant). */
+  SCHEDULE_NOT_FOUND: {
+    title: 'no schedule of this name is stored',
+    fix: 'check the name (berth schedules ls lists the stored schedules) and the tenantId it was asked with; schedules given to createScheduler in code are not stored and cannot be paused this way',
+  },
   /** Pause, resume or cancel of a run that ended (`meta.status` says how). */
   BACKFILL_NOT_ACTIVE: {
     title: 'the backfill run has ended: completed, failed and cancelled runs do not move',

@@ -126,6 +126,7 @@ export interface BerthErrorMetas {
   CONFIG_INVALID: { readonly option: string; readonly reason: string };
   BACKFILL_RUNNING: { readonly name: string; readonly active: readonly string[] };
   BACKFILL_NOT_FOUND: { readonly runId: string };
+  SCHEDULE_NOT_FOUND: { readonly name: string; readonly tenantId?: string };
   BACKFILL_NOT_ACTIVE: { readonly runId: string; readonly status: string };
   OUTBOX_NO_TX: { readonly table: string };
   WEBHOOK_INVALID: { readonly reason: 'header' | 'timestamp' | 'signature' | 'body' };

@@ -20,8 +20,8 @@ import {
   screenUuid,
 } from './values.js';
 
-const PRIORITY_MIN = -2_147_483_648;
-const PRIORITY_MAX = 2_147_483_647;
+export const PRIORITY_MIN = -2_147_483_648;
+export const PRIORITY_MAX = 2_147_483_647;
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 const KNOWN_FIELDS = new Set([
   'id',

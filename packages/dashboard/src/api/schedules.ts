@@ -2,9 +2,10 @@ import { type Driver, isJobState, type ScheduleDefinition, slotJobId } from '@be
 import { CronExpressionParser } from 'cron-parser';
 import type { SchedulesResponse, ScheduleView } from '../api-types.js';
 import type { RequestContext } from '../http/context.js';
+import { NEXT_SLOTS, slotsAfter } from './cron-slots.js';
+import { storedSchedules } from './stored-schedules.js';
 
-/** Upcoming slots shown per schedule. */
-export const NEXT_SLOTS = 3;
+export { NEXT_SLOTS } from './cron-slots.js';
 
 async function viewOf(
   driver: Driver,
@@ -22,8 +23,7 @@ async function viewOf(
     queue: schedule.queue ?? ('queue' in job ? (job.queue ?? null) : null),
   };
   try {
-    const ahead = CronExpressionParser.parse(schedule.cron, { currentDate: now, tz: timezone });
-    const next = Array.from({ length: NEXT_SLOTS }, () => ahead.next().getTime());
+    const next = slotsAfter(schedule.cron, timezone, now, NEXT_SLOTS);
     // prev() answers slots strictly before its start; one ms past now includes now.
     const behind = CronExpressionParser.parse(schedule.cron, {
       currentDate: now + 1,
@@ -42,7 +42,10 @@ async function viewOf(
   }
 }
 
-/** The app's schedules with their next slots and last slot's job, and the scheduler's leader. */
+/**
+ * The app's schedules with their next slots and last slot's job, the scheduler's leader, and a
+ * page of the schedules the driver stores.
+ */
 export async function schedules(context: RequestContext): Promise<SchedulesResponse> {
   const { driver, schedules: list, schedulerLease } = context.options;
   const now = driver.clock.now();
@@ -50,14 +53,16 @@ export async function schedules(context: RequestContext): Promise<SchedulesRespo
   const visible = (list ?? []).filter(
     (schedule) => context.tenantId === undefined || schedule.tenantId === context.tenantId,
   );
-  const [leader, views] = await Promise.all([
+  const [leader, views, stored] = await Promise.all([
     driver.leases.holder(schedulerLease),
     Promise.all(visible.map((schedule) => viewOf(driver, schedule, now, context.tenantId))),
+    storedSchedules(context),
   ]);
   return {
     configured: list !== undefined,
     leaseName: schedulerLease,
     leader: leader ?? null,
     schedules: views,
+    stored,
   };
 }

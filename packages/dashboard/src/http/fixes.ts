@@ -36,6 +36,10 @@ export const DASHBOARD_FIXES: Readonly<Record<string, Fix>> = {
       : `Check the run id: this dashboard is scoped to tenant ${tenantId} and shows only its runs (another tenant's run answers as not found); the Backfills page lists them.`,
   BACKFILL_NOT_ACTIVE: () =>
     'The run has ended and does not move again. To go on from where it stopped, start a new run of the backfill from the app at the cursor the Backfills page shows.',
+  SCHEDULE_NOT_FOUND: ({ tenantId }) =>
+    tenantId === undefined
+      ? 'Check the name and tenant: the Schedules page lists the stored schedules (a schedule of a tenant is named with its tenantId). Schedules given in code are not stored: pause or remove them in the app.'
+      : `Check the name: this dashboard is scoped to tenant ${tenantId} and shows only its stored schedules (another tenant's schedule answers as not found); the Schedules page lists them.`,
   BACKFILL_RUNNING: () =>
     'The backfill already has as many runs going as it allows: pause or cancel one on the Backfills page first, or wait for it to end.',
 };

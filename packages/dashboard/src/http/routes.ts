@@ -18,6 +18,11 @@ import { overview } from '../api/overview.js';
 import { searchPayloads } from '../api/payload-search.js';
 import { pauseQueue, resumeQueue } from '../api/queue-pauses.js';
 import { schedules } from '../api/schedules.js';
+import {
+  pauseStoredSchedule,
+  removeStoredSchedule,
+  resumeStoredSchedule,
+} from '../api/stored-schedules.js';
 import type { Route } from './context.js';
 
 const ID = '([^/]+)';
@@ -42,6 +47,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: /^\/queues\/pause$/, run: pauseQueue },
   { method: 'POST', pattern: /^\/queues\/resume$/, run: resumeQueue },
   { method: 'GET', pattern: /^\/schedules$/, run: schedules },
+  { method: 'POST', pattern: /^\/schedules\/pause$/, run: pauseStoredSchedule },
+  { method: 'POST', pattern: /^\/schedules\/resume$/, run: resumeStoredSchedule },
+  { method: 'POST', pattern: /^\/schedules\/remove$/, run: removeStoredSchedule },
   { method: 'GET', pattern: /^\/events$/, run: events },
   { method: 'GET', pattern: /^\/backfills$/, run: listBackfills },
   { method: 'GET', pattern: new RegExp(`^/backfills/${ID}$`), run: getBackfill },

@@ -55,7 +55,7 @@ function Page({ route }: { readonly route: Route }) {
     case 'dead-letters':
       return <DeadLettersPage query={route.query} />;
     case 'schedules':
-      return <SchedulesPage />;
+      return <SchedulesPage query={route.query} />;
     case 'events':
       return <EventsPage query={route.query} />;
     case 'backfills':

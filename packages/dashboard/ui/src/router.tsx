@@ -7,7 +7,7 @@ export type Route =
   | { readonly page: 'jobs'; readonly query: URLSearchParams }
   | { readonly page: 'job'; readonly id: string }
   | { readonly page: 'dead-letters'; readonly query: URLSearchParams }
-  | { readonly page: 'schedules' }
+  | { readonly page: 'schedules'; readonly query: URLSearchParams }
   | { readonly page: 'events'; readonly query: URLSearchParams }
   | { readonly page: 'backfills'; readonly query: URLSearchParams }
   | { readonly page: 'outbox' }
@@ -31,7 +31,7 @@ export function parseRoute(location: Location): Route {
   const job = /^\/jobs\/([^/]+)$/.exec(path);
   if (job?.[1] !== undefined) return { page: 'job', id: decodeURIComponent(job[1]) };
   if (path === '/dead-letters') return { page: 'dead-letters', query };
-  if (path === '/schedules') return { page: 'schedules' };
+  if (path === '/schedules') return { page: 'schedules', query };
   if (path === '/events') return { page: 'events', query };
   if (path === '/backfills') return { page: 'backfills', query };
   if (path === '/outbox') return { page: 'outbox' };

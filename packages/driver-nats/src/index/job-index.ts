@@ -17,6 +17,7 @@ import { storedFor, walkList } from './list-walk.js';
 import { PauseIndex } from './pause-index.js';
 import { QueueIndex } from './queue-index.js';
 import { claimOrder, finishedOrder, listOrder, makeRow, type Row } from './row.js';
+import { ScheduleIndex } from './schedule-index.js';
 import { SortedList } from './sorted-list.js';
 
 /** A delete marker in the jobs bucket: its key, revision, and when the server stored it. */
@@ -64,6 +65,8 @@ export class JobIndex {
   readonly events = new EventIndex();
   /** Queue pauses: claims leave paused queues out. */
   readonly pauses = new PauseIndex();
+  /** Stored schedules: `list` and `due` read them here. */
+  readonly schedules = new ScheduleIndex();
   /** Delete markers seen, oldest first: removed from the bucket once past their grace. */
   readonly markers: Marker[] = [];
   /** The highest revision applied. */

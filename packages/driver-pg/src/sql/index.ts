@@ -15,6 +15,7 @@ import { marksSql } from './marks.js';
 import { operatorSql } from './operator.js';
 import { pauseSql } from './pause.js';
 import { progressSql } from './progress.js';
+import { schedulesSql } from './schedules.js';
 import { settleSql } from './settle.js';
 import { stepsSql } from './steps.js';
 
@@ -38,6 +39,7 @@ export function statements(s: string) {
     marks: marksSql(s),
     pause: pauseSql(s),
     backfills: backfillsSql(s),
+    schedules: schedulesSql(s),
     logs: logsSql(s),
     check: checkSql(s),
   };

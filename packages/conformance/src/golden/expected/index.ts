@@ -18,6 +18,7 @@ import { requeueNotFound } from './requeue-not-found.js';
 import { requeuePurgeRace } from './requeue-purge-race.js';
 import { requeueRaceLost } from './requeue-race-lost.js';
 import { requeueWrongState } from './requeue-wrong-state.js';
+import { storedSchedules } from './stored-schedules.js';
 import { tenancy } from './tenancy.js';
 
 /** The golden transcripts by scenario name, each written by hand from the contract. */
@@ -42,4 +43,5 @@ export const expected = {
   'pause-resume': pauseResume,
   'job-logs': jobLogs,
   'backfill-ledger': backfillLedger,
+  'stored-schedules': storedSchedules,
 } as const satisfies Readonly<Record<string, Transcript>>;

@@ -1,3 +1,4 @@
+import { scheduleSequenceArbitrary } from '../../differential/arbitrary.js';
 import { runDifferential } from '../../differential/run.js';
 import type { KitGroup, KitOptions } from '../../kit.js';
 
@@ -20,6 +21,18 @@ export function differentialGroup(options: KitOptions): KitGroup {
         run: ({ factory }) =>
           runDifferential(factory, options.reference ?? factory, {
             runs: options.differentialRuns ?? DEFAULT_RUNS,
+            ...(options.differentialSeed === undefined ? {} : { seed: options.differentialSeed }),
+          }),
+      },
+      {
+        title:
+          'random stored-schedule sequences (puts at stale and current revisions, removes, lists, due) answer exactly as the reference driver does',
+        timeoutMs: 600_000,
+        costMs: 5_000,
+        run: ({ factory }) =>
+          runDifferential(factory, options.reference ?? factory, {
+            runs: options.differentialRuns ?? DEFAULT_RUNS,
+            sequences: scheduleSequenceArbitrary,
             ...(options.differentialSeed === undefined ? {} : { seed: options.differentialSeed }),
           }),
       },

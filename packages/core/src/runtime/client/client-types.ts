@@ -7,6 +7,7 @@ import type { PauseOptions, QueuePause } from '../../contract/pause.js';
 import type { ByIdOptions, EnqueueResult, JobRecord, Json } from '../../contract/records.js';
 import type { EventDefinition } from '../events/define-event.js';
 import type { AnyJobContract, JobContract, JobInput, ResultValue } from '../jobs/job-types.js';
+import type { ScheduleControl } from '../schedules/schedule-types.js';
 import type { WaitOptions } from './await-result.js';
 import type { DebounceOptions } from './supersede.js';
 import type { ThrottleOptions } from './throttle.js';
@@ -168,4 +169,9 @@ export interface Client {
   logs(id: string, options?: LogListOptions): Promise<LogPage>;
   /** Backfill runs: start, pause, resume, cancel, read (see `defineBackfill`). */
   readonly backfills: BackfillControl;
+  /**
+   * Schedules stored by the driver: upsert, pause, resume, remove, read. Every running
+   * scheduler (`createScheduler`) enqueues their slots from its next tick, without a restart.
+   */
+  readonly schedules: ScheduleControl;
 }

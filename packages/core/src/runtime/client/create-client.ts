@@ -11,6 +11,7 @@ import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { loadOtel } from '../otel/load-otel.js';
 import { producerSpanSoon } from '../otel/producer-span.js';
+import { scheduleControl } from '../schedules/schedule-control.js';
 import { attemptHistory } from './attempts.js';
 import type { Client, ClientOptions, EnqueueItem, EnqueueOptions } from './client-types.js';
 import { screenJobDefinition, toEnqueueRequest } from './enqueue-request.js';
@@ -153,5 +154,6 @@ export function createClient(options: ClientOptions): Client {
     paused: (pauseOptions) => driver.pauses.list(pauseOptions),
     logs: (id, logOptions) => driver.logs.list(id, logOptions),
     backfills: backfillControl(driver),
+    schedules: scheduleControl(driver),
   };
 }

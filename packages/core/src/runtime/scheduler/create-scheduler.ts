@@ -11,6 +11,7 @@ import type {
 import { readSchedulerOptions } from './scheduler-options.js';
 import { enqueueSlot, type PreparedSchedule, readMark } from './slot-enqueue.js';
 import { slotInstant } from './slot-id.js';
+import { runStoredSchedules } from './stored-pass.js';
 
 /** A leader that stalled for long keeps at most this many of the slots it slept through. */
 const MAX_SLOTS_PER_TICK = 1_000;
@@ -21,7 +22,9 @@ const MAX_SLOTS_PER_TICK = 1_000;
  * each slot. Every slot has a deterministic job id and idempotency key, and each schedule a mark
  * in `driver.marks` that the slot's enqueue raises in its own atomic change (slot-enqueue.ts):
  * whatever the crash point, a slot is enqueued with its mark or not at all, so the next leader
- * enqueues what the last one did not, and never a slot at or below the mark.
+ * enqueues what the last one did not, and never a slot at or below the mark. The schedules
+ * stored by the driver (`client.schedules`) run the same way after those in code, read each tick
+ * through the driver's index of due schedules (stored-pass.ts).
  */
 export function createScheduler<const S extends readonly ScheduledJob[]>(
   options: SchedulerOptions<S>,
@@ -35,6 +38,8 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
   const logger = settings.logger ?? silentLogger;
 
   let leading = false;
+  // When this scheduler last took the lead: stored schedules' slots before it were missed.
+  let leadSince = 0;
   // Set by lead(): the lease was taken or renewed just now, so the next slot needs no renewal.
   let freshLease = false;
   // From stop() until start(): every tick, in flight or asked for later, does nothing more.
@@ -57,6 +62,7 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
     dropLead();
     leading = await driver.leases.acquire(leaseName, holderId, leaseTtlMs);
     freshLease = leading;
+    if (leading) leadSince = clock.now();
     if (leading) logger.info('scheduler took the lead', { holderId, leaseName });
     return leading;
   };
@@ -156,12 +162,19 @@ export function createScheduler<const S extends readonly ScheduledJob[]>(
     return true;
   };
 
+  const stored = { driver, logger, maxSlots, holdLead };
+
   const runTick = async (): Promise<SchedulerTick> => {
     const enqueued: EnqueuedSlot[] = [];
     if (stopped || !(await lead())) return { leader: false, enqueued };
     const now = clock.now();
     for (const schedule of schedules) {
-      if (!(await runSchedule(schedule, now, enqueued))) break;
+      if (!(await runSchedule(schedule, now, enqueued))) return { leader: leading, enqueued };
+    }
+    try {
+      await runStoredSchedules(stored, now, leadSince, enqueued);
+    } catch (error) {
+      logger.error('stored schedules could not be read; the next tick tries again', { error });
     }
     return { leader: leading, enqueued };
   };

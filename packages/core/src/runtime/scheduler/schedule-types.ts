@@ -39,8 +39,12 @@ export interface ScheduleDefinition<J extends ScheduledJob = ScheduledJob> {
 
 export interface SchedulerOptions<S extends readonly ScheduledJob[] = readonly ScheduledJob[]> {
   readonly driver: Driver;
-  /** Each schedule's payload is checked against its own job at compile time. */
-  readonly schedules: { readonly [K in keyof S]: ScheduleDefinition<S[K]> };
+  /**
+   * Schedules in code. Each schedule's payload is checked against its own job at compile time.
+   * Default none: the scheduler then runs only the schedules stored by the driver
+   * (`client.schedules`), which it runs in any case, picking up each change at its next tick.
+   */
+  readonly schedules?: { readonly [K in keyof S]: ScheduleDefinition<S[K]> };
   /**
    * On taking the lead (a start, a failover), the latest `maxSlots` slots at or before now are
    * enqueued, so a restart after downtime runs what it missed, up to that bound. Default 1;
@@ -66,6 +70,8 @@ export interface SchedulerOptions<S extends readonly ScheduledJob[] = readonly S
 /** One slot the scheduler handed to the driver. */
 export interface EnqueuedSlot {
   readonly schedule: string;
+  /** The tenant of a stored schedule (`client.schedules`) that has one. */
+  readonly tenantId?: string;
   /** The slot's instant, epoch ms. */
   readonly slot: number;
   readonly jobId: string;

@@ -206,7 +206,10 @@ function readOptions(given: SchedulerOptions): SchedulerSettings {
   }
   const leaseName = optionalName('leaseName', options.leaseName) ?? 'berth.scheduler';
   const holderId = optionalName('holderId', options.holderId) ?? `scheduler-${randomUUID()}`;
-  const schedules = configArray('schedules', options.schedules, example('schedules')).map(prepare);
+  const schedules =
+    options.schedules === undefined
+      ? []
+      : configArray('schedules', options.schedules, example('schedules')).map(prepare);
   const names = new Set<string>();
   for (const [index, schedule] of schedules.entries()) {
     if (names.has(schedule.name)) {

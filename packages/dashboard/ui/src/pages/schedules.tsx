@@ -1,9 +1,12 @@
-import type { SchedulesResponse } from '../../../src/api-types';
+import { useState } from 'preact/hooks';
+import type { SchedulesResponse, StoredScheduleView } from '../../../src/api-types';
 import { getJson } from '../api';
 import { Instant } from '../components/instant';
 import { Loading, Problem } from '../components/problem';
 import { StateBadge } from '../components/state-badge';
-import { Link } from '../router';
+import { StoredScheduleActions } from '../components/stored-schedule-actions';
+import { config } from '../config';
+import { Link, withQuery } from '../router';
 import { usePoll } from '../use-poll';
 
 function Leader({ data }: { readonly data: SchedulesResponse }) {
@@ -21,8 +24,17 @@ function Leader({ data }: { readonly data: SchedulesResponse }) {
   );
 }
 
-export function SchedulesPage() {
-  const { data, error } = usePoll('schedules', () => getJson<SchedulesResponse>('/schedules'));
+/** The schedules page: the app's schedules in code, then those the driver stores. */
+export function SchedulesPage({ query }: { readonly query: URLSearchParams }) {
+  const key = query.toString();
+  const { data, error, reload } = usePoll(`schedules?${key}`, () =>
+    getJson<SchedulesResponse>('/schedules', query),
+  );
+  const [done, setDone] = useState('');
+  const onDone = async (message: string) => {
+    setDone(message);
+    await reload();
+  };
   return (
     <section aria-labelledby="schedules-title">
       <h1 id="schedules-title">Schedules</h1>
@@ -34,6 +46,7 @@ export function SchedulesPage() {
       ) : (
         <>
           <Leader data={data} />
+          <h2 id="code-schedules-title">Schedules in code</h2>
           {!data.configured ? (
             <p class="muted">
               No schedules were given to this dashboard: pass the app's schedules as{' '}
@@ -43,7 +56,7 @@ export function SchedulesPage() {
             <p class="muted">No schedule is visible here.</p>
           ) : (
             <div class="table-wrap">
-              <table>
+              <table aria-labelledby="code-schedules-title">
                 <thead>
                   <tr>
                     <th scope="col">Schedule</th>
@@ -99,8 +112,145 @@ export function SchedulesPage() {
               </table>
             </div>
           )}
+          <h2 id="stored-schedules-title">Stored schedules</h2>
+          <div aria-live="polite">{done ? <p class="notice info">{done}</p> : null}</div>
+          <StoredSchedules data={data} query={query} onDone={onDone} />
         </>
       )}
     </section>
+  );
+}
+
+/** The rows of one stored schedule: what it runs, when next, and its actions. */
+function StoredRow({
+  schedule,
+  onDone,
+}: {
+  readonly schedule: StoredScheduleView;
+  readonly onDone: (message: string) => Promise<void>;
+}) {
+  return (
+    <tr>
+      <th scope="row">{schedule.name}</th>
+      <td>{schedule.tenantId ?? <span class="muted">—</span>}</td>
+      <td>
+        <code>{schedule.cron}</code>
+      </td>
+      <td>{schedule.timezone ?? 'UTC'}</td>
+      <td>{schedule.job}</td>
+      <td>{schedule.queue ?? <span class="muted">default</span>}</td>
+      <td data-testid="stored-state">
+        {schedule.paused ? (
+          <span class="badge paused" title="schedulers enqueue none of its slots until a resume">
+            paused
+          </span>
+        ) : (
+          <span class="muted">active</span>
+        )}
+      </td>
+      <td>
+        {schedule.paused ? (
+          <span class="muted">— (a resume starts at the next slot)</span>
+        ) : (
+          <>
+            <ul class="plain">
+              {schedule.next.map((slot) => (
+                <li key={slot}>
+                  <Instant at={slot} />
+                </li>
+              ))}
+            </ul>
+            {schedule.error ? <span class="error-text">{schedule.error}</span> : null}
+          </>
+        )}
+      </td>
+      <td class="num">{schedule.revision}</td>
+      {config.readOnly ? null : (
+        <td class="stored-actions">
+          <StoredScheduleActions schedule={schedule} onDone={onDone} />
+        </td>
+      )}
+    </tr>
+  );
+}
+
+/** A page of the stored schedules, by name then tenant, with a link to the next page. */
+function StoredSchedules({
+  data,
+  query,
+  onDone,
+}: {
+  readonly data: SchedulesResponse;
+  readonly query: URLSearchParams;
+  readonly onDone: (message: string) => Promise<void>;
+}) {
+  const { stored } = data;
+  const paged = query.get('after') !== null;
+  const more = stored.next;
+  const tenant = query.get('tenant') ?? undefined;
+  return (
+    <>
+      {stored.schedules.length === 0 ? (
+        <p class="muted">
+          {paged ? 'No more stored schedules.' : 'No schedule is stored'}
+          {paged ? null : (
+            <>
+              : an app stores one with <code>client.schedules.upsert({'{ … }'})</code>, and every
+              running scheduler enqueues its slots from its next tick.
+            </>
+          )}
+        </p>
+      ) : (
+        <>
+          <p class="muted small">
+            By name, then tenant, {stored.limit} a page. Schedulers pick up a change at their next
+            tick.
+          </p>
+          <div class="table-wrap">
+            <table aria-labelledby="stored-schedules-title">
+              <thead>
+                <tr>
+                  <th scope="col">Schedule</th>
+                  <th scope="col">Tenant</th>
+                  <th scope="col">Cron</th>
+                  <th scope="col">Timezone</th>
+                  <th scope="col">Job</th>
+                  <th scope="col">Queue</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Next slots</th>
+                  <th scope="col" class="num">
+                    Revision
+                  </th>
+                  {config.readOnly ? null : <th scope="col">Actions</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {stored.schedules.map((schedule) => (
+                  <StoredRow
+                    key={JSON.stringify([schedule.tenantId ?? null, schedule.name])}
+                    schedule={schedule}
+                    onDone={onDone}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      {paged || more !== undefined ? (
+        <nav class="actions" aria-label="Stored schedule pages">
+          {paged ? (
+            <Link to={withQuery('/schedules', { tenant })} class="button">
+              ← First page
+            </Link>
+          ) : null}
+          {more === undefined ? null : (
+            <Link to={withQuery('/schedules', { tenant, after: more })} class="button">
+              Next page →
+            </Link>
+          )}
+        </nav>
+      ) : null}
+    </>
   );
 }

@@ -12,6 +12,7 @@ import { MIGRATION_000011 } from './000011.js';
 import { MIGRATION_000012 } from './000012.js';
 import { MIGRATION_000013 } from './000013.js';
 import { MIGRATION_000014 } from './000014.js';
+import { MIGRATION_000015 } from './000015.js';
 
 export interface Migration {
   readonly version: number;
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, text: MIGRATION_000012 },
   { version: 13, text: MIGRATION_000013 },
   { version: 14, text: MIGRATION_000014 },
+  { version: 15, text: MIGRATION_000015 },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

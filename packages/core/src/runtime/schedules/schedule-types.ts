@@ -1,0 +1,70 @@
+import type {
+  ScheduleByNameOptions,
+  ScheduleListOptions,
+  SchedulePage,
+  ScheduleRecord,
+} from '../../contract/schedules.js';
+import type { ScheduledJob, SchedulePayload } from '../scheduler/schedule-types.js';
+
+/** A schedule as an app stores it (`client.schedules.upsert`). */
+export interface ScheduleInput<J extends ScheduledJob = ScheduledJob> {
+  /** Unique per tenant; part of each slot's job id and idempotency key. */
+  readonly name: string;
+  /** A cron expression (5 fields, or 6 with seconds first). */
+  readonly cron: string;
+  /** An IANA zone the expression is read in. Default UTC. */
+  readonly timezone?: string;
+  /** A job definition (`defineJob`, `declareJob`) or a bare job name. */
+  readonly job: J;
+  /** Checked against the job's payload type at compile time; stored as given. */
+  readonly payload?: SchedulePayload<J>;
+  /** Overrides the job's queue. */
+  readonly queue?: string;
+  readonly priority?: number;
+  /** Overrides the job's `retry.maxAttempts`. */
+  readonly maxAttempts?: number;
+  readonly tenantId?: string;
+  /** Stored paused: nothing is enqueued until `resume`. Default false. */
+  readonly paused?: boolean;
+  /**
+   * What a schedule stored for the first time runs of its past: `'none'` (default: a nightly
+   * job added in the afternoon first runs at night) or its latest n slots, enqueued at the
+   * scheduler's next tick. Ignored for a schedule already stored.
+   */
+  readonly catchUp?: 'none' | number;
+}
+
+/** What `upsert` answers. */
+export interface ScheduleUpsert {
+  readonly schedule: ScheduleRecord;
+  /** No schedule of the name (and tenant) was stored before. */
+  readonly created: boolean;
+  /** False when the stored schedule already said all this: nothing was written. */
+  readonly changed: boolean;
+}
+
+/**
+ * Schedules stored by the driver (`client.schedules`, `berth schedules`, the dashboard): every
+ * running scheduler enqueues their slots from its next tick, without a restart.
+ */
+export interface ScheduleControl {
+  /**
+   * Stores the schedule, or changes the stored one of its name (and tenant). A changed cron
+   * expression or zone starts at its next slot after now; other changes keep the next slot.
+   * Idempotent: storing what is stored answers `changed: false`, so a call retried after a lost
+   * answer answers as the first. JOB_INVALID naming a bad field.
+   */
+  upsert<const J extends ScheduledJob>(input: ScheduleInput<J>): Promise<ScheduleUpsert>;
+  get(name: string, options?: ScheduleByNameOptions): Promise<ScheduleRecord | undefined>;
+  /** A page by name, then tenant; pass `next` back as `after`. */
+  list(options?: ScheduleListOptions): Promise<SchedulePage>;
+  /** Removes it; answers whether this call removed one (a retried remove answers false). */
+  remove(name: string, options?: ScheduleByNameOptions): Promise<boolean>;
+  /** Stops enqueuing its slots; idempotent. SCHEDULE_NOT_FOUND when none is stored. */
+  pause(name: string, options?: ScheduleByNameOptions): Promise<ScheduleRecord>;
+  /**
+   * Enqueues its slots again from the next one after now (the slots it was paused through are
+   * not run); idempotent. SCHEDULE_NOT_FOUND when none is stored.
+   */
+  resume(name: string, options?: ScheduleByNameOptions): Promise<ScheduleRecord>;
+}

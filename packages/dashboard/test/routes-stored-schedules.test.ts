@@ -1,0 +1,429 @@
+import {
+  createClient,
+  createManualClock,
+  createScheduler,
+  type Driver,
+  type ManualClock,
+} from '@berth/core';
+import { createMemoryDriver } from '@berth/driver-memory';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type {
+  DashboardOptions,
+  SchedulesResponse,
+  StoredScheduleResponse,
+  StoredScheduleView,
+} from '../src/index.js';
+import { type OpenedDriver, openPg } from './support/drivers.js';
+import {
+  getApi,
+  openSession,
+  postApi,
+  startDashboard,
+  type TestDashboard,
+} from './support/server.js';
+
+interface Refusal {
+  readonly error: { readonly code: string; readonly message: string; readonly fix?: string };
+}
+
+const T0 = Date.UTC(2026, 5, 1, 12, 30, 0);
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const AT_13 = Date.UTC(2026, 5, 1, 13, 0, 0);
+
+let clock: ManualClock;
+let driver: Driver;
+const opened: TestDashboard[] = [];
+
+async function start(options: Omit<DashboardOptions, 'driver'> = {}) {
+  const served = await startDashboard({ driver, ...options });
+  opened.push(served);
+  return served;
+}
+
+const upsert = (input: Parameters<ReturnType<typeof createClient>['schedules']['upsert']>[0]) =>
+  createClient({ driver }).schedules.upsert(input);
+
+const stored = async (base: string, query = '', headers: Record<string, string> = {}) => {
+  const answer = await getApi<SchedulesResponse>(base, `/schedules${query}`, headers);
+  expect(answer.status).toBe(200);
+  return answer.body.stored;
+};
+
+const labels = (schedules: readonly StoredScheduleView[]) =>
+  schedules.map((schedule) => `${schedule.tenantId ?? '-'}/${schedule.name}`);
+
+beforeEach(() => {
+  clock = createManualClock(T0);
+  driver = createMemoryDriver({ clock });
+});
+afterEach(async () => {
+  for (const served of opened.splice(0)) await served.close();
+  await driver.close();
+});
+
+describe('GET /api/schedules: the stored schedules', () => {
+  it('answers a page of them by name then tenant, each with its next slots; a paused one has none', async () => {
+    await upsert({ name: 'hourly', cron: '0 * * * *', job: 'report.build', queue: 'reports' });
+    await upsert({
+      name: 'nightly',
+      cron: '0 3 * * *',
+      timezone: 'Europe/Paris',
+      job: 'digest.send',
+      payload: { to: 'ops' },
+      tenantId: 'acme',
+    });
+    await upsert({ name: 'nightly', cron: '0 3 * * *', job: 'digest.send', paused: true });
+    const served = await start({
+      schedules: [{ name: 'in-code', cron: '0 * * * *', job: 'x' }],
+    });
+    const { body } = await getApi<SchedulesResponse>(served.base, '/schedules');
+    // The schedules in code are answered as before, beside the stored ones.
+    expect(body.schedules.map((schedule) => schedule.name)).toEqual(['in-code']);
+    expect(body.stored.limit).toBe(50);
+    expect(body.stored).not.toHaveProperty('next');
+    expect(labels(body.stored.schedules)).toEqual(['-/hourly', '-/nightly', 'acme/nightly']);
+    const [hourly, paused, acme] = body.stored.schedules;
+    expect(hourly).toEqual({
+      name: 'hourly',
+      cron: '0 * * * *',
+      job: 'report.build',
+      queue: 'reports',
+      payload: null,
+      paused: false,
+      nextAt: AT_13,
+      next: [AT_13, AT_13 + HOUR, AT_13 + 2 * HOUR],
+      revision: 1,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    expect(paused).toMatchObject({ name: 'nightly', paused: true, next: [] });
+    expect(paused).not.toHaveProperty('tenantId');
+    // 03:00 in Paris is 01:00 UTC in June.
+    const first = Date.UTC(2026, 5, 2, 1, 0, 0);
+    expect(acme).toMatchObject({
+      tenantId: 'acme',
+      timezone: 'Europe/Paris',
+      payload: { to: 'ops' },
+      next: [first, first + DAY, first + 2 * DAY],
+    });
+  });
+
+  it('pages with limit and after; refuses a bad limit or a cursor no page made with 400', async () => {
+    for (const name of ['a', 'b', 'c', 'd', 'e']) {
+      await upsert({ name, cron: '0 * * * *', job: 'tick' });
+    }
+    const served = await start();
+    const first = await stored(served.base, '?limit=2');
+    expect(labels(first.schedules)).toEqual(['-/a', '-/b']);
+    expect(first.limit).toBe(2);
+    const seen = [...first.schedules];
+    for (let next = first.next; next !== undefined; ) {
+      const page = await stored(served.base, `?limit=2&after=${encodeURIComponent(next)}`);
+      seen.push(...page.schedules);
+      next = page.next;
+    }
+    expect(labels(seen)).toEqual(['-/a', '-/b', '-/c', '-/d', '-/e']);
+    for (const limit of ['0', '101', '1.5', 'ten']) {
+      const bad = await getApi<Refusal>(served.base, `/schedules?limit=${limit}`);
+      expect([bad.status, bad.body.error.code, bad.body.error.message]).toEqual([
+        400,
+        'JOB_INVALID',
+        expect.stringContaining('limit'),
+      ]);
+    }
+    const forged = await getApi<Refusal>(served.base, '/schedules?after=forged');
+    expect([forged.status, forged.body.error.code]).toEqual([400, 'JOB_PAGE_INVALID']);
+  });
+});
+
+describe('POST /api/schedules/pause, /resume and /remove', () => {
+  it('pause stops its slots, resume starts at the next slot after now; each answers the record', async () => {
+    await upsert({ name: 'hourly', cron: '0 * * * *', job: 'report.build', queue: 'reports' });
+    const scheduler = createScheduler({ driver, holderId: 'node-a' });
+    const served = await start();
+    const session = await openSession(served.base);
+    const paused = await postApi<StoredScheduleResponse>(served.base, '/schedules/pause', session, {
+      name: 'hourly',
+    });
+    expect(paused.status).toBe(200);
+    expect(paused.body.schedule).toMatchObject({
+      name: 'hourly',
+      paused: true,
+      revision: 2,
+      next: [],
+    });
+    // Idempotent: a repeat answers the schedule as it stands, with nothing written.
+    const again = await postApi<StoredScheduleResponse>(served.base, '/schedules/pause', session, {
+      name: 'hourly',
+    });
+    expect(again.body.schedule.revision).toBe(2);
+    // The scheduler enqueues none of the slots it is paused through.
+    clock.set(T0 + 2 * HOUR - 5 * 60_000);
+    await scheduler.tick();
+    expect((await driver.list({ queue: 'reports' })).jobs).toEqual([]);
+    const resumed = await postApi<StoredScheduleResponse>(
+      served.base,
+      '/schedules/resume',
+      session,
+      { name: 'hourly' },
+    );
+    const at15 = AT_13 + 2 * HOUR;
+    expect(resumed.body.schedule).toMatchObject({
+      paused: false,
+      nextAt: at15,
+      next: [at15, at15 + HOUR, at15 + 2 * HOUR],
+      revision: 3,
+    });
+    expect((await stored(served.base)).schedules[0]).toEqual(resumed.body.schedule);
+    clock.set(at15 + 1_000);
+    await scheduler.tick();
+    expect((await driver.list({ queue: 'reports' })).jobs.map((job) => job.name)).toEqual([
+      'report.build',
+    ]);
+    await scheduler.stop();
+  });
+
+  it('remove answers the record it removed; a name not stored is 404 SCHEDULE_NOT_FOUND with a fix', async () => {
+    await upsert({ name: 'reports/daily', cron: '0 6 * * *', job: 'report.build' });
+    const served = await start();
+    const session = await openSession(served.base);
+    // A name may hold a slash: it is sent in the body.
+    const removed = await postApi<StoredScheduleResponse>(
+      served.base,
+      '/schedules/remove',
+      session,
+      { name: 'reports/daily' },
+    );
+    expect(removed.status).toBe(200);
+    expect(removed.body.schedule).toMatchObject({ name: 'reports/daily', revision: 1 });
+    expect(await createClient({ driver }).schedules.get('reports/daily')).toBeUndefined();
+    expect((await stored(served.base)).schedules).toEqual([]);
+    // A remove sent again (its answer lost) finds nothing, as a deleted job's delete does.
+    for (const action of ['remove', 'pause', 'resume']) {
+      const missing = await postApi<Refusal>(served.base, `/schedules/${action}`, session, {
+        name: 'reports/daily',
+      });
+      expect(missing.status, action).toBe(404);
+      expect(missing.body.error).toEqual({
+        code: 'SCHEDULE_NOT_FOUND',
+        message: 'no schedule "reports/daily" is stored',
+        fix: expect.stringContaining('the Schedules page lists the stored schedules'),
+      });
+      expect(missing.body.error.fix).not.toMatch(/berth |--/);
+    }
+  });
+
+  it('refuses a body without a name, with a field it does not take, or that is no object, with 400', async () => {
+    await upsert({ name: 'hourly', cron: '0 * * * *', job: 'tick' });
+    const served = await start();
+    const session = await openSession(served.base);
+    const bodies: [unknown, string][] = [
+      [{}, 'name'],
+      [{ name: '' }, 'name'],
+      [{ name: 7 }, 'name'],
+      [{ name: 'hourly', tenantId: 3 }, 'tenantId'],
+      [{ name: 'hourly', cron: '* * * * *' }, 'cron'],
+      [['hourly'], 'body'],
+    ];
+    for (const [body, field] of bodies) {
+      const answer = await postApi<Refusal>(served.base, '/schedules/pause', session, body);
+      expect([answer.status, answer.body.error.code], JSON.stringify(answer.body)).toEqual([
+        400,
+        'JOB_INVALID',
+      ]);
+      expect(answer.body.error.message).toContain(field);
+    }
+    expect((await stored(served.base)).schedules[0]).toMatchObject({ paused: false, revision: 1 });
+  });
+
+  it('read-only mode refuses each with 403 READ_ONLY; CSRF and a foreign origin are refused as every action', async () => {
+    await upsert({ name: 'hourly', cron: '0 * * * *', job: 'tick' });
+    await upsert({ name: 'paused', cron: '0 * * * *', job: 'tick', paused: true });
+    const readOnly = await start({ readOnly: true });
+    const session = await openSession(readOnly.base);
+    for (const [action, name] of [
+      ['pause', 'hourly'],
+      ['resume', 'paused'],
+      ['remove', 'hourly'],
+    ] as const) {
+      const answer = await postApi<Refusal>(readOnly.base, `/schedules/${action}`, session, {
+        name,
+      });
+      expect([answer.status, answer.body.error.code], action).toEqual([403, 'READ_ONLY']);
+    }
+    // It still lists them.
+    expect(labels((await stored(readOnly.base)).schedules)).toEqual(['-/hourly', '-/paused']);
+
+    const served = await start();
+    const own = await openSession(served.base);
+    const forged = await postApi<Refusal>(
+      served.base,
+      '/schedules/remove',
+      { cookie: own.cookie, csrf: '' },
+      { name: 'hourly' },
+    );
+    expect([forged.status, forged.body.error.code]).toEqual([403, 'CSRF_REFUSED']);
+    const foreign = await postApi<Refusal>(
+      served.base,
+      '/schedules/pause',
+      own,
+      { name: 'hourly' },
+      { origin: 'https://evil.example' },
+    );
+    expect([foreign.status, foreign.body.error.code]).toEqual([403, 'CSRF_REFUSED']);
+    const crossSite = await postApi<Refusal>(
+      served.base,
+      '/schedules/pause',
+      own,
+      { name: 'hourly' },
+      { 'sec-fetch-site': 'cross-site' },
+    );
+    expect([crossSite.status, crossSite.body.error.code]).toEqual([403, 'CSRF_REFUSED']);
+    const [hourly, paused] = (await stored(served.base)).schedules;
+    expect([hourly?.paused, hourly?.revision, paused?.paused]).toEqual([false, 1, true]);
+  });
+});
+
+describe('stored schedules on a tenant-scoped dashboard', () => {
+  const asAcme = { 'x-tenant': 'acme' };
+
+  beforeEach(async () => {
+    await upsert({ name: 'nightly', cron: '0 3 * * *', job: 'digest', tenantId: 'acme' });
+    await upsert({ name: 'nightly', cron: '0 3 * * *', job: 'digest', tenantId: 'globex' });
+    await upsert({ name: 'nightly', cron: '0 3 * * *', job: 'digest' });
+    await upsert({ name: 'globex-only', cron: '0 4 * * *', job: 'digest', tenantId: 'globex' });
+  });
+
+  const recordOf = (name: string, tenantId?: string) =>
+    createClient({ driver }).schedules.get(name, tenantId === undefined ? {} : { tenantId });
+
+  it('lists only its tenant’s, ignoring a tenant filter that names another', async () => {
+    const served = await start({ tenant: (request) => String(request.headers['x-tenant'] ?? '') });
+    expect(labels((await stored(served.base, '', asAcme)).schedules)).toEqual(['acme/nightly']);
+    expect(labels((await stored(served.base, '?tenant=globex', asAcme)).schedules)).toEqual([
+      'acme/nightly',
+    ]);
+    // Unscoped, every tenant's, or the one `tenant` names.
+    const all = await start();
+    expect(labels((await stored(all.base)).schedules)).toEqual([
+      'globex/globex-only',
+      '-/nightly',
+      'acme/nightly',
+      'globex/nightly',
+    ]);
+    expect(labels((await stored(all.base, '?tenant=globex')).schedules)).toEqual([
+      'globex/globex-only',
+      'globex/nightly',
+    ]);
+  });
+
+  it('acts only on its tenant’s: another tenant’s is not found, and a body naming another is refused', async () => {
+    const served = await start({ tenant: (request) => String(request.headers['x-tenant'] ?? '') });
+    const session = await openSession(served.base, asAcme);
+    const post = (action: string, body: unknown) =>
+      postApi<StoredScheduleResponse & Refusal>(
+        served.base,
+        `/schedules/${action}`,
+        session,
+        body,
+        asAcme,
+      );
+    const own = await post('pause', { name: 'nightly' });
+    expect(own.status).toBe(200);
+    expect(own.body.schedule).toMatchObject({ name: 'nightly', tenantId: 'acme', paused: true });
+    // Repeating its own tenant is fine.
+    const repeated = await post('resume', { name: 'nightly', tenantId: 'acme' });
+    expect(repeated.body.schedule).toMatchObject({ tenantId: 'acme', paused: false });
+    // Another tenant's schedule answers as missing, to every action.
+    for (const action of ['pause', 'resume', 'remove']) {
+      const other = await post(action, { name: 'globex-only' });
+      expect([other.status, other.body.error.code], action).toEqual([404, 'SCHEDULE_NOT_FOUND']);
+      expect(other.body.error.fix).toContain('scoped to tenant acme');
+      const named = await post(action, { name: 'nightly', tenantId: 'globex' });
+      expect([named.status, named.body.error.code], action).toEqual([400, 'JOB_INVALID']);
+      expect(named.body.error.message).toContain('tenantId');
+    }
+    const removed = await post('remove', { name: 'nightly' });
+    expect(removed.body.schedule).toMatchObject({ name: 'nightly', tenantId: 'acme' });
+    expect(await recordOf('nightly', 'acme')).toBeUndefined();
+    // Nobody else's changed.
+    expect(await recordOf('nightly', 'globex')).toMatchObject({ paused: false, revision: 1 });
+    expect(await recordOf('nightly')).toMatchObject({ paused: false, revision: 1 });
+    expect(await recordOf('globex-only', 'globex')).toMatchObject({ revision: 1 });
+  });
+
+  it('unscoped, a body’s tenantId names the tenant; without one, the schedule of no tenant', async () => {
+    const served = await start();
+    const session = await openSession(served.base);
+    const paused = await postApi<StoredScheduleResponse>(served.base, '/schedules/pause', session, {
+      name: 'nightly',
+      tenantId: 'globex',
+    });
+    expect(paused.body.schedule).toMatchObject({ tenantId: 'globex', paused: true });
+    const none = await postApi<StoredScheduleResponse>(served.base, '/schedules/pause', session, {
+      name: 'nightly',
+    });
+    expect(none.body.schedule).toMatchObject({ paused: true });
+    expect(none.body.schedule).not.toHaveProperty('tenantId');
+    expect(await recordOf('nightly', 'acme')).toMatchObject({ paused: false, revision: 1 });
+  });
+});
+
+describe('stored schedules over pg', () => {
+  let pg: OpenedDriver;
+  afterEach(async () => {
+    for (const served of opened.splice(0)) await served.close();
+    await pg?.dispose();
+  });
+
+  it('lists, pauses, resumes and removes through the dashboard, tenant-scoped as on memory', async () => {
+    pg = await openPg();
+    const schedules = createClient({ driver: pg.driver }).schedules;
+    await schedules.upsert({ name: 'hourly', cron: '0 * * * *', job: 'tick', tenantId: 'acme' });
+    await schedules.upsert({ name: 'hourly', cron: '0 * * * *', job: 'tick', tenantId: 'globex' });
+    const served = await startDashboard({
+      driver: pg.driver,
+      tenant: (request) => String(request.headers['x-tenant'] ?? ''),
+    });
+    opened.push(served);
+    const asAcme = { 'x-tenant': 'acme' };
+    const page = await stored(served.base, '', asAcme);
+    expect(labels(page.schedules)).toEqual(['acme/hourly']);
+    const [hourly] = page.schedules;
+    expect(hourly?.next).toHaveLength(3);
+    expect(hourly?.next[1]).toBe((hourly?.next[0] ?? 0) + HOUR);
+    const session = await openSession(served.base, asAcme);
+    for (const [action, state] of [
+      ['pause', true],
+      ['resume', false],
+    ] as const) {
+      const answer = await postApi<StoredScheduleResponse>(
+        served.base,
+        `/schedules/${action}`,
+        session,
+        { name: 'hourly' },
+        asAcme,
+      );
+      expect([answer.status, answer.body.schedule.paused], action).toEqual([200, state]);
+    }
+    const removed = await postApi(
+      served.base,
+      '/schedules/remove',
+      session,
+      { name: 'hourly' },
+      asAcme,
+    );
+    expect(removed.status).toBe(200);
+    const missing = await postApi<Refusal>(
+      served.base,
+      '/schedules/remove',
+      session,
+      { name: 'hourly' },
+      asAcme,
+    );
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'SCHEDULE_NOT_FOUND']);
+    expect(await schedules.get('hourly', { tenantId: 'acme' })).toBeUndefined();
+    expect(await schedules.get('hourly', { tenantId: 'globex' })).toMatchObject({ revision: 1 });
+  });
+});
