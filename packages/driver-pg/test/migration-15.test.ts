@@ -20,14 +20,15 @@ it('migration 15 upgrades a schema at version 14: stored schedules answer DRIVER
   try {
     await schemaAtVersion(schema, 14);
     const queued = await driver.enqueue({ name: 'mail' });
+    // One call at a time: a refusal nobody awaits yet would be an unhandled rejection.
     for (const call of [
-      driver.schedules.put(write, 0),
-      driver.schedules.get('nightly'),
-      driver.schedules.list(),
-      driver.schedules.due(t0, 10),
-      driver.schedules.remove('nightly', 1),
+      () => driver.schedules.put(write, 0),
+      () => driver.schedules.get('nightly'),
+      () => driver.schedules.list(),
+      () => driver.schedules.due(t0, 10),
+      () => driver.schedules.remove('nightly', 1),
     ]) {
-      await expect(call).rejects.toMatchObject({ code: 'DRIVER_NOT_MIGRATED' });
+      await expect(call()).rejects.toMatchObject({ code: 'DRIVER_NOT_MIGRATED' });
     }
     expect(await driver.migrate()).toMatchObject({ applied: [15] });
     const stored = { ...write, revision: 1, createdAt: t0, updatedAt: t0 };
