@@ -5,9 +5,9 @@ export default mergeConfig(
   vitestPreset,
   defineConfig({
     test: {
-      // Two files at a time in every project that does not say (vitest's own default on two cores
+      // Three files at a time in every project that does not say (vitest's own default on two cores
       // is one): most files wait on servers, processes or a browser, not on a core.
-      maxWorkers: 2,
+      maxWorkers: 3,
       projects: ['packages/*', 'examples/*', 'chaos', 'tooling/packaging'],
     },
   }),

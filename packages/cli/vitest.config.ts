@@ -13,7 +13,7 @@ export default mergeConfig(
       fileParallelism: true,
       // No test file changes shared state: one module graph per worker saves re-importing the drivers.
       isolate: false,
-      maxWorkers: 2,
+      maxWorkers: 3,
       // A case runs several processes one after another; this bounds a hang, it asserts no speed.
       testTimeout: 60_000,
       // In the root run's first group with every project of two workers.

@@ -11,7 +11,7 @@ export default mergeConfig(
       fileParallelism: true,
       // No test file changes shared state: one module graph per worker saves re-importing the driver.
       isolate: false,
-      maxWorkers: 2,
+      maxWorkers: 3,
       // In the root run's first group with every project of two workers.
       sequence: { groupOrder: 0 },
     },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, it } from 'vitest';
 import { kitGroups } from './groups/index.js';
-import type { DriverFactory, KitOptions } from './kit.js';
+import { type DriverFactory, type KitOptions, runsGroup } from './kit.js';
 import { runCase } from './run-case.js';
 import { shardCases } from './shard.js';
 
@@ -21,9 +21,7 @@ export function describeDriver(
   factory: DriverFactory,
   options: KitOptions = {},
 ): void {
-  const groups = kitGroups(options).filter(
-    (group) => options.only === undefined || options.only.includes(group.name),
-  );
+  const groups = kitGroups(options).filter((group) => runsGroup(options, group.name));
   const cases = shardCases(groups, options.shard ?? { index: 0, count: 1 });
   const suffix =
     options.shard === undefined

@@ -23,7 +23,7 @@ export type {
   KitOptions,
   SiblingContext,
 } from './kit.js';
-export { DEFAULT_SCALE_BACKLOG, KIT_T0 } from './kit.js';
+export { DEFAULT_SCALE_BACKLOG, KIT_T0, TOPOLOGY_DEEP_ONLY } from './kit.js';
 export type { Normalized } from './normalize.js';
 export type {
   OutboxKitCase,

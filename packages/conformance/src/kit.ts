@@ -117,6 +117,14 @@ export interface KitOptions {
   /** Groups to run, by name; default all. Narrowing is for local work only, never CI. */
   readonly only?: readonly string[];
   /**
+   * Groups to leave out, by name. For a kit that runs a driver again on another topology (a
+   * cluster, Sentinel) after its single-server kit ran whole: its CI budget may leave to a deep
+   * run the groups whose answers come from the driver's own code, not from the topology —
+   * `fuzz` (core screens every call first), `scale` and `large-values` (the driver's bounds).
+   * See {@link TOPOLOGY_DEEP_ONLY} and the README's "CI budget and the deep run".
+   */
+  readonly except?: readonly string[];
+  /**
    * This test file's share of the kit (`describeDriver` only): files that call it with every
    * `index` from 0 to `count - 1` and the same other options run every case exactly once
    * between them, so a slow driver's kit can run in several files at once. Default: all.
@@ -144,6 +152,14 @@ export interface KitOptions {
    */
   readonly serverStart?: () => Promise<void>;
 }
+
+/** The groups a topology kit's CI budget leaves to the deep run (see `except`). */
+export const TOPOLOGY_DEEP_ONLY: readonly string[] = ['fuzz', 'scale', 'large-values'];
+
+/** Whether `options` run the group named `name` (`only`, then `except`). */
+export const runsGroup = (options: KitOptions, name: string): boolean =>
+  (options.only === undefined || options.only.includes(name)) &&
+  !(options.except ?? []).includes(name);
 
 /** The `scale` group's backlog of each kind when the options name none. */
 export const DEFAULT_SCALE_BACKLOG = 10_000;

@@ -1,5 +1,5 @@
 import { kitGroups } from './groups/index.js';
-import type { DriverFactory, KitOptions } from './kit.js';
+import { type DriverFactory, type KitOptions, runsGroup } from './kit.js';
 import { runCase } from './run-case.js';
 
 export interface KitFailure {
@@ -21,7 +21,7 @@ export async function runKit(factory: DriverFactory, options: KitOptions = {}): 
   const failures: KitFailure[] = [];
   let ran = 0;
   for (const group of kitGroups(options)) {
-    if (options.only !== undefined && !options.only.includes(group.name)) continue;
+    if (!runsGroup(options, group.name)) continue;
     for (const kitCase of group.cases) {
       ran += 1;
       try {

@@ -1,4 +1,5 @@
 import { type DriverFactory, describeDriver, inProcessStore } from '@berth/conformance';
+import { kitBudget } from '@berth/test-servers';
 import { createMemoryDriver } from '../src/index.js';
 
 const memory: DriverFactory = async ({ clock, hooks }) => {
@@ -12,4 +13,4 @@ const memory: DriverFactory = async ({ clock, hooks }) => {
   };
 };
 
-describeDriver('memory', memory, { reference: memory });
+describeDriver('memory', memory, { reference: memory, ...kitBudget('server') });

@@ -1,4 +1,5 @@
 import { describeDriver, type KitShard } from '@berth/conformance';
+import { kitBudget } from '@berth/test-servers';
 import { afterAll } from 'vitest';
 import { memoryFactory } from './memory-factory.js';
 import { closePgFactory, pgFactory } from './pg-factory.js';
@@ -15,6 +16,7 @@ export function describePgKit(index: number): void {
     reference: memoryFactory,
     inAppTransaction: true,
     ...pgServerFactory(),
+    ...kitBudget('server'),
     shard,
   });
 }

@@ -1,5 +1,5 @@
-import { describeDriver, type KitShard } from '@berth/conformance';
-import { PRIVATE_START_HOOK_MS } from '@berth/test-servers';
+import { describeDriver, type KitShard, TOPOLOGY_DEEP_ONLY } from '@berth/conformance';
+import { kitBudget, PRIVATE_START_HOOK_MS } from '@berth/test-servers';
 import { afterAll, beforeAll } from 'vitest';
 import { clusterFactory } from './cluster-factory.js';
 import { memoryFactory } from './memory-factory.js';
@@ -23,6 +23,8 @@ export function describeClusterKit(index: number): void {
   describeDriver('redis (cluster of 3 masters + 3 replicas)', factory, {
     reference: memoryFactory,
     serverFactory,
+    // The redis kit ran whole on one server: the cluster repeats it at its CI budget.
+    ...kitBudget('topology', TOPOLOGY_DEEP_ONLY),
     shard,
   });
 }

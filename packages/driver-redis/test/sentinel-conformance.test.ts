@@ -1,6 +1,7 @@
-import { type DriverFactory, describeDriver } from '@berth/conformance';
+import { type DriverFactory, describeDriver, TOPOLOGY_DEEP_ONLY } from '@berth/conformance';
 import {
   dropRedisPrefix,
+  kitBudget,
   PRIVATE_START_HOOK_MS,
   type RedisReplicaSet,
   startRedisReplicaSet,
@@ -12,7 +13,7 @@ import { freshPrefix } from './redis-factory.js';
 import { redisServerFactory } from './server-factory.js';
 
 /**
- * The whole kit against drivers that reach their master through Redis Sentinel, with
+ * The kit (at a topology's CI budget: see kitBudget) against drivers that reach their master through Redis Sentinel, with
  * `durability` (every write under a WAIT a replica answers): one private replica set for the
  * file, a fresh prefix per case. Group `restart` restarts a single private server
  * (server-factory.ts), as in conformance.test.ts: failing a replica set over is
@@ -52,7 +53,9 @@ const sentinelFactory: DriverFactory = async ({ clock, hooks }) => {
   };
 };
 
+// The redis kit ran whole on one server: this one repeats it through Sentinel at its CI budget.
 describeDriver('redis through sentinel, durable', sentinelFactory, {
   reference: memoryFactory,
   ...redisServerFactory(),
+  ...kitBudget('topology', TOPOLOGY_DEEP_ONLY),
 });

@@ -115,6 +115,7 @@ export const startCommand = (kind: ServerKind): string => SPECS[kind].start;
 export { dropNatsPrefix, dropPgSchema, dropRedisPrefix } from './cleanup.js';
 export { configFixProblem } from './config-fix.js';
 export { PRIVATE_START_HOOK_MS } from './hook-timeout.js';
+export { deepRun, type KitBudget, kitBudget } from './kit-budget.js';
 export { type NatsRelease, natsServerBinary, natsServerVersion } from './nats-binaries.js';
 export { type NatsCluster, type NatsNode, startNatsCluster } from './nats-cluster.js';
 export type { ProxiedInstances, RestartControl } from './private/instances.js';

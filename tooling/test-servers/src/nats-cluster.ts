@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,17 @@ async function exited(child: ChildProcess): Promise<void> {
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
+/** The last lines of each node's log, for a failure's message. */
+async function logTails(dir: string, nodes: readonly { readonly name: string }[]): Promise<string> {
+  const tails = await Promise.all(
+    nodes.map(async ({ name }) => {
+      const text = await readFile(join(dir, `${name}.log`), 'utf8').catch(() => '(no log)');
+      return `--- ${name}.log\n${text.trimEnd().split('\n').slice(-15).join('\n')}`;
+    }),
+  );
+  return tails.join('\n');
+}
+
 /** Waits until `ready` answers true; throws after `timeoutMs` naming what did not come up. */
 async function until(what: string, ready: () => Promise<boolean>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
@@ -115,18 +126,49 @@ async function jetStreamServes(urls: readonly string[]): Promise<boolean> {
  * restart group once earlier cases had made many streams).
  */
 async function streamsCurrent(urls: readonly string[]): Promise<boolean> {
+  const behind = await unsettledStreams(urls);
+  if (behind.length === 0) return true;
+  throw new Error(
+    `not settled: ${behind.slice(0, 5).join('; ')}${behind.length > 5 ? ` (+${behind.length - 5} more)` : ''}`,
+  );
+}
+
+/**
+ * What keeps streams from being settled, one line per stream: no leader, or its replicas that
+ * are behind or offline. Names come from the meta leader alone (STREAM.NAMES); each stream's
+ * info from its own leader, so one stream without a leader times out only its own line, and the
+ * failure names the streams that never settled instead of a bare timeout of the whole list.
+ */
+async function unsettledStreams(urls: readonly string[]): Promise<string[]> {
   const nc = await connect({ servers: [...urls], timeout: 1_000 });
   try {
     const jsm = await jetstreamManager(nc, { timeout: 2_000 });
-    for await (const info of jsm.streams.list()) {
-      const group = info.cluster;
-      if (group === undefined) continue;
-      if ((group.leader ?? '') === '') return false;
-      if ((group.replicas ?? []).some((peer) => !peer.current || peer.offline === true)) {
-        return false;
+    const names: string[] = [];
+    for await (const name of jsm.streams.names()) names.push(name);
+    const behind: string[] = [];
+    for (const name of names) {
+      try {
+        const group = (await jsm.streams.info(name)).cluster;
+        if (group === undefined) continue;
+        if ((group.leader ?? '') === '') {
+          behind.push(`${name} has no leader`);
+          continue;
+        }
+        const lagging = (group.replicas ?? []).filter(
+          (peer) => !peer.current || peer.offline === true,
+        );
+        if (lagging.length > 0) {
+          const peers = lagging.map(
+            (peer) =>
+              `${peer.name}${peer.offline === true ? ' offline' : ''} lag ${peer.lag ?? '?'}`,
+          );
+          behind.push(`${name} (leader ${group.leader}): ${peers.join(', ')}`);
+        }
+      } catch (error) {
+        behind.push(`${name}: ${String(error)}`);
       }
     }
-    return true;
+    return behind;
   } finally {
     await nc.close();
   }
@@ -234,7 +276,10 @@ export async function startNatsCluster(input: {
           `every stream led and caught up after ${node.name} restarted in ${dir}`,
           () => streamsCurrent(urls),
           60_000,
-        );
+        ).catch(async (error: unknown) => {
+          // The stores go with the cluster: the failure carries what each node last logged.
+          throw new Error(`${String(error)}\n${await logTails(dir, nodes)}`);
+        });
       }
     },
     async leaderOf(stream) {
