@@ -1,4 +1,9 @@
-import type { Json, ScheduleDueRequest, ScheduleListRequest } from '@berth/core/driver';
+import type {
+  Json,
+  ScheduleDueRequest,
+  ScheduleListRequest,
+  ScheduleRecord,
+} from '@berth/core/driver';
 import type { BlobRef } from '../record.js';
 import { SortedList } from './sorted-list.js';
 
@@ -9,22 +14,9 @@ import { SortedList } from './sorted-list.js';
  * whose answer was lost can tell whether it landed. A payload too large to sit inline is in parts
  * of the aux bucket (`payloadPart`), and then `payload` is absent.
  */
-export interface ScheduleDoc {
-  readonly name: string;
-  readonly tenantId?: string;
-  readonly cron: string;
-  readonly timezone?: string;
-  readonly job: string;
-  readonly queue?: string;
+export interface ScheduleDoc extends Omit<ScheduleRecord, 'payload'> {
   readonly payload?: Json;
   readonly payloadPart?: BlobRef;
-  readonly priority?: number;
-  readonly maxAttempts?: number;
-  readonly paused: boolean;
-  readonly nextAt: number;
-  readonly revision: number;
-  readonly createdAt: number;
-  readonly updatedAt: number;
   readonly w: string;
 }
 

@@ -4,26 +4,14 @@ import type {
   SchedulePage,
   ScheduleRecord,
 } from '../../contract/schedules.js';
-import type { ScheduledJob, SchedulePayload } from '../scheduler/schedule-types.js';
+import type { ScheduleDefinition, ScheduledJob } from '../scheduler/schedule-types.js';
 
-/** A schedule as an app stores it (`client.schedules.upsert`). */
-export interface ScheduleInput<J extends ScheduledJob = ScheduledJob> {
-  /** Unique per tenant; part of each slot's job id and idempotency key. */
-  readonly name: string;
-  /** A cron expression (5 fields, or 6 with seconds first). */
-  readonly cron: string;
-  /** An IANA zone the expression is read in. Default UTC. */
-  readonly timezone?: string;
-  /** A job definition (`defineJob`, `declareJob`) or a bare job name. */
-  readonly job: J;
-  /** Checked against the job's payload type at compile time; stored as given. */
-  readonly payload?: SchedulePayload<J>;
-  /** Overrides the job's queue. */
-  readonly queue?: string;
-  readonly priority?: number;
-  /** Overrides the job's `retry.maxAttempts`. */
-  readonly maxAttempts?: number;
-  readonly tenantId?: string;
+/**
+ * A schedule as an app stores it (`client.schedules.upsert`): a schedule as `createScheduler`
+ * takes it in code, stored paused or not, with what its first store runs of its past.
+ */
+export interface ScheduleInput<J extends ScheduledJob = ScheduledJob>
+  extends ScheduleDefinition<J> {
   /** Stored paused: nothing is enqueued until `resume`. Default false. */
   readonly paused?: boolean;
   /**
