@@ -24,6 +24,7 @@ import {
   screenName,
   screenObject,
   screenOptionalName,
+  screenTenantOption,
   screenUuid,
   storable,
 } from './values.js';
@@ -45,11 +46,6 @@ const screenCursor = (field: string, value: unknown): Json | null =>
     : screenJson(field, value, MAX_BACKFILL_CURSOR_BYTES).value;
 
 const screenRunId = (value: unknown): string => screenUuid('runId', value);
-
-function screenTenant(options: BackfillByIdOptions | undefined): string | undefined {
-  const input = screenObject('options', options ?? {});
-  return screenOptionalName('tenantId', input.tenantId);
-}
 
 const screenStart = screening('start request', (request: unknown): BackfillStart => {
   const input = screenObject('start request', request);
@@ -116,7 +112,7 @@ const screenGet = screening(
   'options',
   (runId: unknown, options: BackfillByIdOptions | undefined): [string, string | undefined] => [
     screenRunId(runId),
-    screenTenant(options),
+    screenTenantOption(options),
   ],
 );
 

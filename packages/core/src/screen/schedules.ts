@@ -3,7 +3,6 @@ import {
   MAX_CRON_LENGTH,
   MAX_SCHEDULE_PAGE,
   type ScheduleBackend,
-  type ScheduleByNameOptions,
   type ScheduleListOptions,
   type ScheduleListRequest,
   type SchedulePosition,
@@ -22,6 +21,7 @@ import {
   screenName,
   screenObject,
   screenOptionalName,
+  screenTenantOption,
 } from './values.js';
 
 const DEFAULT_PAGE = 20;
@@ -89,9 +89,6 @@ function screenWriteOf(value: unknown, maxPayloadBytes: number): ScheduleWrite {
 const screenRevision = (value: unknown): number =>
   screenInteger('revision', value, 0, MAX_REVISION);
 
-const screenTenant = (options: ScheduleByNameOptions | undefined): string | undefined =>
-  screenOptionalName('tenantId', screenObject('options', options ?? {}).tenantId);
-
 /** A list cursor: the last schedule of a page, and the tenant filter the page was made under. */
 function encodeCursor(position: SchedulePosition, tenantFilter: string | undefined): string {
   const body = JSON.stringify([position.name, position.tenantId ?? null, tenantFilter ?? null]);
@@ -158,7 +155,7 @@ export function screenedSchedules(
   const screenByName = screening(
     'name',
     (name: unknown, options: unknown) =>
-      [screenName('name', name), screenTenant(options as ScheduleByNameOptions)] as const,
+      [screenName('name', name), screenTenantOption(options)] as const,
   );
   return {
     put: (schedule, revision) =>
@@ -175,7 +172,7 @@ export function screenedSchedules(
         const request = screenList(options);
         const schedules = await backend.list(request);
         const last: ScheduleRecord | undefined = schedules[request.limit - 1];
-        return last === undefined || schedules.length < request.limit
+        return last === undefined
           ? { schedules }
           : { schedules, next: encodeCursor(last, request.tenantId) };
       }),

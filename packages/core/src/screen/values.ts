@@ -48,6 +48,11 @@ export function screenOptionalName(field: string, value: unknown): string | unde
   return value === undefined ? undefined : screenName(field, value);
 }
 
+/** The `tenantId` of a by-id or by-name call's options (an object, or left out). */
+export function screenTenantOption(options: unknown): string | undefined {
+  return screenOptionalName('tenantId', screenObject('options', options ?? {}).tenantId);
+}
+
 /** An integer in `[min, max]`. */
 export function screenInteger(field: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value))

@@ -31,6 +31,8 @@ const text = (query: URLSearchParams, name: string): string | undefined => {
  * read: its id is named by core's internal naming of stored slots, which is not public.
  */
 export function toStoredView(record: ScheduleRecord): StoredScheduleView {
+  // Field by field, not a spread: the JSON API answers `next` beside `nextAt`, in the order the
+  // README documents (its curl examples are checked against it).
   const view: StoredScheduleView = {
     name: record.name,
     ...(record.tenantId === undefined ? {} : { tenantId: record.tenantId }),

@@ -1,10 +1,12 @@
 import type { Driver } from '../../contract/driver.js';
 import type { EnqueueResult, MarkedEnqueueRequest, MarkPassed } from '../../contract/records.js';
 import { MAX_SCHEDULE_PAGE, type ScheduleRecord } from '../../contract/schedules.js';
-import { cronSlots } from '../../internal/cron.js';
+import { type CronSlots, cronSlots } from '../../internal/cron.js';
 import type { BackgroundLogger } from '../background-logger.js';
 import { storedMarkName, storedSlotJobId, storedSlotKey } from '../schedules/schedule-names.js';
+import { writeOf } from '../schedules/schedule-write.js';
 import type { EnqueuedSlot } from './schedule-types.js';
+import { slotInstant } from './slot-id.js';
 
 /** Pages of due schedules one tick takes; the rest wait for the next tick. */
 const MAX_PAGES_PER_TICK = 10;
@@ -27,20 +29,20 @@ export interface StoredPassContext {
  * and every one that came due while this scheduler led; of those missed while nobody led, the
  * latest `maxSlots`, as for a schedule in code.
  */
-export function slotsToRun(
+function slotsToRun(
   schedule: ScheduleRecord,
+  slots: CronSlots,
   now: number,
   leadSince: number,
   maxSlots: number,
 ): number[] {
-  const due = cronSlots(schedule.cron, schedule.timezone).between(
-    schedule.nextAt - 1,
-    now,
-    MAX_SLOTS,
-  );
-  const missed = due.filter((slot) => slot > schedule.updatedAt && slot < leadSince);
-  const kept = new Set(maxSlots === 0 ? [] : missed.slice(-maxSlots));
-  return due.filter((slot) => !missed.includes(slot) || kept.has(slot));
+  const due = slots.between(schedule.nextAt - 1, now, MAX_SLOTS);
+  const isMissed = (slot: number) => slot > schedule.updatedAt && slot < leadSince;
+  // Missed slots are one run of `due`: those before its latest `maxSlots` are left out.
+  const missed = due.filter(isMissed);
+  const keepFrom =
+    maxSlots === 0 ? Number.POSITIVE_INFINITY : (missed.at(-maxSlots) ?? Number.NEGATIVE_INFINITY);
+  return due.filter((slot) => !isMissed(slot) || slot >= keepFrom);
 }
 
 function slotRequest(schedule: ScheduleRecord, slot: number): MarkedEnqueueRequest {
@@ -71,8 +73,9 @@ async function runSchedule(
   out: EnqueuedSlot[],
 ): Promise<boolean> {
   const { driver, logger } = context;
+  const slots = cronSlots(schedule.cron, schedule.timezone);
   const mark = await driver.marks.get(storedMarkName(schedule.name, schedule.tenantId));
-  for (const slot of slotsToRun(schedule, now, leadSince, context.maxSlots)) {
+  for (const slot of slotsToRun(schedule, slots, now, leadSince, context.maxSlots)) {
     if (mark !== undefined && slot <= mark) continue;
     if (!(await context.holdLead())) return false;
     const answer: EnqueueResult | MarkPassed = await driver.enqueue(slotRequest(schedule, slot));
@@ -88,14 +91,12 @@ async function runSchedule(
       logger.info('schedule slot enqueued', {
         schedule: schedule.name,
         tenantId: schedule.tenantId,
-        slot: new Date(slot).toISOString(),
+        slot: slotInstant(slot),
         jobId: answer.id,
       });
     }
   }
-  const { revision: _revision, createdAt: _created, updatedAt: _updated, ...write } = schedule;
-  const nextAt = cronSlots(schedule.cron, schedule.timezone).next(now);
-  await driver.schedules.put({ ...write, nextAt }, schedule.revision);
+  await driver.schedules.put({ ...writeOf(schedule), nextAt: slots.next(now) }, schedule.revision);
   return true;
 }
 

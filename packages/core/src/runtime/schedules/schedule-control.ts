@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Driver } from '../../contract/driver.js';
-import type { Json } from '../../contract/records.js';
 import type {
   ScheduleByNameOptions,
   ScheduleRecord,
@@ -15,9 +14,10 @@ import {
   screenJson,
   screenName,
   screenObject,
-  screenOptionalName,
+  screenTenantOption,
 } from '../../screen/values.js';
 import type { ScheduleControl, ScheduleInput, ScheduleUpsert } from './schedule-types.js';
+import { writeOf } from './schedule-write.js';
 
 /** Reads and writes one change tries before giving up on a schedule others keep changing. */
 const TRIES = 16;
@@ -124,23 +124,7 @@ const screenInput = screening('schedule', (given: unknown): ScreenedInput => {
 });
 
 /** The tenant a by-name call names; JOB_INVALID for options that are no plain object. */
-const tenantOf = screening('options', (options: ScheduleByNameOptions | undefined) =>
-  screenOptionalName('tenantId', screenObject('options', options ?? {}).tenantId),
-);
-
-/** The stored fields a write names, for comparing with what a write would store. */
-function definitionOf(record: ScheduleRecord): Omit<ScheduleWrite, 'nextAt'> {
-  const {
-    nextAt: _next,
-    revision: _revision,
-    createdAt: _created,
-    updatedAt: _updated,
-    ...rest
-  } = record;
-  return rest;
-}
-
-const samePayload = (a: Json, b: Json): boolean => isDeepStrictEqual(a, b);
+const tenantOf = screening('options', screenTenantOption);
 
 /** `client.schedules`: reads, decides `nextAt`, and writes at the revision it read. */
 export function scheduleControl(driver: Driver): ScheduleControl {
@@ -176,7 +160,7 @@ export function scheduleControl(driver: Driver): ScheduleControl {
         const nextAt = paused
           ? stored.nextAt
           : cronSlots(stored.cron, stored.timezone).next(clock.now());
-        return { ...definitionOf(stored), paused, nextAt };
+        return { ...writeOf(stored), paused, nextAt };
       },
       (written) => written,
     );
@@ -190,12 +174,11 @@ export function scheduleControl(driver: Driver): ScheduleControl {
         write.name,
         write.tenantId,
         (stored) => {
-          if (stored !== undefined) {
-            const { payload, ...definition } = definitionOf(stored);
-            const { payload: given, ...asked } = write;
-            if (samePayload(payload, given) && isDeepStrictEqual(definition, asked)) {
-              return { answer: { schedule: stored, created: false, changed: false } };
-            }
+          if (
+            stored !== undefined &&
+            isDeepStrictEqual(writeOf(stored), { ...write, nextAt: stored.nextAt })
+          ) {
+            return { answer: { schedule: stored, created: false, changed: false } };
           }
           const now = clock.now();
           // The stored next slot stands unless the slots changed or a resume starts them anew.

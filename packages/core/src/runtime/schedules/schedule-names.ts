@@ -1,4 +1,5 @@
 import { nameUuid } from '../../internal/name-uuid.js';
+import { slotInstant } from '../scheduler/slot-id.js';
 
 /**
  * The names one stored schedule's slots go by. `(tenantId, name)` is hashed into one uuid, so a
@@ -14,7 +15,7 @@ export const storedMarkName = (name: string, tenantId: string | undefined): stri
 
 /** The idempotency key of one slot. */
 export const storedSlotKey = (name: string, tenantId: string | undefined, slot: number): string =>
-  `stored-schedule:${scheduleUuid(name, tenantId)}:${new Date(slot).toISOString()}`;
+  `stored-schedule:${scheduleUuid(name, tenantId)}:${slotInstant(slot)}`;
 
 /** The job id of one slot: a second enqueue of the slot, by any leader, meets it. */
 export const storedSlotJobId = (name: string, tenantId: string | undefined, slot: number): string =>
