@@ -21,7 +21,9 @@ export function describeDriver(
   factory: DriverFactory,
   options: KitOptions = {},
 ): void {
-  const groups = kitGroups(options).filter((group) => runsGroup(options, group.name));
+  const groups = kitGroups(options, factory.capabilities).filter((group) =>
+    runsGroup(options, group.name),
+  );
   const cases = shardCases(groups, options.shard ?? { index: 0, count: 1 });
   const suffix =
     options.shard === undefined

@@ -14,6 +14,7 @@ export type { Transcript, TranscriptEntry } from './golden/transcript.js';
 export { kitGroups } from './groups/index.js';
 export type {
   CaseContext,
+  DriverCapabilities,
   DriverFactory,
   DriverUnderTest,
   FactoryContext,
@@ -23,7 +24,7 @@ export type {
   KitOptions,
   SiblingContext,
 } from './kit.js';
-export { DEFAULT_SCALE_BACKLOG, KIT_T0, TOPOLOGY_DEEP_ONLY } from './kit.js';
+export { DEFAULT_SCALE_BACKLOG, KIT_T0, TOPOLOGY_DEEP_ONLY, withCapabilities } from './kit.js';
 export type { Normalized } from './normalize.js';
 export type {
   OutboxKitCase,

@@ -16,7 +16,7 @@ export interface DriverUnderTest {
   /** Drops what this driver made (schema, keys, streams) and closes it. */
   dispose(): Promise<void>;
   /**
-   * For drivers that take an app's executor (KitOptions `inAppTransaction`): runs `fn` with a
+   * For drivers that take an app's executor (capability `inAppTransaction`): runs `fn` with a
    * driver over the same store whose every call goes through ONE open app transaction, then
    * commits it. Group `app-transaction`.
    */
@@ -44,7 +44,28 @@ export interface SiblingContext {
   readonly hooks: DriverHooks;
 }
 
-export type DriverFactory = (context: FactoryContext) => Promise<DriverUnderTest>;
+/**
+ * What a factory's drivers can do beyond the contract. The kit reads it from the factory when it
+ * lays out its groups (before any driver is opened); declare it with {@link withCapabilities}.
+ */
+export interface DriverCapabilities {
+  /**
+   * The drivers take an app's executor and answer {@link DriverUnderTest.inAppTransaction}:
+   * runs group `app-transaction`.
+   */
+  readonly inAppTransaction?: boolean;
+}
+
+/** Makes a fresh, isolated driver for one case; may declare its {@link DriverCapabilities}. */
+export type DriverFactory = ((context: FactoryContext) => Promise<DriverUnderTest>) & {
+  readonly capabilities?: DriverCapabilities;
+};
+
+/** `factory`, declaring what its drivers can do beyond the contract. */
+export const withCapabilities = (
+  factory: (context: FactoryContext) => Promise<DriverUnderTest>,
+  capabilities: DriverCapabilities,
+): DriverFactory => Object.assign((context: FactoryContext) => factory(context), { capabilities });
 
 /** The seams a case may set; unset means "do nothing". Reset before every case. */
 export interface KitHooks {
@@ -109,11 +130,6 @@ export interface KitOptions {
   readonly fuzzRuns?: number;
   /** Replays the fuzz group's call sequence of a failure report's seed; default a fresh seed. */
   readonly fuzzSeed?: number;
-  /**
-   * The factory's drivers take an app's executor and offer `DriverUnderTest.inAppTransaction`:
-   * runs group `app-transaction` (D8). Default false.
-   */
-  readonly inAppTransaction?: boolean;
   /** Groups to run, by name; default all. Narrowing is for local work only, never CI. */
   readonly only?: readonly string[];
   /**

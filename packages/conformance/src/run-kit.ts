@@ -20,7 +20,7 @@ export interface KitReport {
 export async function runKit(factory: DriverFactory, options: KitOptions = {}): Promise<KitReport> {
   const failures: KitFailure[] = [];
   let ran = 0;
-  for (const group of kitGroups(options)) {
+  for (const group of kitGroups(options, factory.capabilities)) {
     if (!runsGroup(options, group.name)) continue;
     for (const kitCase of group.cases) {
       ran += 1;

@@ -7,7 +7,7 @@ import { caseCost, shardCases } from '../src/shard.js';
 const privateServer: DriverFactory = async () => {
   throw new Error('not opened in this test');
 };
-const groups = kitGroups({ inAppTransaction: true, serverFactory: privateServer });
+const groups = kitGroups({ serverFactory: privateServer }, { inAppTransaction: true });
 const shares = (count: number) =>
   Array.from({ length: count }, (_, index) => [...shardCases(groups, { index, count }).values()]);
 

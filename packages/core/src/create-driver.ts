@@ -1,6 +1,7 @@
 import type { Driver, DriverBackend } from './contract/driver.js';
 import type { EventStore } from './contract/events.js';
 import type { LeaseStore } from './contract/leases.js';
+import { DEFAULT_EVENT_TTL_MS } from './contract/limits.js';
 import type { MarkStore } from './contract/marks.js';
 import type {
   EnqueueRequest,
@@ -10,6 +11,7 @@ import type {
   MarkPassed,
 } from './contract/records.js';
 import type { StepStore } from './contract/steps.js';
+import { runEnqueue } from './enqueue-protocol.js';
 import { describeReceived } from './errors/received.js';
 import { configInvalid, jobInvalid } from './errors/refusals.js';
 import { configuring } from './internal/config-screen.js';
@@ -117,7 +119,11 @@ export function createDriver(backend: DriverBackend): Driver {
     publish: (name, payload, options) =>
       run('publish an event', () => {
         const screened = screenPublish(name, payload, options, limit);
-        return backend.events.publish(screened.name, screened.payload, screened.options);
+        return backend.events.publish(
+          screened.name,
+          screened.payload,
+          screened.options.ttl ?? DEFAULT_EVENT_TTL_MS,
+        );
       }),
     find: (name, options) =>
       run('find an event', () => {
@@ -198,7 +204,7 @@ export function createDriver(backend: DriverBackend): Driver {
   function enqueue(
     request: EnqueueRequest | MarkedEnqueueRequest,
   ): Promise<EnqueueResult | MarkPassed> {
-    return run('enqueue', () => backend.enqueue(screenEnqueue(request, limit)));
+    return run('enqueue', () => runEnqueue(backend, screenEnqueue(request, limit)));
   }
 
   const subscribe = backend.subscribe?.bind(backend);

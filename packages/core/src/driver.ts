@@ -32,6 +32,8 @@ export type {
   ScreenedClaim,
   ScreenedList,
 } from './contract/driver.js';
+export type { EnqueueBackend, InsertOutcome, KeyedEnqueue } from './contract/enqueue.js';
+export type { EventBackend } from './contract/events.js';
 export type {
   LogBackend,
   ScreenedLogList,
@@ -66,6 +68,8 @@ export {
   sameTenant,
   stepInvalid,
 } from './errors/refusals.js';
+export { newEventRecord } from './event-record.js';
+export { timeOrderedUuid } from './ids.js';
 export type {
   AckItem,
   AckOptions,

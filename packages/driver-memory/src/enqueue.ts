@@ -1,21 +1,16 @@
 import {
   type EnqueueResult,
-  enqueueIndexDisagrees,
+  type InsertOutcome,
   idTaken,
   jobDuplicate,
+  type KeyedEnqueue,
   LIVE_STATES,
   type ScreenedEnqueue,
   sameTenant,
+  timeOrderedUuid,
 } from '@berth/core/driver';
-import { newId } from './ids.js';
-import { DRIVER_NAME, insertRow, namespaceKey, type Row, type Store } from './store.js';
+import { insertRow, namespaceKey, type Row, type Store } from './store.js';
 import { notify } from './wake.js';
-
-/** Why an insert did not land: the caller's id exists, or a live row holds the key. */
-type InsertOutcome =
-  | { readonly kind: 'inserted'; readonly row: Row }
-  | { readonly kind: 'id-exists'; readonly row: Row }
-  | { readonly kind: 'key-held'; readonly holderId: string };
 
 const answer = (row: Row, deduped: boolean): EnqueueResult => ({
   id: row.id,
@@ -31,8 +26,8 @@ const keyOf = (request: ScreenedEnqueue): string | undefined =>
 function newRow(store: Store, request: ScreenedEnqueue, now: number): Row {
   const runAt = request.runAt ?? now;
   const row: Row = {
-    id: request.id ?? newId(),
-    runId: newId(),
+    id: request.id ?? timeOrderedUuid(now),
+    runId: timeOrderedUuid(now),
     seq: store.nextSeq(),
     name: request.name,
     queue: request.queue,
@@ -73,31 +68,41 @@ function newRow(store: Store, request: ScreenedEnqueue, now: number): Row {
  * The insert step, as a unique index would answer it: the caller's id first (global), then the
  * live-key index. One synchronous change.
  */
-function tryInsert(store: Store, request: ScreenedEnqueue): InsertOutcome {
+export function insert(store: Store, request: ScreenedEnqueue): InsertOutcome {
   if (request.id !== undefined) {
     const existing = store.rows.get(request.id);
-    if (existing !== undefined) return { kind: 'id-exists', row: existing };
+    if (existing !== undefined) {
+      return sameTenant(existing.tenantId, request.tenantId)
+        ? { kind: 'landed', result: answer(existing, true) }
+        : { kind: 'id-taken' };
+    }
   }
   const key = keyOf(request);
   const holderId = key === undefined ? undefined : store.liveKeys.get(key);
   if (holderId !== undefined) return { kind: 'key-held', holderId };
   const row = newRow(store, request, store.clock.now());
   insertRow(store, row);
-  return { kind: 'inserted', row };
+  notify(store, [row.queue]);
+  return { kind: 'landed', result: answer(row, false) };
 }
 
 /**
  * The lookup step: the row the refused insert met, if it still holds the key. One that settled
  * in between (even if another row took the key since) is a miss, and the insert is tried again.
  */
-function lookUpHolder(store: Store, request: ScreenedEnqueue, holderId: string): Row | undefined {
-  const row = store.rows.get(holderId);
+export function liveHolder(
+  store: Store,
+  request: KeyedEnqueue,
+  holderId: string | undefined,
+): EnqueueResult | undefined {
+  const id = holderId ?? store.liveKeys.get(keyOf(request) ?? '');
+  const row = id === undefined ? undefined : store.rows.get(id);
   if (row === undefined || !LIVE_STATES.has(row.state)) return undefined;
   const same =
     row.name === request.name &&
     row.tenantId === request.tenantId &&
     row.idempotencyKey === request.idempotencyKey;
-  return same ? row : undefined;
+  return same ? answer(row, true) : undefined;
 }
 
 function refuseOrDedupe(request: ScreenedEnqueue, holder: Row): EnqueueResult {
@@ -111,26 +116,6 @@ function refuseOrDedupe(request: ScreenedEnqueue, holder: Row): EnqueueResult {
 function answerSameId(request: ScreenedEnqueue, row: Row): EnqueueResult {
   if (!sameTenant(row.tenantId, request.tenantId)) throw idTaken();
   return answer(row, true);
-}
-
-/**
- * Insert; on a key conflict await the seam, then look the holder up. A holder that settled in
- * between freed the key: insert once more. A second conflict with no holder behind it means the
- * index and the rows disagree.
- */
-export async function enqueue(store: Store, request: ScreenedEnqueue): Promise<EnqueueResult> {
-  for (let attempt = 1; attempt <= 2; attempt += 1) {
-    const outcome = tryInsert(store, request);
-    if (outcome.kind === 'inserted') {
-      notify(store, [outcome.row.queue]);
-      return answer(outcome.row, false);
-    }
-    if (outcome.kind === 'id-exists') return answerSameId(request, outcome.row);
-    await store.hooks.afterEnqueueConflict?.();
-    const holder = lookUpHolder(store, request, outcome.holderId);
-    if (holder !== undefined) return refuseOrDedupe(request, holder);
-  }
-  throw enqueueIndexDisagrees(DRIVER_NAME, request.name);
 }
 
 /**

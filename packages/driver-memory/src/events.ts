@@ -1,13 +1,11 @@
 import {
-  DEFAULT_EVENT_TTL_MS,
   DEFAULT_PURGE_LIMIT,
   type EventRecord,
   type FindEventOptions,
   type Json,
   matchesEvent,
-  type PublishOptions,
+  newEventRecord,
 } from '@berth/core/driver';
-import { newId } from './ids.js';
 import { copyJson } from './record.js';
 import { type Store, setState } from './store.js';
 import { notify } from './wake.js';
@@ -21,20 +19,9 @@ const copyEvent = (event: EventRecord): EventRecord => ({
  * Stores the event and, in the same change, makes every suspended waiter of `name` due now: it
  * stays `suspended` (so the claim resumes it) but reads `ready`.
  */
-export function publish(
-  store: Store,
-  name: string,
-  payload: Json,
-  options: PublishOptions,
-): EventRecord {
-  const now = store.clock.now();
-  const record: EventRecord = {
-    id: newId(),
-    name,
-    payload: copyJson(payload),
-    publishedAt: now,
-    expiresAt: now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
-  };
+export function publish(store: Store, name: string, payload: Json, ttlMs: number): EventRecord {
+  const record = newEventRecord(name, copyJson(payload), store.clock.now(), ttlMs);
+  const now = record.publishedAt;
   store.events.add({ record, seq: store.nextSeq() });
   const woke = new Set<string>();
   // Re-placing a waiter keeps it in this set (same state, same event), so the walk is safe.

@@ -21,7 +21,7 @@ import {
 } from './backfills.js';
 import { claim } from './claim.js';
 import { deleteJob } from './delete.js';
-import { enqueue, enqueueMany } from './enqueue.js';
+import { enqueueMany, insert, liveHolder } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { findEvent, listEvents, publish, purgeExpired } from './events.js';
 import { extendMany } from './extend-many.js';
@@ -112,11 +112,13 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     clock: store.clock,
     maxPayloadBytes: base.maxPayloadBytes,
     cursorSecret: base.cursorSecret,
-    enqueue: (request) =>
+    hooks: store.hooks,
+    insert: (request) => run('enqueue', () => insert(store, request)),
+    liveHolder: (request, holderId) => run('enqueue', () => liveHolder(store, request, holderId)),
+    enqueueMarked: (request, mark) =>
       run('enqueue', async () => {
-        if (request.advanceMark === undefined) return enqueue(store, request);
         await store.hooks.beforeMarkedEnqueue?.();
-        return enqueueAdvancing(store, request, request.advanceMark);
+        return enqueueAdvancing(store, request, mark);
       }),
     enqueueMany: (requests) => run('enqueue a batch', () => enqueueMany(store, requests)),
     claim: (request) => run('claim', () => claim(store, request)),
@@ -145,8 +147,8 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
       list: (id, byId) => run('list attempts', () => listAttempts(store, id, byId)),
     },
     events: {
-      publish: (name, payload, publishOptions = {}) =>
-        run('publish an event', () => publish(store, name, payload, publishOptions)),
+      publish: (name, payload, ttlMs) =>
+        run('publish an event', () => publish(store, name, payload, ttlMs)),
       find: (name, findOptions) => run('find an event', () => findEvent(store, name, findOptions)),
       list: (name) => run('list events', () => listEvents(store, name)),
       purgeExpired: (purgeOptions = {}) =>

@@ -6,6 +6,7 @@ import {
   jobDuplicate,
   type ScreenedEnqueue,
   sameTenant,
+  timeOrderedUuid,
 } from '@berth/core/driver';
 import { spillJob } from './blobs.js';
 import { DRIVER, type NatsContext, writeJob } from './context.js';
@@ -84,7 +85,7 @@ function plan(
       answers.push({ id: keyHolder.id, runId: keyHolder.runId, deduped: true });
       continue;
     }
-    const job = newJob(request, request.id ?? randomUUID(), now);
+    const job = newJob(request, request.id ?? timeOrderedUuid(now), now);
     const answer = { id: job.id, runId: job.runId, deduped: false };
     byId.set(job.id, answer);
     tenantOf.set(job.id, request.tenantId);

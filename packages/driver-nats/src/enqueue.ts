@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   driverUnavailable,
   type EnqueueResult,
-  enqueueIndexDisagrees,
-  idTaken,
-  jobDuplicate,
+  type InsertOutcome,
+  type KeyedEnqueue,
   type ScreenedEnqueue,
   sameTenant,
+  timeOrderedUuid,
 } from '@berth/core/driver';
 import { spillJob } from './blobs.js';
 import { DRIVER, type NatsContext, writeJob } from './context.js';
@@ -22,7 +22,7 @@ export function newJob(request: ScreenedEnqueue, id: string, now: number): Store
   const runAt = request.runAt ?? now;
   return {
     id,
-    runId: randomUUID(),
+    runId: timeOrderedUuid(now),
     name: request.name,
     queue: request.queue,
     payload: request.payload,
@@ -50,10 +50,10 @@ const deduped = (job: { id: string; runId: string }): EnqueueResult => ({
 });
 
 /** The job a caller id made answers it, unless a row of another tenant holds the id. */
-function sameId(request: ScreenedEnqueue, job: StoredJob): EnqueueResult {
-  if (!sameTenant(job.tenantId, request.tenantId)) throw idTaken();
-  return deduped(job);
-}
+const sameId = (request: ScreenedEnqueue, job: StoredJob): InsertOutcome =>
+  sameTenant(job.tenantId, request.tenantId)
+    ? { kind: 'landed', result: deduped(job) }
+    : { kind: 'id-taken' };
 
 const contended = (name: string) =>
   driverUnavailable({
@@ -67,14 +67,15 @@ const contended = (name: string) =>
  * A row without an idempotency key: ONE create of its key commits it. A caller id that exists
  * answers that job; a doc there that is not visible (a batch that never committed) is written over.
  */
-async function insertPlain(context: NatsContext, request: ScreenedEnqueue): Promise<EnqueueResult> {
-  const id = request.id ?? randomUUID();
-  const job = await spillJob(context, newJob(request, id, context.clock.now()));
+async function insertPlain(context: NatsContext, request: ScreenedEnqueue): Promise<InsertOutcome> {
+  const now = context.clock.now();
+  const id = request.id ?? timeOrderedUuid(now);
+  const job = await spillJob(context, newJob(request, id, now));
   let revision = 0;
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     if ((await writeJob(context, id, { job }, revision)) !== undefined) {
       context.wake.publish([job.queue]);
-      return made(job);
+      return { kind: 'landed', result: made(job) };
     }
     const slot = await readSlot(context, id, 'abort');
     if (slot.current !== undefined) return sameId(request, slot.current.job);
@@ -83,10 +84,6 @@ async function insertPlain(context: NatsContext, request: ScreenedEnqueue): Prom
   throw contended(request.name);
 }
 
-type KeyedOutcome =
-  | { readonly kind: 'done'; readonly result: EnqueueResult }
-  | { readonly kind: 'conflict'; readonly holderId: string };
-
 /**
  * The insert step of a keyed enqueue. A live holder refuses it (answering which row). Otherwise
  * the row is written pending in a batch of its own, the holder is pointed at it, and the batch's
@@ -94,20 +91,17 @@ type KeyedOutcome =
  * writer that meets it through the holder commits it on its behalf, so a crash at any point
  * leaves either no job and a free key, or one live job holding the key.
  */
-async function insertKeyed(
-  context: NatsContext,
-  request: ScreenedEnqueue & { idempotencyKey: string },
-): Promise<KeyedOutcome> {
+async function insertKeyed(context: NatsContext, request: KeyedEnqueue): Promise<InsertOutcome> {
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
-    const id = request.id ?? randomUUID();
+    const id = request.id ?? timeOrderedUuid(context.clock.now());
     const slot = request.id === undefined ? undefined : await readSlot(context, id, 'abort');
     if (slot?.current !== undefined) {
-      return { kind: 'done', result: sameId(request, slot.current.job) };
+      return sameId(request, slot.current.job);
     }
     const holder = await readHolder(context, request);
     if (holder.id !== undefined && holder.id !== id) {
       if ((await liveHolder(context, request, holder.id)) !== undefined) {
-        return { kind: 'conflict', holderId: holder.id };
+        return { kind: 'key-held', holderId: holder.id };
       }
     }
     const job = await spillJob(context, newJob(request, id, context.clock.now()));
@@ -120,33 +114,29 @@ async function insertKeyed(
     }
     if ((await decideBatch(context, batch, 'committed')) === 'committed') {
       context.wake.publish([job.queue]);
-      return { kind: 'done', result: made(job) };
+      return { kind: 'landed', result: made(job) };
     }
   }
   throw contended(request.name);
 }
 
-/**
- * One enqueue, with the contract's retry: a refusal by a live key holder runs the seam, then
- * re-reads THAT row; one that settled in between frees the key and the insert is tried once
- * more. A second refusal whose holder is gone too throws enqueueIndexDisagrees.
- */
-export async function enqueueOne(
-  context: NatsContext,
-  request: ScreenedEnqueue,
-): Promise<EnqueueResult> {
+/** The insert step: one create of the job's key, or the keyed insert through its holder. */
+export function insertOne(context: NatsContext, request: ScreenedEnqueue): Promise<InsertOutcome> {
   const { idempotencyKey } = request;
   if (idempotencyKey === undefined) return insertPlain(context, request);
-  const keyed = { ...request, idempotencyKey };
-  for (let attempt = 1; attempt <= 2; attempt += 1) {
-    const outcome = await insertKeyed(context, keyed);
-    if (outcome.kind === 'done') return outcome.result;
-    await context.hooks.afterEnqueueConflict?.();
-    const holder = await liveHolder(context, request, outcome.holderId);
-    if (holder !== undefined) {
-      if (request.onConflict === 'error') throw jobDuplicate(request, holder.id);
-      return deduped(holder);
-    }
-  }
-  throw enqueueIndexDisagrees(DRIVER, request.name);
+  return insertKeyed(context, { ...request, idempotencyKey });
+}
+
+/**
+ * The lookup step: the refused insert's holder while it is live and holds the key. The keyed
+ * insert always names its holder, so `holderId` is always given.
+ */
+export async function lookUpHolder(
+  context: NatsContext,
+  request: KeyedEnqueue,
+  holderId: string | undefined,
+): Promise<EnqueueResult | undefined> {
+  if (holderId === undefined) return undefined;
+  const holder = await liveHolder(context, request, holderId);
+  return holder === undefined ? undefined : deduped(holder);
 }

@@ -1,13 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import {
-  DEFAULT_EVENT_TTL_MS,
   DEFAULT_PURGE_LIMIT,
-  type EventRecord,
-  type EventStore,
+  type EventBackend,
   type FindEventOptions,
   type Json,
   matchesEvent,
-  type PublishOptions,
+  newEventRecord,
 } from '@berth/core/driver';
 import { dropAuxUnder, type NatsContext, writeJob } from './context.js';
 import { collectMarkers } from './delete-markers.js';
@@ -40,19 +37,12 @@ async function keepWakes(context: NatsContext, name: string, newest: EventEntry)
  * above the revision it suspended at is stored), which is the publish and the wake-up in ONE
  * change, with no per-waiter write.
  */
-export function createEventStore(context: NatsContext): EventStore {
+export function createEventStore(context: NatsContext): EventBackend {
   // The index is read through the context at each use: a replay replaces it.
   const { mirror } = context;
   return {
-    async publish(name: string, payload: Json, options: PublishOptions = {}) {
-      const now = context.clock.now();
-      const event: EventRecord = {
-        id: randomUUID(),
-        name,
-        payload,
-        publishedAt: now,
-        expiresAt: now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
-      };
+    async publish(name: string, payload: Json, ttlMs: number) {
+      const event = newEventRecord(name, payload, context.clock.now(), ttlMs);
       const stored = await storedEventOf(context, event);
       const revision = await writeKey(
         context.jobs,

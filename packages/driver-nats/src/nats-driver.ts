@@ -5,12 +5,11 @@ import {
   type Driver,
   type DriverBackend,
   driverUnavailable,
-  type EventStore,
+  type EventBackend,
   isBerthError,
   type LeaseStore,
   type MarkStore,
   resolveBaseOptions,
-  type ScreenedEnqueue,
   type StepStore,
 } from '@berth/core/driver';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -21,7 +20,7 @@ import { claim } from './claim.js';
 import { openContext } from './connect.js';
 import { DRIVER, type NatsContext } from './context.js';
 import { deleteById } from './delete.js';
-import { enqueueOne } from './enqueue.js';
+import { insertOne, lookUpHolder } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { enqueueMany } from './enqueue-many.js';
 import { createEventStore } from './events.js';
@@ -118,7 +117,7 @@ function screenOptions(options: NatsDriverOptions) {
 /** The step, event and lease stores of a connected context, made once. */
 const stores = new WeakMap<
   NatsContext,
-  { steps: StepStore; events: EventStore; leases: LeaseStore; marks: MarkStore }
+  { steps: StepStore; events: EventBackend; leases: LeaseStore; marks: MarkStore }
 >();
 
 function storesOf(context: NatsContext) {
@@ -198,11 +197,10 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     clock,
     maxPayloadBytes: limit,
     cursorSecret: base.cursorSecret,
-    enqueue: on('enqueue', (context, request: ScreenedEnqueue) =>
-      request.advanceMark === undefined
-        ? enqueueOne(context, request)
-        : enqueueAdvancing(context, request, request.advanceMark),
-    ),
+    hooks: base.hooks,
+    insert: on('enqueue', insertOne),
+    liveHolder: on('enqueue', lookUpHolder),
+    enqueueMarked: on('enqueue', enqueueAdvancing),
     enqueueMany: on('enqueue a batch', enqueueMany),
     claim: on('claim', claim),
     ack: on('ack', ack),
@@ -236,8 +234,8 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     },
     attempts: { list: on('list attempts', listAttempts) },
     events: {
-      publish: on('publish an event', (context, name, payload, opts) =>
-        storesOf(context).events.publish(name, payload, opts),
+      publish: on('publish an event', (context, name, payload, ttlMs) =>
+        storesOf(context).events.publish(name, payload, ttlMs),
       ),
       find: on('find an event', (context, name, opts) => storesOf(context).events.find(name, opts)),
       list: on('list events', (context, name?: string) => storesOf(context).events.list(name)),

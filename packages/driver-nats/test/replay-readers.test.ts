@@ -1,3 +1,4 @@
+import { DEFAULT_EVENT_TTL_MS } from '@berth/core/driver';
 import { describe, expect, it } from 'vitest';
 import { createEventStore } from '../src/events.js';
 import { natsDriver, openTestContext } from './nats-factory.js';
@@ -11,7 +12,7 @@ describe('after the watch replays the bucket into a fresh index', () => {
     const context = await openTestContext(url, prefix, GRACE_MS);
     try {
       const events = createEventStore(context);
-      const early = await events.publish('early', { n: 1 });
+      const early = await events.publish('early', { n: 1 }, DEFAULT_EVENT_TTL_MS);
       await driver.enqueue({ name: 'waiter', queue: 'replayed' });
       const [job] = await driver.claim({
         queues: ['replayed'],
@@ -26,7 +27,7 @@ describe('after the watch replays the bucket into a fresh index', () => {
 
       // The watch starts over into a new index, as after an outage past the grace.
       await context.mirror.resume();
-      const late = await events.publish('late', { n: 2 });
+      const late = await events.publish('late', { n: 2 }, DEFAULT_EVENT_TTL_MS);
 
       expect(await events.find('late', { after: 0 })).toMatchObject({ id: late.id });
       expect((await events.list()).map((event) => event.id).sort()).toEqual(
@@ -37,7 +38,7 @@ describe('after the watch replays the bucket into a fresh index', () => {
         wake = resolve;
       });
       await context.wake.subscribe(['replayed'], (queue) => wake(queue));
-      await events.publish('go', {});
+      await events.publish('go', {}, DEFAULT_EVENT_TTL_MS);
       // The publish finds its waiter in the index the watch now feeds, and wakes its queue.
       expect(await woken).toBe('replayed');
       expect((await driver.get(job.id))?.state).toBe('ready');

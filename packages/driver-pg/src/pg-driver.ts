@@ -13,6 +13,7 @@ import { type MigrationStatus, migrationStatus } from './migration-status.js';
 import { attemptStore } from './ops/attempts.js';
 import { backfillStore } from './ops/backfills.js';
 import { checkOps } from './ops/check.js';
+import { claimOps } from './ops/claim.js';
 import { deleteOps } from './ops/delete.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { enqueueAdvancingOps } from './ops/enqueue-advancing.js';
@@ -93,18 +94,15 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
       : createWakeListener(connections.listenConfig, context.channel, context.cancelChannel);
   let closing: Promise<void> | undefined;
 
-  const enqueues = enqueueOps(context);
-  const enqueueAdvancing = enqueueAdvancingOps(context);
   const backend: DriverBackend = {
     name: 'pg',
     clock: context.clock,
     maxPayloadBytes: base.maxPayloadBytes,
     cursorSecret: base.cursorSecret,
-    ...enqueues,
-    enqueue: (request) =>
-      request.advanceMark === undefined
-        ? enqueues.enqueue(request)
-        : enqueueAdvancing(request, request.advanceMark),
+    hooks: context.hooks,
+    ...enqueueOps(context),
+    enqueueMarked: enqueueAdvancingOps(context),
+    ...claimOps(context),
     ...settleOps(context),
     ...progressOps(context),
     ...extendManyOps(context),

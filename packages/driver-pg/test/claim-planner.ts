@@ -1,6 +1,5 @@
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
-import { claimBodySql } from '../src/sql/claim-body.js';
 import type { PlanNode } from './plan-nodes.js';
 
 /** The claim's arguments, as the driver binds them. */
@@ -19,29 +18,36 @@ export interface PlanRoot {
 
 const SIGNATURE = '(text[], bigint, integer, text, bigint, text[], json, text[])';
 
+/** claim_jobs' two statements (every name; by name), as its body runs them. */
+const BODY = /\bRETURN QUERY ([^;]+);\s+ELSE\s+RETURN QUERY ([^;]+);\s+END IF;/;
+
 /**
- * A session that runs and EXPLAINs the claim as claim_jobs does: the function's own statement,
- * prepared, under the settings the function carries (read from pg_proc, so a setting dropped
- * from the migration drops here too). With plan_cache_mode = force_generic_plan among them, the
- * session makes one generic plan on the first run and keeps it, as a connection does.
+ * A session that runs and EXPLAINs the claim as claim_jobs does: the function's own statements,
+ * prepared, under the settings the function carries (both read from pg_proc, so a statement or
+ * setting a migration changes changes here too). With plan_cache_mode = force_generic_plan among
+ * them, the session makes one generic plan on the first run and keeps it, as a connection does.
  */
 export async function openClaimPlanner(schema: string) {
   const client = new pg.Client({ connectionString: await serverUrl('pg') });
   await client.connect();
-  const { rows } = await client.query<{ setting: string }>(
-    'SELECT unnest(proconfig) AS setting FROM pg_proc WHERE oid = $1::regprocedure',
+  const { rows } = await client.query<{ settings: string[]; body: string }>(
+    'SELECT proconfig AS settings, prosrc AS body FROM pg_proc WHERE oid = $1::regprocedure',
     [`"${schema}".claim_jobs${SIGNATURE}`],
   );
-  for (const { setting } of rows) {
+  const settings = rows[0]?.settings ?? [];
+  const [, every, named] = BODY.exec(rows[0]?.body ?? '') ?? [];
+  if (every === undefined || named === undefined) {
+    throw new Error(`claim_jobs' body no longer reads IF p_names IS NULL THEN RETURN QUERY …`);
+  }
+  for (const setting of settings) {
     const at = setting.indexOf('=');
     await client.query('SELECT set_config($1, $2, false)', [
       setting.slice(0, at),
       setting.slice(at + 1),
     ]);
   }
-  const body = claimBodySql(`"${schema}"`);
-  await client.query(`PREPARE claim_every${SIGNATURE} AS ${body.every}`);
-  await client.query(`PREPARE claim_named${SIGNATURE} AS ${body.named}`);
+  await client.query(`PREPARE claim_every${SIGNATURE} AS ${every}`);
+  await client.query(`PREPARE claim_named${SIGNATURE} AS ${named}`);
   // EXPLAIN EXECUTE takes no bound parameters: the arguments go as literals.
   const array = (items: readonly string[]) => client.escapeLiteral(`{${items.join(',')}}`);
   const execute = (args: ClaimArgs) =>
@@ -64,7 +70,7 @@ export async function openClaimPlanner(schema: string) {
     }
   };
   return {
-    settings: rows.map((row) => row.setting),
+    settings,
     /** Runs the claim and rolls it back: the first run makes the plan the session keeps. */
     run: (args: ClaimArgs) => rolledBack(() => client.query(execute(args))),
     /** EXPLAIN (`options`, FORMAT JSON) of the claim, rolled back. */

@@ -14,7 +14,6 @@ export function describePgKit(index: number): void {
   afterAll(closePgFactory);
   describeDriver('pg', pgFactory, {
     reference: memoryFactory,
-    inAppTransaction: true,
     ...pgServerFactory(),
     ...kitBudget('server'),
     shard,

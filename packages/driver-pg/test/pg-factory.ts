@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DriverFactory, DriverUnderTest } from '@berth/conformance';
+import { type DriverFactory, type DriverUnderTest, withCapabilities } from '@berth/conformance';
 import type { Clock, Driver, DriverHooks } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
@@ -122,34 +122,37 @@ export async function closePgFactory(): Promise<void> {
   await pool?.end();
 }
 
-export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
-  const url = await serverUrl('pg');
-  const schema = await takeSchema();
-  const driver = createPgDriver({ pool: await sharedKitPool(), schema, clock, hooks });
-  const underTest: PgUnderTest = {
-    driver,
-    dispose: async () => {
-      await driver.close();
-      await settled(await sharedKitPool());
-      await giveBackSchema(schema);
-    },
-    sibling: async (context) => createPgDriver({ connectionString: url, schema, ...context }),
-    // An app's client after BEGIN: every call of the driver given to fn runs in its transaction.
-    async inAppTransaction(fn) {
-      const client = new pg.Client({ connectionString: url });
-      client.on('error', () => {});
-      await client.connect();
-      const inApp = createPgDriver({ executor: client, schema, clock, hooks });
-      try {
-        await client.query('BEGIN');
-        await fn(inApp);
-        await client.query('COMMIT');
-      } finally {
-        await client.query('ROLLBACK').catch(() => {});
-        await inApp.close();
-        await client.end();
-      }
-    },
-  };
-  return underTest;
-};
+export const pgFactory: DriverFactory = withCapabilities(
+  async ({ clock, hooks }) => {
+    const url = await serverUrl('pg');
+    const schema = await takeSchema();
+    const driver = createPgDriver({ pool: await sharedKitPool(), schema, clock, hooks });
+    const underTest: PgUnderTest = {
+      driver,
+      dispose: async () => {
+        await driver.close();
+        await settled(await sharedKitPool());
+        await giveBackSchema(schema);
+      },
+      sibling: async (context) => createPgDriver({ connectionString: url, schema, ...context }),
+      // An app's client after BEGIN: every call of the driver given to fn runs in its transaction.
+      async inAppTransaction(fn) {
+        const client = new pg.Client({ connectionString: url });
+        client.on('error', () => {});
+        await client.connect();
+        const inApp = createPgDriver({ executor: client, schema, clock, hooks });
+        try {
+          await client.query('BEGIN');
+          await fn(inApp);
+          await client.query('COMMIT');
+        } finally {
+          await client.query('ROLLBACK').catch(() => {});
+          await inApp.close();
+          await client.end();
+        }
+      },
+    };
+    return underTest;
+  },
+  { inAppTransaction: true },
+);

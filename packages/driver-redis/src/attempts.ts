@@ -7,7 +7,7 @@ import type {
 } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
-import { ATTEMPTS_LIST_LUA } from './lua/attempts.js';
+import { ATTEMPTS_LIST_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const ATTEMPTS_LIST = defineScript('attempts-list', ATTEMPTS_LIST_LUA, { readOnly: true });

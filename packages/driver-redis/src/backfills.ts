@@ -15,7 +15,7 @@ import {
   BACKFILL_LIST_LUA,
   BACKFILL_START_LUA,
   BACKFILL_TRANSITION_LUA,
-} from './lua/backfills.js';
+} from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const START = defineScript('backfill-start', BACKFILL_START_LUA);
@@ -65,7 +65,7 @@ function decodeChange(reply: unknown, what: string): BackfillChange | undefined 
   return { changed: changed === 1, run: decodeRun(run) };
 }
 
-/** The ledger: every call one script of `lua/backfills.ts` at the driver's clock. */
+/** The ledger: every call one script of `lua/scripts/backfill-*.lua` at the driver's clock. */
 export function createBackfillStore(context: RedisContext): BackfillBackend {
   const now = () => context.clock.now();
   return {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClaimOutcome, ScreenedClaim } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, claimedOf, jobOf } from './decode.js';
-import { CLAIM_LUA, UNCLAIM_LUA } from './lua/claim.js';
+import { CLAIM_LUA, UNCLAIM_LUA } from './lua/generated.js';
 import { defineScript, type ScriptArg } from './scripts.js';
 
 export const CLAIM = defineScript('claim', CLAIM_LUA);

@@ -1,12 +1,12 @@
 import { type ByIdOptions, type JobRecord, jobNotDeletable, jobNotFound } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, jobOf } from './decode.js';
-import { DELETE_LUA } from './lua/delete.js';
+import { DELETE_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const DELETE = defineScript('delete', DELETE_LUA);
 
-/** delete: one script (lua/delete.ts); the answer is the row as it stood, as of now. */
+/** delete: one script (lua/scripts/delete.lua); the answer is the row as it stood, as of now. */
 export async function deleteJob(
   context: RedisContext,
   id: string,

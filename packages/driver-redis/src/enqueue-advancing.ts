@@ -9,7 +9,7 @@ import {
 import type { RedisContext } from './context.js';
 import { asArray, ReplyShapeError } from './decode.js';
 import { argsOf, outcomeOf } from './enqueue.js';
-import { ENQUEUE_ADVANCING_LUA } from './lua/enqueue-advancing.js';
+import { ENQUEUE_ADVANCING_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const ENQUEUE_ADVANCING = defineScript('enqueue-advancing', ENQUEUE_ADVANCING_LUA);
@@ -20,7 +20,7 @@ export async function enqueueAdvancing(
   request: ScreenedEnqueue,
   mark: MarkAdvance,
 ): Promise<EnqueueResult | MarkPassed> {
-  const fields = argsOf(request);
+  const fields = argsOf(request, context.clock.now());
   const args = ['many', 1, ...fields, mark.name, mark.value];
   await context.hooks.beforeMarkedEnqueue?.();
   const reply = await context.run(ENQUEUE_ADVANCING, context.clock.now(), args);

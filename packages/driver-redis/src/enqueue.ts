@@ -1,28 +1,33 @@
-import { randomUUID } from 'node:crypto';
 import {
   type EnqueueResult,
-  enqueueIndexDisagrees,
+  type InsertOutcome,
   idTaken,
   isJobState,
   jobDuplicate,
+  type KeyedEnqueue,
   LIVE_STATES,
   type ScreenedEnqueue,
+  timeOrderedUuid,
 } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString, ReplyShapeError } from './decode.js';
-import { ENQUEUE_FIELDS, ENQUEUE_LUA } from './lua/enqueue.js';
+import { ENQUEUE_FIELDS } from './lua/enqueue.js';
+import { ENQUEUE_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const ENQUEUE = defineScript('enqueue', ENQUEUE_LUA);
 
 type Field = (typeof ENQUEUE_FIELDS)[number];
 
-/** One request's ENQUEUE_FIELDS, in order ('' for absent); newId is the id a new row gets. */
-export function argsOf(request: ScreenedEnqueue): string[] {
+/**
+ * One request's ENQUEUE_FIELDS, in order ('' for absent); newId is the id a new row gets,
+ * allocated at `now`, the instant the script is sent with.
+ */
+export function argsOf(request: ScreenedEnqueue, now: number): string[] {
   const values: Record<Field, string | number | undefined> = {
     callerId: request.id,
-    newId: request.id ?? randomUUID(),
-    runId: randomUUID(),
+    newId: request.id ?? timeOrderedUuid(now),
+    runId: timeOrderedUuid(now),
     name: request.name,
     queue: request.queue,
     payload: JSON.stringify(request.payload),
@@ -83,18 +88,23 @@ async function insert(
   mode: 'one' | 'many',
   requests: readonly ScreenedEnqueue[],
 ): Promise<Outcome> {
-  const sent = requests.map(argsOf);
+  const now = context.clock.now();
+  const sent = requests.map((request) => argsOf(request, now));
   const args: string[] = [mode, String(requests.length)];
   for (const fields of sent) for (const field of fields) args.push(field);
-  return outcomeOf(await context.run(ENQUEUE, context.clock.now(), args), sent);
+  return outcomeOf(await context.run(ENQUEUE, now, args), sent);
 }
 
-/** The refused insert's holder, when it is still the live holder of the request's key. */
-async function lookUpHolder(
+/**
+ * The lookup step: the refused insert's holder, when it is still the live holder of the
+ * request's key. The insert script always names its holder, so `holderId` is always given.
+ */
+export async function liveHolder(
   context: RedisContext,
-  request: ScreenedEnqueue,
-  holderId: string,
+  request: KeyedEnqueue,
+  holderId: string | undefined,
 ): Promise<EnqueueResult | undefined> {
+  if (holderId === undefined) return undefined;
   const [state, runId, name, tenantId, key] = await context.redis.hmget(
     context.keys.job(holderId),
     'state',
@@ -112,32 +122,17 @@ async function lookUpHolder(
   return holds && typeof runId === 'string' ? { id: holderId, runId, deduped: true } : undefined;
 }
 
-/**
- * One insert, with the spec's retry: a refusal by a live key holder runs the seam, then looks
- * the holder up; a holder that settled in between frees the key and the insert is tried once
- * more. A second refusal whose holder is gone too means the index and the lookup disagree.
- */
-export async function enqueueOne(
+/** The insert step: the script in mode `one` (a key held answers the holder, writing nothing). */
+export async function insertOne(
   context: RedisContext,
   request: ScreenedEnqueue,
-): Promise<EnqueueResult> {
-  for (let attempt = 1; ; attempt += 1) {
-    const outcome = await insert(context, 'one', [request]);
-    if (outcome.kind === 'ok') {
-      const [result] = outcome.results;
-      if (result === undefined) throw new ReplyShapeError('enqueue answered no row');
-      return result;
-    }
-    if (outcome.kind === 'duplicate') throw jobDuplicate(request, outcome.holderId);
-    if (outcome.kind === 'taken') throw idTaken();
-    await context.hooks.afterEnqueueConflict?.();
-    const holder = await lookUpHolder(context, request, outcome.holderId);
-    if (holder !== undefined) {
-      if (request.onConflict === 'error') throw jobDuplicate(request, holder.id);
-      return holder;
-    }
-    if (attempt === 2) throw enqueueIndexDisagrees('redis', request.name);
-  }
+): Promise<InsertOutcome> {
+  const outcome = await insert(context, 'one', [request]);
+  if (outcome.kind === 'taken') return { kind: 'id-taken' };
+  if (outcome.kind !== 'ok') return { kind: 'key-held', holderId: outcome.holderId };
+  const [result] = outcome.results;
+  if (result === undefined) throw new ReplyShapeError('enqueue answered no row');
+  return { kind: 'landed', result };
 }
 
 /** The whole batch in one script: every item lands, or (a JOB_DUPLICATE) none does. */

@@ -1,17 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import {
-  DEFAULT_EVENT_TTL_MS,
+  type EventBackend,
   type EventRecord,
-  type EventStore,
   type FindEventOptions,
   type Json,
   matchesEvent,
-  type PublishOptions,
+  newEventRecord,
 } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
 import { memberDigits } from './keys.js';
-import { EVENT_PURGE_LUA, EVENT_WALK_LUA, PUBLISH_LUA, WAKE_MORE_LUA } from './lua/events.js';
+import { EVENT_PURGE_LUA, EVENT_WALK_LUA, PUBLISH_LUA, WAKE_MORE_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const PUBLISH = defineScript('publish', PUBLISH_LUA);
@@ -53,21 +51,15 @@ async function walk(
   }
 }
 
-type RedisEventStore = Omit<EventStore, 'purgeExpired'> & {
+type RedisEventStore = Omit<EventBackend, 'purgeExpired'> & {
   purgeExpired(options?: { readonly limit?: number }): Promise<number>;
 };
 
 export function createEventStore(context: RedisContext): RedisEventStore {
   return {
-    async publish(name: string, payload: Json, options: PublishOptions = {}) {
-      const now = context.clock.now();
-      const event: EventRecord = {
-        id: randomUUID(),
-        name,
-        payload,
-        publishedAt: now,
-        expiresAt: now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
-      };
+    async publish(name: string, payload: Json, ttlMs: number) {
+      const event = newEventRecord(name, payload, context.clock.now(), ttlMs);
+      const now = event.publishedAt;
       const [seq, waiting] = asArray(
         await context.run(PUBLISH, now, [
           event.id,

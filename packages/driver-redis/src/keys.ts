@@ -53,12 +53,12 @@ const SHAPES = {
   listState: 'list:state:$',
   /** Hash per run: step name → step JSON. */
   steps: 'steps:$',
-  /** List per job: its attempt history, record JSON oldest first (lua/attempts.ts). */
+  /** List per job: its attempt history, record JSON oldest first (`lua/include/attempts.lua`). */
   attempts: 'attempts:$',
   /** Zset per run: step name by first-write order. */
   stepOrder: 'step-order:$',
   stepSeq: 'step-seq',
-  /** List per job: its kept log lines in seq order (`lua/logs.ts`). */
+  /** List per job: its kept log lines in seq order (`lua/scripts/logs-append.lua`). */
   logs: 'logs:$',
   /** Hash per job: its log's kept, dropped, claim and next. */
   logHead: 'log-head:$',
@@ -89,7 +89,7 @@ const SHAPES = {
   marks: 'marks',
   /** Hash: paused queue -> pausedAt. The claim script skips these queues. */
   paused: 'paused',
-  /** Hash per backfill run: its fields, the cursor as JSON text (`lua/backfills.ts`). */
+  /** Hash per backfill run: its fields, the cursor as JSON text (`lua/include/backfills.lua`). */
   backfill: 'backfill:$',
   /**
    * Zsets of runIds by startedAt (equal scores order by runId): every run, per name, per tenant,
@@ -165,8 +165,9 @@ export const memberDigits = (value: number): string => String(value).padStart(16
 const luaName = (shape: Shape): string => `k_${shape}`;
 
 /**
- * The same shapes as Lua functions (`k_job(id)` ...) over `KEYS[1]`, made once from the table
- * above so the scripts and the TypeScript side cannot name a key differently.
+ * The same shapes as Lua functions (`k_job(id)` ...) over `KEYS[1]`, made from the table above so
+ * the scripts and the TypeScript side cannot name a key differently: the generator's `keys`
+ * include (scripts/lua/module.ts), of which each script keeps the builders it calls.
  */
 export const LUA_KEYS: string = [
   'local B = KEYS[1]',

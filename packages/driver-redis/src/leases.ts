@@ -1,6 +1,6 @@
 import type { LeaseHolder, LeaseStore } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
-import { LEASES_LUA } from './lua/leases.js';
+import { LEASES_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const LEASES = defineScript('leases', LEASES_LUA);

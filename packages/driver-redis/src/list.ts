@@ -2,7 +2,7 @@ import type { JobState, ListPosition, PositionedJob, ScreenedList } from '@berth
 import type { RedisContext } from './context.js';
 import { asArray, asString, positionedOf } from './decode.js';
 import { memberDigits } from './keys.js';
-import { LIST_DUE_LUA, LIST_LUA } from './lua/list.js';
+import { LIST_DUE_LUA, LIST_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const LIST = defineScript('list', LIST_LUA, { readOnly: true });

@@ -6,7 +6,7 @@ import {
 } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
-import { LOGS_APPEND_LUA, LOGS_LIST_LUA } from './lua/logs.js';
+import { LOGS_APPEND_LUA, LOGS_LIST_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const APPEND = defineScript('logs-append', LOGS_APPEND_LUA);

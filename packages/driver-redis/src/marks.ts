@@ -1,6 +1,6 @@
 import type { MarkStore } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
-import { ADVANCE_MARK_LUA } from './lua/marks.js';
+import { ADVANCE_MARK_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const ADVANCE_MARK = defineScript('advance-mark', ADVANCE_MARK_LUA);

@@ -23,8 +23,14 @@ import {
   ReplyShapeError,
   withStoredDefaults,
 } from './decode.js';
-import { OPERATOR_LUA, REQUEUE_CHECK_LUA, REQUEUE_LUA, STATS_LUA } from './lua/operator.js';
-import { PURGE_IDS_LUA, PURGE_LUA } from './lua/purge.js';
+import {
+  OPERATOR_LUA,
+  PURGE_IDS_LUA,
+  PURGE_LUA,
+  REQUEUE_CHECK_LUA,
+  REQUEUE_LUA,
+  STATS_LUA,
+} from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const OPERATOR = defineScript('operator', OPERATOR_LUA);

@@ -1,6 +1,6 @@
 import type { PauseBackend } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
-import { PAUSE_LUA, RESUME_LUA } from './lua/pause.js';
+import { PAUSE_LUA, RESUME_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const PAUSE = defineScript('pause', PAUSE_LUA);

@@ -1,6 +1,6 @@
 import type { Fence, Json } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
-import { PROGRESS_LUA } from './lua/progress.js';
+import { PROGRESS_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const PROGRESS = defineScript('progress', PROGRESS_LUA);

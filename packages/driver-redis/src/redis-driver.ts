@@ -26,7 +26,7 @@ import { explain, type OwnedConnection, openConnection, screenUrl } from './conn
 import { createContext } from './context.js';
 import { deleteJob } from './delete.js';
 import { explainHangUp } from './denied.js';
-import { enqueueMany, enqueueOne } from './enqueue.js';
+import { enqueueMany, insertOne, liveHolder } from './enqueue.js';
 import { enqueueAdvancing } from './enqueue-advancing.js';
 import { createEventStore } from './events.js';
 import { extendMany } from './extend-many.js';
@@ -194,11 +194,10 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     clock: context.clock,
     maxPayloadBytes: limit,
     cursorSecret,
-    enqueue: guard('enqueue', (request) =>
-      request.advanceMark === undefined
-        ? enqueueOne(context, request)
-        : enqueueAdvancing(context, request, request.advanceMark),
-    ),
+    hooks: context.hooks,
+    insert: guard('enqueue', (request) => insertOne(context, request)),
+    liveHolder: guard('enqueue', (request, holderId) => liveHolder(context, request, holderId)),
+    enqueueMarked: guard('enqueue', (request, mark) => enqueueAdvancing(context, request, mark)),
     enqueueMany: guard('enqueue a batch', (requests) => enqueueMany(context, requests)),
     claim: guard('claim', (request) => claim(context, request)),
     ack: guard('ack', (fence, opts) => ack(context, fence, opts)),

@@ -7,7 +7,7 @@ import {
   SCHEDULE_LIST_LUA,
   SCHEDULE_PUT_LUA,
   SCHEDULE_REMOVE_LUA,
-} from './lua/schedules.js';
+} from './lua/generated.js';
 import { schedulePosition } from './schedule-position.js';
 import { defineScript, type ScriptArg } from './scripts.js';
 
@@ -73,7 +73,7 @@ function decodeSchedule(reply: unknown): ScheduleRecord {
 const decodeMany = (reply: unknown, what: string): ScheduleRecord[] =>
   asArray(reply, what).map(decodeSchedule);
 
-/** Stored schedules: every call one script of `lua/schedules.ts` at the driver's clock. */
+/** Stored schedules: every call one script of `lua/scripts/schedule-*.lua` at the driver's clock. */
 export function createScheduleStore(context: RedisContext): ScheduleBackend {
   const now = () => context.clock.now();
   /** A by-name call's position (a Buffer: it need not be UTF-8), name and tenant. */

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
-import { LUA_KEYS } from './keys.js';
-import { LUA_COMMON } from './lua/common.js';
-import { preludeFor, splitPrelude } from './lua/prelude.js';
+import type { LuaScriptName } from './lua/generated.js';
 
-const SHARED = splitPrelude(`${LUA_KEYS}\n${LUA_COMMON}`);
-
-/** One Lua script: the shared key names and helpers it uses, then its own body. */
+/**
+ * One Lua script as Redis receives it: `lua` is its text in the generated module
+ * (src/lua/scripts/<name>.lua with the helpers it includes), `sha` what EVALSHA names it by.
+ */
 export interface Script {
-  readonly name: string;
+  readonly name: LuaScriptName;
   readonly lua: string;
   readonly sha: string;
   /** Writes nothing: no `durability` WAIT follows it. */
@@ -16,11 +15,10 @@ export interface Script {
 }
 
 export function defineScript(
-  name: string,
-  body: string,
+  name: LuaScriptName,
+  lua: string,
   options: { readOnly?: true } = {},
 ): Script {
-  const lua = `${preludeFor(SHARED, body)}\n${body}`;
   const sha = createHash('sha1').update(lua).digest('hex');
   return { name, lua, sha, readOnly: options.readOnly === true };
 }

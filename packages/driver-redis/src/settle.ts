@@ -8,7 +8,8 @@ import type {
 } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray } from './decode.js';
-import { SETTLE_LUA, SETTLE_WIDTH } from './lua/settle.js';
+import { SETTLE_LUA } from './lua/generated.js';
+import { SETTLE_WIDTH } from './lua/settle.js';
 import { defineScript, type ScriptArg } from './scripts.js';
 
 const SETTLE = defineScript('settle', SETTLE_LUA);

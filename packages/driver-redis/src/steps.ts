@@ -7,7 +7,7 @@ import {
 } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString } from './decode.js';
-import { STEP_LIST_LUA, STEP_PUT_LUA } from './lua/steps.js';
+import { STEP_LIST_LUA, STEP_PUT_LUA } from './lua/generated.js';
 import { defineScript } from './scripts.js';
 
 const STEP_PUT = defineScript('step-put', STEP_PUT_LUA);

@@ -4,7 +4,8 @@ import { createContext } from '../src/context.js';
 import { asArray } from '../src/decode.js';
 import { createEventStore } from '../src/events.js';
 import { keysFor } from '../src/keys.js';
-import { PUBLISH_LUA, WAKE_BATCH } from '../src/lua/events.js';
+import { WAKE_BATCH } from '../src/lua/events.js';
+import { PUBLISH_LUA } from '../src/lua/generated.js';
 import { defineScript } from '../src/scripts.js';
 import { adminRedis, freshPrefix, redisDriver } from './redis-factory.js';
 

@@ -1,4 +1,4 @@
-import type { KitGroup, KitOptions } from '../kit.js';
+import type { DriverCapabilities, KitGroup, KitOptions } from '../kit.js';
 import { differentialGroup } from './answers/differential.js';
 import { fuzzGroup } from './answers/fuzz.js';
 import { goldenGroup } from './answers/golden.js';
@@ -39,7 +39,10 @@ import { wakeGroup } from './wake/wake.js';
  * of helpers and values they share. The differential group needs the options (its reference
  * driver), so the list is built per run.
  */
-export function kitGroups(options: KitOptions): readonly KitGroup[] {
+export function kitGroups(
+  options: KitOptions,
+  capabilities: DriverCapabilities = {},
+): readonly KitGroup[] {
   return [
     enqueueGroup,
     claimGroup,
@@ -72,6 +75,6 @@ export function kitGroups(options: KitOptions): readonly KitGroup[] {
     scaleGroup,
     restartGroup(options),
     largeValuesGroup,
-    ...(options.inAppTransaction === true ? [appTransactionGroup] : []),
+    ...(capabilities.inAppTransaction === true ? [appTransactionGroup] : []),
   ];
 }

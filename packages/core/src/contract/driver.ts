@@ -2,7 +2,8 @@ import type { Clock } from '../clock.js';
 import type { AttemptBackend, AttemptStore } from './attempts.js';
 import type { BackfillBackend, BackfillLedger } from './backfills.js';
 import type { DeleteBackend, DeleteJobs } from './delete.js';
-import type { EventStore } from './events.js';
+import type { EnqueueBackend } from './enqueue.js';
+import type { EventBackend, EventStore } from './events.js';
 import type { LeaseStore } from './leases.js';
 import type { LogBackend, LogStore } from './logs.js';
 import type { MarkStore } from './marks.js';
@@ -27,7 +28,6 @@ import type {
   PurgeRequest,
   QueueStats,
   RequeueOptions,
-  ScreenedEnqueue,
   ScreenedPurge,
   SuspendOptions,
 } from './records.js';
@@ -170,7 +170,7 @@ export interface ClaimOutcome {
  *
  * Each member names the conformance kit group that checks it.
  */
-export interface DriverBackend extends DeleteBackend {
+export interface DriverBackend extends DeleteBackend, EnqueueBackend {
   readonly name: string;
   readonly clock: Clock;
   /** Payload limit in bytes of JSON, applied by core's screen. */
@@ -181,37 +181,6 @@ export interface DriverBackend extends DeleteBackend {
    */
   readonly cursorSecret?: string;
 
-  /**
-   * Inserts one job (`runAt > now` → `delayed`, else `ready`; attempts 0, claim 0), with a
-   * fresh `runId` and the next insertion sequence. Group `enqueue`.
-   * - A caller `id` that exists answers that job, any state, `deduped: true` — when the row's
-   *   tenant is the request's (both none, or the same); otherwise `idTaken()` (JOB_INVALID,
-   *   field `id`), telling nothing of the holder. Group `tenancy`.
-   * - A LIVE row of the same `(name, tenantId, idempotencyKey)`: `dedupe` answers it
-   *   (`deduped: true`); `error` throws JOB_DUPLICATE (`meta.existingId`).
-   * - The insert and the holder lookup are two steps. The insert, when a live key holder refuses
-   *   it, answers WHICH row refused it. Then call `hooks.afterEnqueueConflict()`, then re-read
-   *   THAT row by id: still live → it is the answer; no longer live (it settled in between) →
-   *   insert again, once. A second miss throws `enqueueIndexDisagrees` (DRIVER_UNAVAILABLE).
-   *   (When the insert cannot tell which row refused it, look the holder up by key instead.)
-   * - With `advanceMark` (`id` always set): ONE atomic change reads the mark; at or above the
-   *   value it answers `{ markPassed: true }` and writes nothing. Below (or unset), the insert
-   *   runs as above and, when it answers a job (made or deduped), raises the mark to the value
-   *   in that same change; a refusal raises nothing. The key's holder is looked up inside the
-   *   change. Call `hooks.beforeMarkedEnqueue()` once, before the change is written: a call held
-   *   there while another enqueues the slot (and runs and purges its job) answers `markPassed`.
-   *   A crash at any point leaves the job and the raised mark, or neither. A backend whose
-   *   atomic unit is one key (NATS KV) writes the row pending first, naming the mark write that
-   *   commits it, and makes that conditional write of the mark the one decision: see its
-   *   `enqueue-advancing.ts`. Group `marks`.
-   */
-  enqueue(request: ScreenedEnqueue): Promise<EnqueueResult | MarkPassed>;
-  /**
-   * The same answers as `enqueue` applied in order, in one round trip where the backend allows.
-   * A later item meeting an earlier item's key or id dedupes to it. Atomic: when any item
-   * throws (JOB_DUPLICATE), nothing from the batch lands. Group `enqueue`.
-   */
-  enqueueMany(requests: readonly ScreenedEnqueue[]): Promise<readonly EnqueueResult[]>;
   /**
    * In ONE atomic change, over rows of `queues` (and, when `names` is given, only rows of those
    * job names: others are neither claimed nor buried), in order priority desc, runAt asc,
@@ -312,7 +281,7 @@ export interface DriverBackend extends DeleteBackend {
   readonly steps: StepStore;
   /** See {@link AttemptStore}: records written inside the changes that end attempts. */
   readonly attempts: AttemptBackend;
-  readonly events: EventStore;
+  readonly events: EventBackend;
   readonly leases: LeaseStore;
   /**
    * Marks: `get` answers the stored value or undefined; `advance` raises it in ONE atomic

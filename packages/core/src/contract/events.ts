@@ -56,3 +56,12 @@ export interface EventStore {
    */
   purgeExpired(options?: PurgeExpiredOptions): Promise<number>;
 }
+
+/**
+ * What a backend implements: `publish` gets the ttl filled in (DEFAULT_EVENT_TTL_MS when the
+ * caller gave none) and stores `newEventRecord(name, payload, now, ttlMs)` from
+ * `@berth/core/driver` (its id and expiry), `now` read once inside the change.
+ */
+export interface EventBackend extends Omit<EventStore, 'publish'> {
+  publish(name: string, payload: Json, ttlMs: number): Promise<EventRecord>;
+}

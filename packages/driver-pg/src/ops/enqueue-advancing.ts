@@ -6,8 +6,8 @@ import {
   type MarkAdvance,
   type MarkPassed,
   type ScreenedEnqueue,
+  timeOrderedUuid,
 } from '@berth/core/driver';
-import { timeOrderedUuid } from '../ids.js';
 import type { OpsContext } from './context.js';
 import { insertParams } from './enqueue.js';
 

@@ -1,13 +1,14 @@
 import {
   type EnqueueResult,
-  enqueueIndexDisagrees,
+  type InsertOutcome,
   idTaken,
   jobDuplicate,
+  type KeyedEnqueue,
   type ScreenedEnqueue,
+  timeOrderedUuid,
 } from '@berth/core/driver';
 import { intArray, uuidArray } from '../array-literal.js';
 import { sqlState } from '../executor.js';
-import { timeOrderedUuid } from '../ids.js';
 import { jsonParam } from '../rows.js';
 import type { OpsContext } from './context.js';
 
@@ -70,9 +71,9 @@ export function insertParams(
 }
 
 export function enqueueOps(context: OpsContext) {
-  const { db, sql, clock, hooks, channel } = context;
+  const { db, sql, clock, channel } = context;
 
-  const insert = (request: ScreenedEnqueue, id: string, runId: string): Promise<InsertRow[]> => {
+  const insertRows = (request: ScreenedEnqueue, id: string, runId: string) => {
     const now = clock.now();
     return db.rows<InsertRow>('enqueue', sql.enqueue.insert, [
       ...insertParams(request, id, runId, now, channel),
@@ -80,47 +81,40 @@ export function enqueueOps(context: OpsContext) {
     ]);
   };
 
-  /** After the seam: the holder that refused the insert, if it is still live. */
-  const lookUp = async (request: ScreenedEnqueue, refusedBy: IdRow | undefined) => {
+  /**
+   * The insert step: one statement answers the row it made, the caller id's row, or the key's
+   * live holder. No row at all: a writer committed after the statement's snapshot — of the key
+   * (the holder is then found by key) or of the caller id (the insert is sent again).
+   */
+  async function insert(request: ScreenedEnqueue): Promise<InsertOutcome> {
+    const allocatedAt = clock.now();
+    const id = request.id ?? timeOrderedUuid(allocatedAt);
+    const rows = await insertRows(request, id, timeOrderedUuid(allocatedAt));
+    const hit = (kind: InsertRow['hit']) => rows.find((row) => row.hit === kind);
+    const made = hit('inserted');
+    if (made !== undefined) return { kind: 'landed', result: answer(made, false) };
+    if (hit('taken') !== undefined) return { kind: 'id-taken' };
+    const existing = hit('id');
+    if (existing !== undefined) return { kind: 'landed', result: answer(existing, true) };
+    if (request.idempotencyKey === undefined) return { kind: 'raced' };
+    return { kind: 'key-held', holderId: hit('key')?.id };
+  }
+
+  /** The lookup step: the holder that refused the insert (or the key's), if it is still live. */
+  async function liveHolder(
+    request: KeyedEnqueue,
+    holderId: string | undefined,
+  ): Promise<EnqueueResult | undefined> {
     const [holder] =
-      refusedBy === undefined
+      holderId === undefined
         ? // The holder committed after the insert's snapshot: only the key can find it.
           await db.rows<IdRow>('enqueue', sql.enqueue.holder, [
             request.name,
             request.tenantId ?? null,
             request.idempotencyKey,
           ])
-        : await db.rows<IdRow>('enqueue', sql.enqueue.stillLive, [refusedBy.id]);
-    return holder;
-  };
-
-  /**
-   * The insert and the holder lookup are two statements, so the holder can settle between them:
-   * one miss is that race and the insert is sent again; a second miss means the live-key index
-   * and the lookup disagree.
-   */
-  async function enqueue(request: ScreenedEnqueue): Promise<EnqueueResult> {
-    const allocatedAt = clock.now();
-    const id = request.id ?? timeOrderedUuid(allocatedAt);
-    const runId = timeOrderedUuid(allocatedAt);
-    for (let attempt = 1; attempt <= 2; attempt += 1) {
-      const rows = await insert(request, id, runId);
-      const made = rows.find((row) => row.hit === 'inserted');
-      if (made !== undefined) return answer(made, false);
-      if (rows.some((row) => row.hit === 'taken')) throw idTaken();
-      const existing = rows.find((row) => row.hit === 'id');
-      if (existing !== undefined) return answer(existing, true);
-      if (request.idempotencyKey === undefined) continue;
-      await hooks.afterEnqueueConflict?.();
-      const holder = await lookUp(
-        request,
-        rows.find((row) => row.hit === 'key'),
-      );
-      if (holder === undefined) continue;
-      if (request.onConflict === 'error') throw jobDuplicate(request, holder.id);
-      return answer(holder, true);
-    }
-    throw enqueueIndexDisagrees('pg', request.name);
+        : await db.rows<IdRow>('enqueue', sql.enqueue.stillLive, [holderId]);
+    return holder === undefined ? undefined : answer(holder, true);
   }
 
   /**
@@ -210,5 +204,5 @@ export function enqueueOps(context: OpsContext) {
     }));
   }
 
-  return { enqueue, enqueueMany };
+  return { insert, liveHolder, enqueueMany };
 }

@@ -1,61 +1,21 @@
 import type {
   AckItem,
   AckOptions,
-  ClaimedJob,
-  ClaimOutcome,
   Fence,
-  JobRecord,
-  Mutable,
   NackItem,
   NackOptions,
-  ScreenedClaim,
   SuspendOptions,
 } from '@berth/core/driver';
 import { boolArray, intArray, uuidArray } from '../array-literal.js';
-import { type JobRow, jsonParam, toJobRecord } from '../rows.js';
+import { jsonParam } from '../rows.js';
 import type { OpsContext } from './context.js';
 
-/** What a claim writes on a final-attempt lapsed lease it buries. */
-const LEASE_LAPSED = JSON.stringify({
-  code: 'LEASE_LAPSED',
-  message: 'the lease lapsed on the final attempt and no attempts remain',
-});
-
-type ClaimRow = JobRow & { readonly resumed: boolean };
-
-/** claim and the fenced settles: each ONE statement. */
+/** The fenced settles: each ONE statement. */
 export function settleOps(context: OpsContext) {
   const { db, sql, clock, channel } = context;
   const landed = async (operation: string, text: string, values: unknown[]) =>
     (await db.rows(operation, text, values)).length > 0;
   const fence = (f: Fence) => [f.jobId, f.workerId, f.claim];
-
-  async function claim(request: ScreenedClaim): Promise<ClaimOutcome> {
-    const now = clock.now();
-    const rows = await db.rows<ClaimRow>('claim', sql.claim, [
-      request.queues,
-      now,
-      request.limit,
-      request.workerId,
-      request.visibilityTimeoutMs,
-      request.dropExhausted,
-      LEASE_LAPSED,
-      request.names ?? null,
-    ]);
-    const claimed: ClaimedJob[] = [];
-    const buried: JobRecord[] = [];
-    for (const row of rows) {
-      const record = toJobRecord(row, now);
-      if (record.state === 'running') {
-        // Set on the record itself: a copy per claimed row is what a claim decodes slowest.
-        (record as Mutable<ClaimedJob>).resumed = row.resumed;
-        claimed.push(record as ClaimedJob);
-      } else {
-        buried.push(record);
-      }
-    }
-    return { claimed, buried };
-  }
 
   const ack = (f: Fence, options: AckOptions) =>
     landed('ack', sql.settle.ack, [
@@ -139,5 +99,5 @@ export function settleOps(context: OpsContext) {
     return answerPerItem(items.length, rows);
   }
 
-  return { claim, ack, nack, suspend, extend, ackMany, nackMany };
+  return { ack, nack, suspend, extend, ackMany, nackMany };
 }

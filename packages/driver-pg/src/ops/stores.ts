@@ -1,15 +1,14 @@
 import {
-  DEFAULT_EVENT_TTL_MS,
-  type EventStore,
+  type EventBackend,
   type Fence,
   type LeaseStore,
   leaseLost,
   type MarkStore,
+  newEventRecord,
   type StepRecord,
   type StepStore,
   stepInvalid,
 } from '@berth/core/driver';
-import { timeOrderedUuid } from '../ids.js';
 import {
   type EventRow,
   int,
@@ -68,16 +67,16 @@ export function stepStore({ db, sql }: OpsContext): StepStore {
   };
 }
 
-export function eventStore({ db, sql, clock, channel }: OpsContext): EventStore {
+export function eventStore({ db, sql, clock, channel }: OpsContext): EventBackend {
   return {
-    async publish(name, payload, options = {}) {
-      const now = clock.now();
+    async publish(name, payload, ttlMs) {
+      const event = newEventRecord(name, payload, clock.now(), ttlMs);
       const [row] = await db.rows<EventRow>('publish an event', sql.events.publish, [
-        timeOrderedUuid(now),
+        event.id,
         name,
         jsonParam(payload),
-        now,
-        now + (options.ttl ?? DEFAULT_EVENT_TTL_MS),
+        event.publishedAt,
+        event.expiresAt,
         channel,
         WAKE_BATCH,
       ]);

@@ -1,6 +1,6 @@
 /**
- * The claim, as a call of claim_jobs (migration 9: paused queues left out, then the statements
- * in claim-body.ts):
+ * The claim, as a call of claim_jobs, the function migration 9 installs
+ * (`migrations/000009.sql`, whose header walks through its statement):
  * $1 queues, $2 now, $3 limit, $4 worker, $5 visibility ms, $6 dropExhausted names,
  * $7 the LEASE_LAPSED error (JSON), $8 the job names to claim (null: every name).
  */

@@ -23,7 +23,7 @@ async function insideTransaction(context: CaseContext, refusals: Refusals): Prom
     const run = made.inAppTransaction;
     if (run === undefined) {
       throw new Error(
-        'the factory declared inAppTransaction in KitOptions, but its DriverUnderTest has none',
+        'the factory declared the capability inAppTransaction, but its DriverUnderTest has none',
       );
     }
     let after: string | undefined;

@@ -5,6 +5,7 @@ import type { KitCase, KitGroup } from '../../kit.js';
 import { expectFreshUuid, listAll, mustGet, settleTo } from '../fixtures/index.js';
 import { enqueueBatchCases } from './enqueue-batch.js';
 import { enqueueIdempotencyCases } from './enqueue-idempotency.js';
+import { enqueueIdCases } from './enqueue-ids.js';
 import { enqueueInvalidCases } from './enqueue-invalid.js';
 import { enqueueRetryCases } from './enqueue-retry.js';
 
@@ -200,6 +201,7 @@ export const enqueueGroup: KitGroup = {
   name: 'enqueue',
   cases: [
     ...basics,
+    ...enqueueIdCases,
     ...enqueueIdempotencyCases,
     ...enqueueInvalidCases,
     ...enqueueBatchCases,

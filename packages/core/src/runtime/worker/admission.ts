@@ -137,7 +137,13 @@ export async function admit(input: {
       if (!(await leases.acquireSlot(slot.key, slot.limit, holder, input.ttlMs))) {
         return { busy: 'concurrency', slot: slot.key };
       }
-      admitted = heldSlot(driver, slot.key, holder, input.ttlMs, askedAt + input.ttlMs);
+      admitted = heldSlot({
+        driver,
+        slot: slot.key,
+        holder,
+        ttlMs: input.ttlMs,
+        until: askedAt + input.ttlMs,
+      });
     }
     if (rate === undefined || rateKey === undefined) return admitted;
     if (await resumesParkedRun(job, input.steps)) return admitted;
@@ -159,16 +165,17 @@ export async function admit(input: {
  * A concurrency slot `holder` took, its ttl running out at `until`: renewed and released under
  * that holder's name.
  */
-function heldSlot(
-  driver: Driver,
-  slot: string,
-  holder: string,
-  ttlMs: number,
-  until: number,
-): Admitted {
+function heldSlot(taken: {
+  readonly driver: Driver;
+  readonly slot: string;
+  readonly holder: string;
+  readonly ttlMs: number;
+  readonly until: number;
+}): Admitted {
+  const { driver, slot, holder, ttlMs } = taken;
   let held = true;
   let failing = false;
-  let end = until;
+  let end = taken.until;
   return {
     busy: false,
     slot,

@@ -4,8 +4,8 @@ import { isGenerationId, isSuperseded } from '../client/supersede.js';
 import type { AnyJobDefinition } from '../jobs/job-types.js';
 import { type Admission, type Admitted, admit, concurrencySlotOf } from './admission.js';
 import type { RuntimeLogger } from './logger.js';
-import type { ProcessDeps } from './process-job.js';
 import type { AttemptEnd, NotRunError } from './run-attempt.js';
+import type { WorkerCore } from './worker-core.js';
 
 /** What taking a job's fleet slots decided: run it, end it unrun, or drop it (no longer ours). */
 export type AdmissionOutcome =
@@ -13,8 +13,9 @@ export type AdmissionOutcome =
   | { readonly kind: 'end'; readonly end: AttemptEnd; readonly afterSettle?: () => void }
   | { readonly kind: 'lost' };
 
+/** What admission reads of the attempt it admits. */
 export interface AdmittingAttempt {
-  readonly deps: ProcessDeps;
+  readonly worker: Pick<WorkerCore, 'driver' | 'slots' | 'workerId' | 'settings'>;
   readonly job: ClaimedJob;
   readonly definition: AnyJobDefinition;
   readonly logger: RuntimeLogger;
@@ -47,32 +48,33 @@ const skipsWhenBusy = (definition: AnyJobDefinition, job: ClaimedJob): boolean =
  * hands it back unrun; the job's own key function throwing is the attempt's failure.
  */
 export async function admitAttempt(attempt: AdmittingAttempt): Promise<AdmissionOutcome> {
-  const { deps, job, definition, logger } = attempt;
-  const asked = deps.slots.mark();
+  const { worker, job, definition, logger } = attempt;
+  const { driver, slots, settings } = worker;
+  const asked = slots.mark();
   let admission: Admission | 'lost';
   try {
     const slot = concurrencySlotOf(definition, job);
-    admission = await deps.slots.admit(
+    admission = await slots.admit({
       slot,
-      (handed) =>
+      take: (handed) =>
         admit({
-          driver: deps.driver,
+          driver,
           definition,
           job,
-          holder: `${deps.workerId}:${job.id}:${job.claim}`,
-          ttlMs: deps.visibilityTimeoutMs,
+          holder: `${worker.workerId}:${job.id}:${job.claim}`,
+          ttlMs: settings.visibilityTimeoutMs,
           steps: () => attempt.storedSteps(),
           slot,
           ...(handed === undefined ? {} : { handed }),
         }),
-      (onLost) => attempt.waitForKey(onLost),
-      !skipsWhenBusy(definition, job),
-    );
+      keep: (onLost) => attempt.waitForKey(onLost),
+      waits: !skipsWhenBusy(definition, job),
+    });
   } catch (error) {
     return { kind: 'end', end: { kind: 'failed', error } };
   }
   if (admission === 'lost') return { kind: 'lost' };
-  const until = deps.driver.clock.now() + deps.keyBusyDelayMs;
+  const until = driver.clock.now() + settings.keyBusyDelayMs;
   if (admission.busy === 'unavailable') {
     // The handler never ran: hand the job back without spending an attempt.
     logger.warn('taking the job’s fleet slot failed; handing it back', {
@@ -88,8 +90,8 @@ export async function admitAttempt(attempt: AdmittingAttempt): Promise<Admission
     // A release of the slot between the look and the park woke nobody: wake the job again.
     return {
       kind: 'end',
-      end: { kind: 'key-busy', until, waitFor: deps.slots.eventOf(slot) },
-      afterSettle: () => deps.slots.recheck(slot, asked),
+      end: { kind: 'key-busy', until, waitFor: slots.eventOf(slot) },
+      afterSettle: () => slots.recheck(slot, asked),
     };
   }
   // Looked at once the job holds its key: a newer job enqueued while it waited still wins.
@@ -102,14 +104,15 @@ async function supersededOrRun(
   attempt: AdmittingAttempt,
   admission: Admitted,
 ): Promise<AdmissionOutcome> {
-  const { deps, job, logger } = attempt;
-  const superseded = await isSuperseded(deps.driver, job.id).catch((error: unknown) => error);
+  const { worker, job, logger } = attempt;
+  const { driver } = worker;
+  const superseded = await isSuperseded(driver, job.id).catch((error: unknown) => error);
   if (superseded === false) return { kind: 'run', admission };
-  await deps.slots.release(admission, logger);
+  await worker.slots.release(admission, logger);
   if (superseded === true) return notRun(SUPERSEDED);
   logger.warn('reading whether a newer job superseded the job failed; handing it back', {
     error: String(superseded),
   });
-  const until = deps.driver.clock.now() + deps.keyBusyDelayMs;
+  const until = driver.clock.now() + worker.settings.keyBusyDelayMs;
   return { kind: 'end', end: { kind: 'key-busy', until } };
 }

@@ -21,7 +21,7 @@ export interface ContextSource {
    * The worker's driver (core's own job kinds, backfill runners, reach their stores through it)
    * and its batch collectors (a batch job's attempts gather there).
    */
-  readonly deps: { readonly driver: Driver; readonly batches: BatchCollectors };
+  readonly worker: { readonly driver: Driver; readonly batches: BatchCollectors };
 }
 
 /**
@@ -65,12 +65,12 @@ export class HandlerContext implements JobContext<unknown> {
 
   /** Read by {@link driverOfContext}; not part of JobContext. */
   get driver(): Driver {
-    return this.#source.deps.driver;
+    return this.#source.worker.driver;
   }
 
   /** Read by {@link batchesOfContext}; not part of JobContext. */
   get batches(): BatchCollectors {
-    return this.#source.deps.batches;
+    return this.#source.worker.batches;
   }
 }
 

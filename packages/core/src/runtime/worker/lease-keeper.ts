@@ -46,14 +46,24 @@ export class LeaseKeeper {
   private timerAt = Number.POSITIVE_INFINITY;
   private cancelTimer = (): void => {};
   private readonly schedule;
+  private readonly driver: Driver;
+  private readonly visibilityTimeoutMs: number;
+  private readonly everyMs: number;
+  private readonly logger: RuntimeLogger;
 
-  constructor(
-    private readonly driver: Driver,
-    private readonly visibilityTimeoutMs: number,
-    private readonly everyMs: number,
-    private readonly logger: RuntimeLogger,
-  ) {
-    this.schedule = timeoutsFor(driver.clock);
+  constructor(input: {
+    readonly driver: Driver;
+    /** The lease each renewal asks for, ms. */
+    readonly visibilityTimeoutMs: number;
+    /** How long after its claim (or last renewal) a job is renewed, ms. */
+    readonly everyMs: number;
+    readonly logger: RuntimeLogger;
+  }) {
+    this.driver = input.driver;
+    this.visibilityTimeoutMs = input.visibilityTimeoutMs;
+    this.everyMs = input.everyMs;
+    this.logger = input.logger;
+    this.schedule = timeoutsFor(input.driver.clock);
   }
 
   /** Jobs whose leases are kept now. */

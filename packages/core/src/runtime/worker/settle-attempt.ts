@@ -9,7 +9,6 @@ import { announceJobSettled } from '../settle-hub.js';
 import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
 import type { AttemptEnd } from './run-attempt.js';
-import type { SettleBatcher } from './settle-batcher.js';
 import {
   ackLandedEarlier,
   cancelLandedEarlier,
@@ -18,30 +17,27 @@ import {
   suspendLandedEarlier,
 } from './settle-landed.js';
 import { type LeaseClock, retrySettle, SettleGaveUp } from './settle-retry.js';
-import type { WorkerEmitter } from './worker-events.js';
+import type { WorkerCore } from './worker-core.js';
 import type { SuspendReason } from './worker-types.js';
 
-export interface SettleDeps {
-  readonly driver: Driver;
-  readonly batcher: SettleBatcher;
-  readonly events: WorkerEmitter;
-  readonly random: () => number;
-  readonly visibilityTimeoutMs: number;
-  /** Aborted once the worker's stop gives up waiting: settle retries end there. */
-  readonly stopped: AbortSignal;
-  /** A settle this worker landed makes the job claimable at `at`: claim then, not at a poll. */
-  readonly dueAt: (at: number) => void;
-}
+/** What a settle reads of its worker: the shared state (worker-core.ts), narrowed. */
+export type SettleWorker = Pick<
+  WorkerCore,
+  'driver' | 'batcher' | 'events' | 'random' | 'settings' | 'stopped' | 'loop'
+>;
 
-/** One attempt's settle: its job, fence and lease, for the retries. */
-interface Settling {
-  readonly deps: SettleDeps;
+/** One attempt's settle: how it ended, and its job, fence and lease, for the retries. */
+export interface SettleParams {
+  readonly worker: SettleWorker;
+  /** The attempt's logger (its job's id, name and attempt on every line). */
   readonly logger: RuntimeLogger;
   readonly job: ClaimedJob;
   readonly fence: Fence;
   readonly lease: LeaseClock;
+  readonly retry: ResolvedRetry;
+  readonly end: AttemptEnd;
   /** The first send of this settle went out in a batch and failed with this. */
-  readonly failedOnce: { readonly error: unknown } | undefined;
+  readonly failedOnce?: { readonly error: unknown } | undefined;
 }
 
 /**
@@ -49,16 +45,17 @@ interface Settling {
  * `resent` when a resend answered false: the send before it may have landed with its answer
  * lost, which only the row can tell (settle-landed).
  */
-async function send(at: Settling, call: () => Promise<boolean>): Promise<boolean | 'resent'> {
+async function send(at: SettleParams, call: () => Promise<boolean>): Promise<boolean | 'resent'> {
   let sends = at.failedOnce === undefined ? 0 : 1;
+  const { worker } = at;
   const landed = await retrySettle({
     ...(at.failedOnce === undefined ? {} : { failedOnce: at.failedOnce }),
-    driver: at.deps.driver,
-    clock: at.deps.driver.clock,
+    driver: worker.driver,
+    clock: worker.driver.clock,
     fence: at.fence,
     lease: at.lease,
-    visibilityTimeoutMs: at.deps.visibilityTimeoutMs,
-    stopped: at.deps.stopped,
+    visibilityTimeoutMs: worker.settings.visibilityTimeoutMs,
+    stopped: worker.stopped,
     logger: at.logger,
     send: () => {
       sends += 1;
@@ -72,14 +69,15 @@ async function send(at: Settling, call: () => Promise<boolean>): Promise<boolean
  * The nack a failed attempt sends: final when the error is non-retryable; otherwise a retry at
  * the backoff, or at the wait the error names (`RetryAfterError`), and where a give-up goes.
  */
-export function nackFor(
-  fence: Fence,
-  job: ClaimedJob,
-  error: unknown,
-  retry: ResolvedRetry,
-  now: number,
-  random: () => number,
-): { item: NackItem; outcome: NackOutcome } {
+export function nackFor(failed: {
+  readonly fence: Fence;
+  readonly job: ClaimedJob;
+  readonly error: unknown;
+  readonly retry: ResolvedRetry;
+  readonly now: number;
+  readonly random: () => number;
+}): { item: NackItem; outcome: NackOutcome } {
+  const { fence, job, error, retry } = failed;
   const jobError = toJobError(error);
   const final = !isRetryable(error) || job.attempts >= job.maxAttempts;
   if (final) {
@@ -93,8 +91,8 @@ export function nackFor(
       outcome: { state: retry.deadLetter ? 'dead' : 'failed', error: jobError },
     };
   }
-  const delay = retryAfterOf(error) ?? backoffDelay(retry.backoff, job.attempts, random);
-  const retryAt = now + delay;
+  const delay = retryAfterOf(error) ?? backoffDelay(retry.backoff, job.attempts, failed.random);
+  const retryAt = failed.now + delay;
   return {
     item: { fence, error: jobError, ...(delay > 0 ? { retryAt } : {}) },
     outcome: { state: 'retrying', error: jobError, retryAt },
@@ -108,20 +106,21 @@ const suspendOptionsOf = (end: Extract<AttemptEnd, { kind: 'suspended' }>): Susp
 };
 
 async function suspend(
-  at: Settling,
+  at: SettleParams,
   options: SuspendOptions,
   reason: SuspendReason,
 ): Promise<void> {
-  const { deps, logger, job, fence } = at;
+  const { worker, logger, job, fence } = at;
+  const { driver } = worker;
   const { until, waitFor } = options;
-  const answer = await send(at, () => deps.driver.suspend(fence, options));
-  const landed = answer === 'resent' ? await suspendLandedEarlier(deps.driver, fence, job) : answer;
+  const answer = await send(at, () => driver.suspend(fence, options));
+  const landed = answer === 'resent' ? await suspendLandedEarlier(driver, fence, job) : answer;
   if (!landed) {
     logger.info('the suspend did not land: the job was cancelled or taken over', { reason });
     return;
   }
-  deps.dueAt(until);
-  deps.events.emit('suspended', {
+  worker.loop.dueAt(until);
+  worker.events.emit('suspended', {
     name: job.name,
     job,
     until,
@@ -134,45 +133,37 @@ async function suspend(
  * Lands what an attempt ended with (ack, nack, suspend, or a drain's hand-back) and emits the
  * event; answers the outcome `onSettled` is told, when an ack or nack landed.
  */
-export async function settleAttempt(
-  deps: SettleDeps,
-  logger: RuntimeLogger,
-  job: ClaimedJob,
-  fence: Fence,
-  end: AttemptEnd,
-  retry: ResolvedRetry,
-  lease: LeaseClock,
-  failedOnce?: { readonly error: unknown },
-): Promise<SettledOutcome | undefined> {
-  const at: Settling = { deps, logger, job, fence, lease, failedOnce };
+export async function settleAttempt(at: SettleParams): Promise<SettledOutcome | undefined> {
+  const { worker, logger, job, fence, end } = at;
+  const { driver, batcher, events } = worker;
   try {
     switch (end.kind) {
       case 'completed': {
         const item = { fence, ...(end.result === undefined ? {} : { result: end.result }) };
-        const answer = await send(at, () => deps.batcher.ack(item));
-        const landed = answer === 'resent' ? await ackLandedEarlier(deps.driver, fence) : answer;
+        const answer = await send(at, () => batcher.ack(item));
+        const landed = answer === 'resent' ? await ackLandedEarlier(driver, fence) : answer;
         if (!landed) {
           logger.info('the ack did not land: the job was cancelled or taken over');
           return undefined;
         }
-        deps.events.emit('completed', { name: job.name, job, result: end.result });
-        announceJobSettled(deps.driver, job.id);
+        events.emit('completed', { name: job.name, job, result: end.result });
+        announceJobSettled(driver, job.id);
         return { state: 'completed', result: end.result };
       }
       case 'failed': {
-        const { item, outcome: meant } = nackFor(
+        const { item, outcome: meant } = nackFor({
           fence,
           job,
-          end.error,
-          retry,
-          deps.driver.clock.now(),
-          deps.random,
-        );
+          error: end.error,
+          retry: at.retry,
+          now: driver.clock.now(),
+          random: worker.random,
+        });
         logger.debug('the attempt failed', { ...errorFields(end.error), next: meant.state });
-        const answer = await send(at, () => deps.batcher.nack(item));
+        const answer = await send(at, () => batcher.nack(item));
         const outcome =
           answer === 'resent'
-            ? await nackLandedAs(deps.driver, fence, job, item, meant)
+            ? await nackLandedAs({ driver, fence, job, item, outcome: meant })
             : answer
               ? meant
               : undefined;
@@ -181,16 +172,16 @@ export async function settleAttempt(
           return undefined;
         }
         if (outcome.state === 'retrying') {
-          deps.dueAt(outcome.retryAt);
-          deps.events.emit('retrying', {
+          worker.loop.dueAt(outcome.retryAt);
+          events.emit('retrying', {
             name: job.name,
             job,
             error: outcome.error,
             retryAt: outcome.retryAt,
           });
         } else {
-          deps.events.emit(outcome.state, { name: job.name, job, error: outcome.error });
-          announceJobSettled(deps.driver, job.id);
+          events.emit(outcome.state, { name: job.name, job, error: outcome.error });
+          announceJobSettled(driver, job.id);
         }
         return outcome;
       }
@@ -199,18 +190,16 @@ export async function settleAttempt(
         return undefined;
       case 'not-run': {
         const item = { fence, error: end.error, cancel: true };
-        const answer = await send(at, () => deps.batcher.nack(item));
+        const answer = await send(at, () => batcher.nack(item));
         const landed =
-          answer === 'resent'
-            ? await cancelLandedEarlier(deps.driver, fence, end.error.code)
-            : answer;
+          answer === 'resent' ? await cancelLandedEarlier(driver, fence, end.error.code) : answer;
         if (!landed) {
           logger.info('the cancel did not land: the job was cancelled or taken over');
           return undefined;
         }
         logger.debug('the job was not run', { code: end.error.code });
-        deps.events.emit('cancelled', { name: job.name, job, error: end.error });
-        announceJobSettled(deps.driver, job.id);
+        events.emit('cancelled', { name: job.name, job, error: end.error });
+        announceJobSettled(driver, job.id);
         return undefined;
       }
       case 'key-busy':
@@ -224,12 +213,12 @@ export async function settleAttempt(
       case 'drained':
         // A suspend due now keeps `attempts` (its claim is a resume), so the drained attempt
         // costs the job nothing, cannot dead-letter it, and wakes another worker at once.
-        await suspend(at, { until: deps.driver.clock.now() }, 'drain');
+        await suspend(at, { until: driver.clock.now() }, 'drain');
         return undefined;
       case 'lease-lost':
-        deps.events.emit('lease-lost', { name: job.name, job, error: end.error });
+        events.emit('lease-lost', { name: job.name, job, error: end.error });
         // A cancel is deliberate: said at info. A lease lost otherwise (taken over) is a warning.
-        if (await wasCancelled(deps, job)) {
+        if (await wasCancelled(driver, job)) {
           logger.info('the attempt was aborted: the job was cancelled', errorFields(end.error));
         } else {
           logger.warn(
@@ -241,12 +230,12 @@ export async function settleAttempt(
       case 'slot-lost':
         // Aborted as a lost lease is, but the row is still ours: hand it back at once, the
         // attempt not counted, to wait for the slot again.
-        deps.events.emit('lease-lost', { name: job.name, job, error: end.error });
+        events.emit('lease-lost', { name: job.name, job, error: end.error });
         logger.warn(
           'the attempt was aborted: its concurrency slot was lost',
           errorFields(end.error),
         );
-        await suspend(at, { until: deps.driver.clock.now() }, 'slot-lost');
+        await suspend(at, { until: driver.clock.now() }, 'slot-lost');
         return undefined;
     }
   } catch (error) {
@@ -259,7 +248,7 @@ export async function settleAttempt(
       tries,
     });
     if (end.kind !== 'lease-lost') {
-      deps.events.emit('settle-failed', {
+      events.emit('settle-failed', {
         name: job.name,
         job,
         settle: end.kind,
@@ -272,9 +261,9 @@ export async function settleAttempt(
 }
 
 /** Whether the row now says `cancelled`: one read, and only after a lease was lost. */
-async function wasCancelled(deps: SettleDeps, job: ClaimedJob): Promise<boolean> {
+async function wasCancelled(driver: Driver, job: ClaimedJob): Promise<boolean> {
   try {
-    const row = await deps.driver.get(
+    const row = await driver.get(
       job.id,
       job.tenantId === undefined ? {} : { tenantId: job.tenantId },
     );

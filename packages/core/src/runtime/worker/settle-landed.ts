@@ -43,13 +43,16 @@ export async function cancelLandedEarlier(
  * What a nack sent earlier left, when it landed: the row holds this attempt's error under this
  * claim, and its real state decides the outcome (dead, failed, or sent back to work: retrying).
  */
-export async function nackLandedAs(
-  driver: Driver,
-  fence: Fence,
-  job: ClaimedJob,
-  item: NackItem,
-  outcome: NackOutcome,
-): Promise<NackOutcome | undefined> {
+export async function nackLandedAs(nack: {
+  readonly driver: Driver;
+  readonly fence: Fence;
+  readonly job: ClaimedJob;
+  /** The nack as sent. */
+  readonly item: NackItem;
+  /** What it meant to settle the job as. */
+  readonly outcome: NackOutcome;
+}): Promise<NackOutcome | undefined> {
+  const { driver, fence, job, item, outcome } = nack;
   const record = await readRow(driver, fence);
   if (record === undefined || !sameAttempt(record, fence, job)) return undefined;
   // The driver stored the screened error: compare what it stored.

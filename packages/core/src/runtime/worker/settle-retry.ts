@@ -26,14 +26,8 @@ export class SettleGaveUp extends Error {
   }
 }
 
-/**
- * Sends a fenced settle (ack, nack, suspend) and, when the call fails, sends it again with
- * backoff for as long as the lease lasts, renewing the lease between tries. A fenced settle is
- * safe to repeat: one that landed before its answer was lost answers false the next time, and
- * never lands twice. Past the lease (or once `stopped` aborts), or at once for a refusal (any
- * BerthError but DRIVER_UNAVAILABLE), it throws SettleGaveUp.
- */
-export async function retrySettle<T>(input: {
+/** One settle to send, and what its retries read. */
+export interface RetrySettleInput<T> {
   readonly driver: Driver;
   readonly clock: Clock;
   readonly fence: Fence;
@@ -44,8 +38,17 @@ export async function retrySettle<T>(input: {
   readonly send: () => Promise<T>;
   /** The first send already went out (in a batch) and failed with this: go on from there. */
   readonly failedOnce?: { readonly error: unknown };
-}): Promise<T> {
-  const { driver, clock, lease } = input;
+}
+
+/**
+ * Sends a fenced settle (ack, nack, suspend) and, when the call fails, sends it again with
+ * backoff for as long as the lease lasts, renewing the lease between tries. A fenced settle is
+ * safe to repeat: one that landed before its answer was lost answers false the next time, and
+ * never lands twice. Past the lease (or once `stopped` aborts), or at once for a refusal (any
+ * BerthError but DRIVER_UNAVAILABLE), it throws SettleGaveUp.
+ */
+export async function retrySettle<T>(input: RetrySettleInput<T>): Promise<T> {
+  const { clock, lease } = input;
   let failed = input.failedOnce;
   for (let tries = 1; ; tries += 1) {
     try {
@@ -63,7 +66,7 @@ export async function retrySettle<T>(input: {
       } catch {
         throw new SettleGaveUp(tries, error);
       }
-      await renew(driver, clock, input.fence, lease, input.visibilityTimeoutMs);
+      await renew(input);
     }
   }
 }
@@ -73,14 +76,9 @@ const transient = (error: unknown): boolean =>
   !isBerthError(error) || error.code === 'DRIVER_UNAVAILABLE';
 
 /** Extends the lease for the next try; a failure here is the next try's to find out. */
-async function renew(
-  driver: Driver,
-  clock: Clock,
-  fence: Fence,
-  lease: LeaseClock,
-  visibilityTimeoutMs: number,
-): Promise<void> {
-  const at = clock.now();
+async function renew(settle: RetrySettleInput<unknown>): Promise<void> {
+  const { driver, fence, lease, visibilityTimeoutMs } = settle;
+  const at = settle.clock.now();
   try {
     if (await driver.extend(fence, visibilityTimeoutMs)) lease.until = at + visibilityTimeoutMs;
   } catch {

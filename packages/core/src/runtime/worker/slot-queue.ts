@@ -11,6 +11,18 @@ type Turn =
   /** The job's lease is gone (cancelled, or lapsed and taken): it is no longer this worker's. */
   | { readonly kind: 'lost' };
 
+/** One job's ask for its fleet slots (see SlotQueue.admit). */
+export interface SlotAsk {
+  /** The job's concurrency slot, when it has a limit. */
+  readonly slot: ConcurrencySlot | undefined;
+  /** Takes the slots from the driver, or with `handed`, the one a job here passed on. */
+  readonly take: (handed: Admitted | undefined) => Promise<Admission>;
+  /** Keeps the waiting job's lease; a lost lease calls `onLost`. */
+  readonly keep: (onLost: () => void) => { stop(): void };
+  /** False for a job that must not wait (whenBusy skip): a busy key answers at once. */
+  readonly waits: boolean;
+}
+
 const left: Turn = { kind: 'left' };
 const ask: Turn = { kind: 'ask' };
 
@@ -48,12 +60,8 @@ export class SlotQueue {
    * jobs of this worker waits here for one (its lease kept by `keep`) and then takes the rest
    * with that slot handed on. Answers the admission, or `lost` when the lease went meanwhile.
    */
-  async admit(
-    slot: ConcurrencySlot | undefined,
-    take: (handed: Admitted | undefined) => Promise<Admission>,
-    keep: (onLost: () => void) => { stop(): void },
-    waits = true,
-  ): Promise<Admission | 'lost'> {
+  async admit(asked: SlotAsk): Promise<Admission | 'lost'> {
+    const { slot, take, keep, waits } = asked;
     if (slot === undefined) return take(undefined);
     const { key } = slot;
     let refusal: Admission = { busy: 'concurrency', slot: key };

@@ -1,18 +1,25 @@
-import type { Clock } from '../../clock.js';
 import type { Driver } from '../../contract/driver.js';
 import { sleepFor } from '../timers.js';
-import {
-  type Admission,
-  type Admitted,
-  type ConcurrencySlot,
-  slotFreedEvent,
-} from './admission.js';
+import { type Admission, type Admitted, slotFreedEvent } from './admission.js';
 import type { RuntimeLogger } from './logger.js';
 import { errorFields } from './logger.js';
-import { SlotQueue } from './slot-queue.js';
+import { type SlotAsk, SlotQueue } from './slot-queue.js';
 
 /** How long a slot-freed event stays stored: it only ever wakes, in its publish's own change. */
 export const SLOT_FREED_TTL_MS = 1_000;
+
+export interface SlotWaitsInput {
+  readonly driver: Driver;
+  /** How often a slot held for a handler left behind is renewed, ms. */
+  readonly renewIntervalMs: number;
+  /** Aborted once the worker's stop gives up waiting: a slot held for a handler is left then. */
+  readonly stopped: AbortSignal;
+  readonly logger: RuntimeLogger;
+  /** A released slot's waiters were told: the claim loop looks for them. */
+  readonly onFreed: () => void;
+  /** Jobs that may wait locally at once: they run nothing, so they take no worker slot. */
+  readonly maxWaiting: number;
+}
 
 /** Slots whose last release this worker remembers, at most (older ones fall back to the delay). */
 const REMEMBERED_RELEASES = 1_000;
@@ -31,33 +38,18 @@ export class SlotWaits {
   private readonly released = new Map<string, number>();
   private readonly local: SlotQueue;
 
-  constructor(
-    private readonly driver: Driver,
-    private readonly clock: Clock,
-    private readonly renewIntervalMs: number,
-    private readonly stopped: AbortSignal,
-    private readonly logger: RuntimeLogger,
-    private readonly onFreed: () => void,
-    /** Jobs that may wait locally at once: they run nothing, so they take no worker slot. */
-    maxWaiting: number,
-  ) {
-    this.local = new SlotQueue(maxWaiting, (slot, admitted) =>
-      this.releaseNow(slot, () => admitted.release(), this.logger),
+  constructor(private readonly input: SlotWaitsInput) {
+    this.local = new SlotQueue(input.maxWaiting, (slot, admitted) =>
+      this.releaseNow(slot, () => admitted.release()),
     );
   }
 
   /**
-   * Takes a job's fleet slots with `take`; while jobs of this worker hold its key's slots, the
-   * job waits here for one, its lease kept by `keep` — unless it does not `wait` (whenBusy
-   * skip): then a busy key answers at once. `lost`: the lease went while it waited.
+   * Takes a job's fleet slots; while jobs of this worker hold its key's slots, the job waits
+   * here for one (see SlotQueue.admit). `lost`: the lease went while it waited.
    */
-  admit(
-    slot: ConcurrencySlot | undefined,
-    take: (handed: Admitted | undefined) => Promise<Admission>,
-    keep: (onLost: () => void) => { stop(): void },
-    waits = true,
-  ): Promise<Admission | 'lost'> {
-    return this.local.admit(slot, take, keep, waits);
+  admit(asked: SlotAsk): Promise<Admission | 'lost'> {
+    return this.local.admit(asked);
   }
 
   /** Jobs waiting locally for a slot: they take no worker slot. */
@@ -95,15 +87,14 @@ export class SlotWaits {
     });
   }
 
-  private async releaseNow(
-    slot: string,
-    release: () => Promise<void>,
-    logger: RuntimeLogger,
-  ): Promise<void> {
+  private async releaseNow(slot: string, release: () => Promise<void>): Promise<void> {
     try {
       await release();
     } catch (error) {
-      logger.warn('releasing the concurrency slot failed; it frees at its ttl', errorFields(error));
+      this.input.logger.warn(
+        'releasing the concurrency slot failed; it frees at its ttl',
+        errorFields(error),
+      );
       return;
     }
     this.seq += 1;
@@ -113,39 +104,62 @@ export class SlotWaits {
   }
 
   /**
-   * Renews a slot now and every renewal period until `done` settles; answers false then, or
+   * Gives the slot up once the handler has really ended: an aborted handler that ignores its
+   * signal still runs, and still counts against the limit, so its slot is renewed until it
+   * returns (or the worker stops, and the slot frees at its ttl).
+   */
+  async releaseAfter(
+    admission: Admitted,
+    handlerSettled: Promise<void>,
+    logger: RuntimeLogger,
+  ): Promise<void> {
+    if (admission.slot === undefined) return;
+    if (await this.holdWhile(handlerSettled, admission)) {
+      logger.warn(
+        'the worker stopped while an aborted handler still ran; its slot frees at its ttl',
+      );
+      return;
+    }
+    await this.release(admission, logger);
+  }
+
+  /**
+   * Renews the slot now and every renewal period until `done` settles; answers false then, or
    * true when the worker stopped first (the slot is left to its ttl).
    */
-  async holdWhile(done: Promise<void>, renew: () => Promise<boolean>): Promise<boolean> {
+  private async holdWhile(done: Promise<void>, admission: Admitted): Promise<boolean> {
+    const { driver, renewIntervalMs, stopped } = this.input;
     for (;;) {
       // Renewed first: the attempt ended at a lease renewal that may have skipped the slot's.
-      await renew().catch(() => false);
+      await admission.renew().catch(() => false);
       const tick = new AbortController();
       const onStop = () => tick.abort();
-      this.stopped.addEventListener('abort', onStop, { once: true });
+      stopped.addEventListener('abort', onStop, { once: true });
       const first = await Promise.race([
         done.then(() => 'done' as const),
-        sleepFor(this.clock, this.renewIntervalMs, tick.signal).then(
+        sleepFor(driver.clock, renewIntervalMs, tick.signal).then(
           () => 'tick' as const,
           () => 'stopped' as const,
         ),
       ]);
       tick.abort();
-      this.stopped.removeEventListener('abort', onStop);
+      stopped.removeEventListener('abort', onStop);
       if (first === 'done') return false;
-      if (first === 'stopped' || this.stopped.aborted) return true;
+      if (first === 'stopped' || stopped.aborted) return true;
     }
   }
 
   private async announce(slot: string): Promise<void> {
     try {
-      await this.driver.events.publish(slotFreedEvent(slot), null, { ttl: SLOT_FREED_TTL_MS });
+      await this.input.driver.events.publish(slotFreedEvent(slot), null, {
+        ttl: SLOT_FREED_TTL_MS,
+      });
     } catch (error) {
-      this.logger.warn(
+      this.input.logger.warn(
         'announcing a freed concurrency slot failed; its waiters run after the key-busy delay',
         errorFields(error),
       );
     }
-    this.onFreed();
+    this.input.onFreed();
   }
 }

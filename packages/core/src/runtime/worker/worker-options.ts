@@ -70,7 +70,14 @@ const refuse = (option: string, reason: string, allowed?: string) =>
     example: optionExample('createWorker', option, SAMPLES[option] ?? '...'),
   });
 
-const check = (option: string, value: unknown, min: number, integer = false, max?: number) => {
+/** The numbers an option takes: at least `min`, at most `max`, whole when `integer`. */
+interface NumberRange {
+  readonly min: number;
+  readonly max?: number;
+  readonly integer?: boolean;
+}
+
+const check = (option: string, value: unknown, { min, max, integer = false }: NumberRange) => {
   const range = max === undefined ? `>= ${min}` : `from ${min} to ${max}`;
   const allowed = `must be ${integer ? 'an integer' : 'a finite number'} ${range}`;
   const bad =
@@ -146,7 +153,7 @@ function checkWorkerId(given: unknown): string | undefined {
 }
 
 const optionalNumber = (option: string, value: unknown, min: number): number | undefined =>
-  value === undefined ? undefined : check(option, value, min);
+  value === undefined ? undefined : check(option, value, { min });
 
 /** The worker's options, checked (CONFIG_INVALID naming the option), defaulted and read once. */
 export function checkWorkerOptions(options: WorkerOptions): WorkerSettings {
@@ -173,12 +180,19 @@ function readWorkerOptions(given: WorkerOptions): WorkerSettings {
       'must be a function answering a number in [0, 1), or be left out',
     );
   }
-  const concurrency = check('concurrency', options.concurrency, 1, true, MAX_CLAIM_BATCH);
-  const visibilityTimeoutMs = check('visibilityTimeoutMs', options.visibilityTimeoutMs, 1, true);
+  const concurrency = check('concurrency', options.concurrency, {
+    min: 1,
+    max: MAX_CLAIM_BATCH,
+    integer: true,
+  });
+  const visibilityTimeoutMs = check('visibilityTimeoutMs', options.visibilityTimeoutMs, {
+    min: 1,
+    integer: true,
+  });
   const renewIntervalMs = check(
     'renewIntervalMs',
     options.renewIntervalMs ?? Math.max(1, Math.floor(visibilityTimeoutMs / 3)),
-    1,
+    { min: 1 },
   );
   if (options.renewIntervalMs !== undefined && renewIntervalMs >= visibilityTimeoutMs) {
     throw refuse(
@@ -198,17 +212,26 @@ function readWorkerOptions(given: WorkerOptions): WorkerSettings {
     eventPollMs: optionalNumber('eventPollMs', options.eventPollMs, 1),
     concurrency,
     visibilityTimeoutMs,
-    pollIntervalMs: check('pollIntervalMs', options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, 1),
-    settleBatchMs: check('settleBatchMs', options.settleBatchMs ?? DEFAULT_SETTLE_BATCH_MS, 0),
+    pollIntervalMs: check('pollIntervalMs', options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, {
+      min: 1,
+    }),
+    settleBatchMs: check('settleBatchMs', options.settleBatchMs ?? DEFAULT_SETTLE_BATCH_MS, {
+      min: 0,
+    }),
     renewIntervalMs,
-    keyBusyDelayMs: check('keyBusyDelayMs', options.keyBusyDelayMs ?? DEFAULT_KEY_BUSY_DELAY_MS, 1),
-    prefetch: check('prefetch', options.prefetch ?? 0, 0, true, MAX_CLAIM_BATCH),
+    keyBusyDelayMs: check('keyBusyDelayMs', options.keyBusyDelayMs ?? DEFAULT_KEY_BUSY_DELAY_MS, {
+      min: 1,
+    }),
+    prefetch: check('prefetch', options.prefetch ?? 0, {
+      min: 0,
+      max: MAX_CLAIM_BATCH,
+      integer: true,
+    }),
     // At least a second: it is also how often the worker looks, one list page per queue.
     staleReadyAfterMs: check(
       'staleReadyAfterMs',
       options.staleReadyAfterMs ?? DEFAULT_STALE_READY_AFTER_MS,
-      1_000,
-      true,
+      { min: 1_000, integer: true },
     ),
   };
 }
