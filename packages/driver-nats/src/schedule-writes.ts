@@ -108,20 +108,34 @@ export async function putSchedule(
   revision: number,
 ): Promise<ScheduleRecord | undefined> {
   const content = await placePayload(context, write);
-  for (let attempt = 0; attempt < TRIES; attempt += 1) {
-    const read = await readSchedule(context, write);
-    if ((read.doc?.revision ?? 0) !== revision) {
-      await dropPayload(context, write, content.payloadPart);
-      return undefined;
+  let landed = false;
+  try {
+    for (let attempt = 0; attempt < TRIES; attempt += 1) {
+      const read = await readSchedule(context, write);
+      if ((read.doc?.revision ?? 0) !== revision) {
+        await dropPayload(context, write, content.payloadPart);
+        return undefined;
+      }
+      const now = context.clock.now();
+      const kept = {
+        revision: revision + 1,
+        createdAt: read.doc?.createdAt ?? now,
+        updatedAt: now,
+      };
+      const doc = docOf(write, content, kept, randomUUID());
+      if ((await land(context, read, doc)) === undefined) continue;
+      landed = true;
+      if (read.doc?.payloadPart?.gen !== content.payloadPart?.gen) {
+        await dropPayload(context, write, read.doc?.payloadPart);
+      }
+      return toRecord(doc, structuredClone(write.payload));
     }
-    const now = context.clock.now();
-    const kept = { revision: revision + 1, createdAt: read.doc?.createdAt ?? now, updatedAt: now };
-    const doc = docOf(write, content, kept, randomUUID());
-    if ((await land(context, read, doc)) === undefined) continue;
-    if (read.doc?.payloadPart?.gen !== content.payloadPart?.gen) {
-      await dropPayload(context, write, read.doc?.payloadPart);
+  } catch (error) {
+    // Only a write that may have landed can have a record naming the parts.
+    if (!landed && !maybeLanded(error)) {
+      await dropPayload(context, write, content.payloadPart).catch(() => undefined);
     }
-    return toRecord(doc, structuredClone(write.payload));
+    throw error;
   }
   // Every try found the key moved: no write of this call landed, so no record names the parts.
   await dropPayload(context, write, content.payloadPart);

@@ -177,6 +177,20 @@ describe('stored schedules in the bucket', () => {
     expect(await partsOf('other')).toEqual([]);
   });
 
+  it('a put that fails before any write of its record could land drops the parts it wrote', async () => {
+    const refusing = withJobs(
+      onNext(context.jobs, 'get', () => async () => {
+        throw new Error('connection refused');
+      }),
+    );
+    const big = { text: 'x'.repeat(SPILL_AT * 2) };
+    await expect(putSchedule(refusing, write({ payload: big }), 0)).rejects.toThrow(
+      'connection refused',
+    );
+    expect(await partsOf('nightly')).toEqual([]);
+    expect(await driver.schedules.get('nightly')).toBeUndefined();
+  });
+
   it('a process opened later replays the schedules stored, and not the removed ones', async () => {
     for (const name of ['a', 'b', 'c']) await driver.schedules.put(write({ name }), 0);
     await driver.schedules.remove('b', 1);
