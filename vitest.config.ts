@@ -8,7 +8,7 @@ export default mergeConfig(
       // Three files at a time in every project that does not say (vitest's own default on two cores
       // is one): most files wait on servers, processes or a browser, not on a core.
       maxWorkers: 3,
-      projects: ['packages/*', 'examples/*', 'chaos', 'tooling/packaging'],
+      projects: ['packages/*', 'examples/*', 'chaos', 'tooling/packaging', 'tooling/api'],
     },
   }),
 );

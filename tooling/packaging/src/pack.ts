@@ -11,12 +11,17 @@ export const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface Manifest {
   readonly name: string;
+  readonly version?: string;
   readonly private?: boolean;
+  readonly files?: readonly string[];
   readonly main?: string;
   readonly types?: string;
+  readonly bin?: Record<string, string>;
   readonly exports?: Record<string, unknown>;
   readonly engines?: Record<string, string>;
   readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+  readonly optionalDependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
   readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
 }
@@ -29,9 +34,9 @@ export interface Packed {
   readonly manifest: Manifest;
 }
 
-/** Every package under packages/ that is published (not private), by directory. */
-export function publishedPackages(): { readonly dir: string; readonly name: string }[] {
-  const packagesDir = join(root, 'packages');
+/** Every package under `repo`'s packages/ that is published (not private), by directory. */
+export function publishedPackages(repo = root): { readonly dir: string; readonly name: string }[] {
+  const packagesDir = join(repo, 'packages');
   return readdirSync(packagesDir)
     .map((entry) => join(packagesDir, entry))
     .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))

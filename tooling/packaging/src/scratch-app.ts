@@ -1,15 +1,41 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Packed } from './pack.js';
 import { root, run } from './pack.js';
 
-/** The packages a scratch app installs: core and the drivers the first example runs on. */
-export const APP_PACKAGES = [
+/** The libraries a scratch app installs: core, the drivers the first example runs on, the dashboard. */
+export const APP_LIBRARIES = [
   '@berth/core',
   '@berth/driver-memory',
   '@berth/driver-pg',
   '@berth/driver-redis',
+  '@berth/dashboard',
 ] as const;
+
+/** Everything a scratch app installs: the libraries and the `berth` command. */
+export const APP_PACKAGES = [...APP_LIBRARIES, '@berth/cli'] as const;
+
+/**
+ * An app's dashboard as the README mounts it (`createDashboard` in `node:http`) over the memory
+ * driver: it prints the status and type of the page and of the overview API, then closes.
+ */
+export const DASHBOARD_PROBE = `import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDashboard } from '@berth/dashboard';
+import { createMemoryDriver } from '@berth/driver-memory';
+
+const driver = createMemoryDriver();
+const dashboard = createDashboard({ driver });
+const server = createServer(dashboard);
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = \`http://127.0.0.1:\${(server.address() as AddressInfo).port}\`;
+for (const path of ['/', '/api/overview']) {
+  const response = await fetch(base + path);
+  console.log(path, response.status, response.headers.get('content-type'));
+}
+server.close();
+dashboard.close();
+await driver.close();
+`;
 
 /**
  * The version of `dependency` a driver's own tests ran against (the workspace's lockfile): the
@@ -22,25 +48,28 @@ function testedVersion(driver: string, dependency: string): string {
 }
 
 /**
- * A fresh npm app in `dir` depending on the packed tarballs plus what the READMEs tell a user to
- * add (`pg`, `ioredis`); `@types/pg` is deliberately absent, it must come with driver-pg. The
- * override points every `@berth/core` dependency at the tarball, never at the registry.
+ * A fresh npm app in `dir` depending on Berth's packages at `version`, from `registry` only (the
+ * app's .npmrc maps the @berth scope to it), plus what the READMEs tell a user to add (`pg`,
+ * `ioredis`) from npm's own registry; `@types/pg` is deliberately absent, it must come with
+ * driver-pg.
  */
-export async function installScratchApp(dir: string, packed: Map<string, Packed>): Promise<void> {
-  const tarball = (name: string) => `file:${packed.get(name)?.tarball}`;
-  const dependencies = Object.fromEntries(APP_PACKAGES.map((name) => [name, tarball(name)]));
+export async function installScratchApp(
+  dir: string,
+  registry: string,
+  version: string,
+): Promise<void> {
   const manifest = {
     name: 'berth-scratch-app',
     private: true,
     type: 'module',
     dependencies: {
-      ...dependencies,
+      ...Object.fromEntries(APP_PACKAGES.map((name) => [name, version])),
       pg: testedVersion('driver-pg', 'pg'),
       ioredis: testedVersion('driver-redis', 'ioredis'),
       '@types/node': '^20.19.0',
     },
-    overrides: { '@berth/core': tarball('@berth/core') },
   };
+  writeFileSync(join(dir, '.npmrc'), `@berth:registry=${registry}\n`);
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   // A common monorepo setting: it must not reach Berth's own source (issue 13, item 9).
   const tsconfig = {

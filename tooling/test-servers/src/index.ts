@@ -141,4 +141,5 @@ export {
   type RedisClusterNode,
   startRedisCluster,
 } from './redis-cluster.js';
+export { redisServerVersion, serverVersion } from './server-versions.js';
 export { eventually, type PollOptions, pollUntil, type RetryOptions } from './waits.js';
