@@ -151,6 +151,29 @@ describe('stored schedules', () => {
     );
   });
 
+  it('lastSlot answers the slot the schedulers last enqueued and its job, per tenant; none before the first', async () => {
+    const { client, clock, driver, scheduler } = await setup();
+    await scheduler.tick();
+    await client.schedules.upsert({
+      name: 'hourly',
+      cron: '0 * * * *',
+      job: 'report',
+      tenantId: 'acme',
+    });
+    expect(await client.schedules.lastSlot('hourly', { tenantId: 'acme' })).toBeUndefined();
+    await clock.set(T0 + 2 * HOUR + 5_000);
+    const [enqueued] = (await scheduler.tick()).enqueued;
+    const last = await client.schedules.lastSlot('hourly', { tenantId: 'acme' });
+    expect(last).toEqual({ slot: T0 + 2 * HOUR, jobId: enqueued?.jobId });
+    expect((await driver.get(last?.jobId ?? '', { tenantId: 'acme' }))?.name).toBe('report');
+    await client.schedules.pause('hourly', { tenantId: 'acme' });
+    expect(await client.schedules.lastSlot('hourly', { tenantId: 'acme' })).toEqual(last);
+    expect(await client.schedules.lastSlot('hourly')).toBeUndefined();
+    await refusal(client.schedules.lastSlot('')).then((error) =>
+      expect(isBerthError(error, 'JOB_INVALID') && error.meta).toMatchObject({ field: 'name' }),
+    );
+  });
+
   it('two schedulers over one store: only the leader enqueues, and after a failover no slot runs twice', async () => {
     const { client, clock, driver, slotsOf } = await setup();
     const a = createScheduler({ driver, leaseTtlMs: 5_000, tickMs: 1_000 });

@@ -311,6 +311,11 @@ export interface StoredScheduleView {
   readonly revision: number;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /**
+   * The slot the schedulers last enqueued and its job (`state` null once the job was purged),
+   * or null before its first slot (`client.schedules.lastSlot`).
+   */
+  readonly last: ScheduleView['last'];
   /** Its cron expression could not be read here (its slots are then not shown). */
   readonly error?: string;
 }

@@ -1,4 +1,4 @@
-import { createClient, type Driver } from '@berth/core';
+import { createClient, createScheduler, type Driver } from '@berth/core';
 import { createMemoryDriver } from '@berth/driver-memory';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,36 @@ describe('Chromium at the schedules page: stored schedules', () => {
       expect(await schedules().get('nightly')).toMatchObject({ paused: false, revision: 3 });
     } finally {
       await page.close();
+    }
+  });
+
+  it('shows the last slot a scheduler enqueued, linked to its job with the job’s state', async () => {
+    await schedules().upsert({
+      name: 'caught-up',
+      cron: '0 3 * * *',
+      job: 'digest.send',
+      catchUp: 1,
+    });
+    const [enqueued] = (await createScheduler({ driver }).tick()).enqueued;
+    if (enqueued === undefined) throw new Error('catchUp 1 enqueued no slot');
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${origin}/schedules`);
+      const row = page
+        .getByRole('table', { name: 'Stored schedules' })
+        .getByRole('row', { name: /^caught-up/ });
+      const last = row.getByTestId('stored-last');
+      await last.getByRole('link').waitFor();
+      expect(await last.getByRole('link').getAttribute('href')).toContain(
+        `/jobs/${enqueued.jobId}`,
+      );
+      expect(await last.locator('time').getAttribute('datetime')).toBe(
+        new Date(enqueued.slot).toISOString(),
+      );
+      expect(await last.getByText('ready', { exact: true }).count()).toBe(1);
+    } finally {
+      await page.close();
+      await schedules().remove('caught-up');
     }
   });
 

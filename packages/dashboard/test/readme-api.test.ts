@@ -143,7 +143,9 @@ describe('README: the curl examples', () => {
     // The stored schedule was listed, paused, resumed (revision 3), then removed.
     expect(output).toContain('"stored":{"schedules":[{"name":"nightly-digest","tenantId":"acme"');
     expect(output).toMatch(/"name":"nightly-digest","tenantId":"acme".*?"paused":true/);
-    expect(output).toMatch(/"paused":false,"nextAt":\d+,"next":\[[\d,]+\],"revision":3/);
+    expect(output).toMatch(
+      /"paused":false,"nextAt":\d+,"next":\[[\d,]+\],"last":(null|\{[^}]*\}),"revision":3/,
+    );
     expect(
       await createClient({ driver }).schedules.get('nightly-digest', { tenantId: 'acme' }),
     ).toBeUndefined();

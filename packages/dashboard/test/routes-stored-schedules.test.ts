@@ -50,6 +50,7 @@ describe('GET /api/schedules: the stored schedules', () => {
       paused: false,
       nextAt: AT_13,
       next: [AT_13, AT_13 + HOUR, AT_13 + 2 * HOUR],
+      last: null,
       revision: 1,
       createdAt: T0,
       updatedAt: T0,
@@ -64,6 +65,19 @@ describe('GET /api/schedules: the stored schedules', () => {
       payload: { to: 'ops' },
       next: [first, first + DAY, first + 2 * DAY],
     });
+  });
+
+  it('answers each schedule’s last enqueued slot with its job’s state, per tenant; null once that job is purged', async () => {
+    await upsert({ name: 'hourly', cron: '0 * * * *', job: 'report.build', tenantId: 'acme' });
+    const scheduler = createScheduler({ driver });
+    await clock.set(AT_13);
+    const [enqueued] = (await scheduler.tick()).enqueued;
+    const served = await start();
+    const [hourly] = (await stored(served.base)).schedules;
+    expect(hourly?.last).toEqual({ slot: AT_13, jobId: enqueued?.jobId, state: 'ready' });
+    await driver.delete(enqueued?.jobId ?? '', { tenantId: 'acme' });
+    const [gone] = (await stored(served.base)).schedules;
+    expect(gone?.last).toEqual({ slot: AT_13, jobId: enqueued?.jobId, state: null });
   });
 
   it('pages with limit and after; refuses a bad limit or a cursor no page made with 400', async () => {

@@ -105,6 +105,7 @@ export const APP_ENTRIES: Readonly<Record<string, Entry>> = {
     waited(() => client(waitsAtOnce(d)).handle(WORLD_JOB, a, b).result(c)),
   'client.schedules.upsert': (d, [a]) => client(d).schedules.upsert(a as never),
   'client.schedules.pause': (d, [a, b]) => client(d).schedules.pause(a as never, b as never),
+  'client.schedules.lastSlot': (d, [a, b]) => client(d).schedules.lastSlot(a as never, b as never),
   createClient: (d, [a]) => createClient(withDriver(a, d) as never),
   createWorker: (d, [a]) => createWorker(withDriver(a, d) as never),
   createScheduler: (d, [a]) => createScheduler(withDriver(a, d) as never),
@@ -161,6 +162,7 @@ export function appTemplateOf(
     case 'client.schedules.upsert':
       return [{ name: 'fuzz', cron: '0 3 * * *', job: FUZZ_JOB, payload: { a: 1 }, catchUp: 1 }];
     case 'client.schedules.pause':
+    case 'client.schedules.lastSlot':
       return ['fuzz', {}];
     case 'createClient':
       return [{ jobs: [FUZZ_JOB] }];

@@ -102,7 +102,12 @@ export {
   slotKey,
   slotMarkName,
 } from './scheduler/index.js';
-export type { ScheduleControl, ScheduleInput, ScheduleUpsert } from './schedules/index.js';
+export type {
+  ScheduleControl,
+  ScheduleInput,
+  ScheduleSlot,
+  ScheduleUpsert,
+} from './schedules/index.js';
 export { scheduleControl, scheduleNotFound } from './schedules/index.js';
 export type {
   FindStaleReadyRequest,

@@ -1,4 +1,6 @@
 import {
+  type Driver,
+  isJobState,
   jobInvalid,
   MAX_SCHEDULE_PAGE,
   type ScheduleByNameOptions,
@@ -27,10 +29,25 @@ const text = (query: URLSearchParams, name: string): string | undefined => {
 };
 
 /**
- * A record with its next slots: `nextAt`, then the ones after it. The last slot's job is not
- * read: its id is named by core's internal naming of stored slots, which is not public.
+ * A record with its next slots (`nextAt`, then the ones after it) and its last enqueued slot's
+ * job: two reads (the slot's mark, then the job by its deterministic id).
  */
-export function toStoredView(record: ScheduleRecord): StoredScheduleView {
+export async function storedView(
+  driver: Driver,
+  record: ScheduleRecord,
+): Promise<StoredScheduleView> {
+  const options = record.tenantId === undefined ? {} : { tenantId: record.tenantId };
+  const slot = await scheduleControl(driver).lastSlot(record.name, options);
+  if (slot === undefined) return toStoredView(record, null);
+  const job = await driver.get(slot.jobId, options);
+  const state = job !== undefined && isJobState(job.state) ? job.state : null;
+  return toStoredView(record, { ...slot, state });
+}
+
+function toStoredView(
+  record: ScheduleRecord,
+  last: StoredScheduleView['last'],
+): StoredScheduleView {
   // Field by field, not a spread: the JSON API answers `next` beside `nextAt`, in the order the
   // README documents (its curl examples are checked against it).
   const view: StoredScheduleView = {
@@ -46,6 +63,7 @@ export function toStoredView(record: ScheduleRecord): StoredScheduleView {
     paused: record.paused,
     nextAt: record.nextAt,
     next: [],
+    last,
     revision: record.revision,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
@@ -87,7 +105,9 @@ export async function storedSchedules(context: RequestContext): Promise<StoredSc
     ...(after === undefined ? {} : { after }),
   });
   return {
-    schedules: page.schedules.map(toStoredView),
+    schedules: await Promise.all(
+      page.schedules.map((record) => storedView(context.options.driver, record)),
+    ),
     ...(page.next === undefined ? {} : { next: page.next }),
     limit,
   };
@@ -127,7 +147,7 @@ const steer =
   async (context: RequestContext): Promise<StoredScheduleResponse> => {
     const { name, options } = await targetOf(context);
     const record = await scheduleControl(context.options.driver)[verb](name, options);
-    return { schedule: toStoredView(record) };
+    return { schedule: await storedView(context.options.driver, record) };
   };
 
 /** Stops enqueuing its slots; idempotent. 404 SCHEDULE_NOT_FOUND when none is stored. */
@@ -148,5 +168,5 @@ export async function removeStoredSchedule(
   if (stored === undefined || !(await control.remove(name, options))) {
     throw scheduleNotFound(name, options.tenantId);
   }
-  return { schedule: toStoredView(stored) };
+  return { schedule: await storedView(context.options.driver, stored) };
 }

@@ -1,2 +1,7 @@
 export { scheduleControl, scheduleNotFound } from './schedule-control.js';
-export type { ScheduleControl, ScheduleInput, ScheduleUpsert } from './schedule-types.js';
+export type {
+  ScheduleControl,
+  ScheduleInput,
+  ScheduleSlot,
+  ScheduleUpsert,
+} from './schedule-types.js';

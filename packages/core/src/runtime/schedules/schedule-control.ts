@@ -16,6 +16,7 @@ import {
   screenObject,
   screenTenantOption,
 } from '../../screen/values.js';
+import { storedMarkName, storedSlotJobId } from './schedule-names.js';
 import type { ScheduleControl, ScheduleInput, ScheduleUpsert } from './schedule-types.js';
 import { writeOf } from './schedule-write.js';
 
@@ -210,5 +211,13 @@ export function scheduleControl(driver: Driver): ScheduleControl {
     },
     pause: (name, options) => setPaused(name, options, true),
     resume: (name, options) => setPaused(name, options, false),
+    async lastSlot(name, options) {
+      const screened = screenName('name', name);
+      const tenantId = tenantOf(options);
+      const slot = await driver.marks.get(storedMarkName(screened, tenantId));
+      return slot === undefined
+        ? undefined
+        : { slot, jobId: storedSlotJobId(screened, tenantId, slot) };
+    },
   };
 }

@@ -55,4 +55,19 @@ export interface ScheduleControl {
    * not run); idempotent. SCHEDULE_NOT_FOUND when none is stored.
    */
   resume(name: string, options?: ScheduleByNameOptions): Promise<ScheduleRecord>;
+  /**
+   * The slot the schedulers last enqueued for it and that slot's job id (read it with
+   * `driver.get`; it may have been purged since), or `undefined` before its first slot. Kept
+   * while the schedule is paused; a removed schedule's is kept too, and a schedule stored again
+   * under the name and tenant continues from it.
+   */
+  lastSlot(name: string, options?: ScheduleByNameOptions): Promise<ScheduleSlot | undefined>;
+}
+
+/** One enqueued slot of a stored schedule. */
+export interface ScheduleSlot {
+  /** The slot's instant (epoch ms). */
+  readonly slot: number;
+  /** The id of the job the slot made (deterministic: every leader's enqueue of it meets it). */
+  readonly jobId: string;
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { SchedulesResponse, StoredScheduleView } from '../../../src/api-types';
+import type { SchedulesResponse, ScheduleView, StoredScheduleView } from '../../../src/api-types';
 import { getJson } from '../api';
 import { Instant } from '../components/instant';
 import { Loading, Problem } from '../components/problem';
@@ -91,20 +91,7 @@ export function SchedulesPage({ query }: { readonly query: URLSearchParams }) {
                         )}
                       </td>
                       <td>
-                        {schedule.last === null ? (
-                          <span class="muted">—</span>
-                        ) : (
-                          <>
-                            <Instant at={schedule.last.slot} />{' '}
-                            {schedule.last.state === null ? (
-                              <span class="muted">(no job stored)</span>
-                            ) : (
-                              <Link to={`/jobs/${schedule.last.jobId}`}>
-                                <StateBadge state={schedule.last.state} />
-                              </Link>
-                            )}
-                          </>
-                        )}
+                        <LastSlot last={schedule.last} />
                       </td>
                     </tr>
                   ))}
@@ -118,6 +105,23 @@ export function SchedulesPage({ query }: { readonly query: URLSearchParams }) {
         </>
       )}
     </section>
+  );
+}
+
+/** A schedule's last enqueued slot and its job's state, linked to the job while it is stored. */
+function LastSlot({ last }: { readonly last: ScheduleView['last'] }) {
+  if (last === null) return <span class="muted">—</span>;
+  return (
+    <>
+      <Instant at={last.slot} />{' '}
+      {last.state === null ? (
+        <span class="muted">(no job stored)</span>
+      ) : (
+        <Link to={`/jobs/${last.jobId}`}>
+          <StateBadge state={last.state} />
+        </Link>
+      )}
+    </>
   );
 }
 
@@ -163,6 +167,9 @@ function StoredRow({
             {schedule.error ? <span class="error-text">{schedule.error}</span> : null}
           </>
         )}
+      </td>
+      <td data-testid="stored-last">
+        <LastSlot last={schedule.last} />
       </td>
       <td class="num">{schedule.revision}</td>
       {config.readOnly ? null : (
@@ -218,6 +225,7 @@ function StoredSchedules({
                   <th scope="col">Queue</th>
                   <th scope="col">State</th>
                   <th scope="col">Next slots</th>
+                  <th scope="col">Last slot</th>
                   <th scope="col" class="num">
                     Revision
                   </th>
