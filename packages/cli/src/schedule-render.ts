@@ -1,4 +1,4 @@
-import { DEFAULT_QUEUE, type ScheduleRecord } from '@berth/core';
+import { DEFAULT_QUEUE, type JobState, type ScheduleRecord } from '@berth/core';
 import { clip, escapeLine } from './escape.js';
 import type { Align, Colors } from './output.js';
 import { showInstant, showJson } from './render.js';
@@ -44,11 +44,19 @@ export function scheduleTable(
   };
 }
 
-/** Every field of a schedule, for `show` and after a change. */
+/** The slot the schedulers last enqueued and its job's state (null once the job is gone). */
+export interface LastSlot {
+  readonly slot: number;
+  readonly jobId: string;
+  readonly state: JobState | null;
+}
+
+/** Every field of a schedule, for `show` (with its last slot) and after a change. */
 export function scheduleFields(
   schedule: ScheduleRecord,
   now: number,
   color: Colors,
+  last?: LastSlot | null,
 ): [string, string][] {
   const rows: [string, string | undefined][] = [
     ['name', escapeLine(schedule.name)],
@@ -64,6 +72,14 @@ export function scheduleFields(
     [
       'next slot',
       showNext(schedule, now) ?? 'none while paused (a resume starts at the next slot after it)',
+    ],
+    [
+      'last slot',
+      last === undefined
+        ? undefined
+        : last === null
+          ? 'none enqueued yet'
+          : `${showInstant(last.slot, now)}, job ${last.jobId} (${last.state ?? 'no longer stored'})`,
     ],
     ['revision', String(schedule.revision)],
     ['created', showInstant(schedule.createdAt, now)],

@@ -1,4 +1,4 @@
-import type { ScheduleRecord } from '@berth/core';
+import { createScheduler, type ScheduleRecord } from '@berth/core';
 import { describe, expect, it } from 'vitest';
 import { berth, berthJson, errorDoc } from './support/berth.js';
 import { NIGHTLY } from './support/schedules.js';
@@ -173,6 +173,27 @@ describe('berth schedules', () => {
       expect((await run('schedules', 'rm', 'heartbeat', '--yes')).stdout).toBe(
         'no schedule heartbeat is stored: nothing removed\n',
       );
+    } finally {
+      await target.dispose();
+    }
+  });
+
+  it('show answers the slot the schedulers last enqueued and its job’s state; none before the first', async () => {
+    const target = await redisTarget();
+    try {
+      const json = <T>(...args: string[]) => berthJson<T>([...args, ...target.flags]);
+      await json('schedules', 'upsert', ...NIGHTLY, '--catch-up', '1');
+      type Shown = One & { last: { slot: number; jobId: string; state: string | null } | null };
+      expect((await json<Shown>('schedules', 'show', 'nightly-report')).doc.last).toBeNull();
+      const [enqueued] = (await createScheduler({ driver: target.driver }).tick()).enqueued;
+      const shown = await json<Shown>('schedules', 'show', 'nightly-report');
+      expect(shown.doc.last).toEqual({
+        slot: enqueued?.slot,
+        jobId: enqueued?.jobId,
+        state: 'ready',
+      });
+      const text = await berth(['schedules', 'show', 'nightly-report', ...target.flags]);
+      expect(text.stdout).toMatch(new RegExp(`last slot.*job ${enqueued?.jobId} \\(ready\\)`));
     } finally {
       await target.dispose();
     }

@@ -62,7 +62,9 @@ export function registerSchedulesLs(schedules: Command, cli: Cli): void {
     show,
     "finds only that tenant's schedule (without it, only a schedule of no tenant)",
   )
-    .description('one stored schedule: every field, the whole payload, its next slot and revision')
+    .description(
+      'one stored schedule: every field, the whole payload, its next slot and revision, and the slot the schedulers last enqueued with its job',
+    )
     .argument('<name>', 'the schedule name (berth schedules ls lists them)')
     .addHelpText(
       'after',
@@ -70,10 +72,14 @@ export function registerSchedulesLs(schedules: Command, cli: Cli): void {
     )
     .action(async (name: string, _options: object, command: Command) => {
       await withSession(cli, command, async ({ driver, out, byId }) => {
-        const schedule = await scheduleControl(driver).get(name, byId);
+        const control = scheduleControl(driver);
+        const schedule = await control.get(name, byId);
         if (schedule === undefined) throw scheduleNotFound(name, byId.tenantId);
-        if (out.json) out.document({ schedule });
-        else out.fields(scheduleFields(schedule, driver.clock.now(), out.color));
+        const slot = await control.lastSlot(name, byId);
+        const job = slot === undefined ? undefined : await driver.get(slot.jobId, byId);
+        const last = slot === undefined ? null : { ...slot, state: job?.state ?? null };
+        if (out.json) out.document({ schedule, last });
+        else out.fields(scheduleFields(schedule, driver.clock.now(), out.color, last));
       });
     });
 }
