@@ -214,6 +214,14 @@ export async function startNatsCluster(input: {
       '--no_advertise',
     ];
     let child: ChildProcess | undefined;
+    /** Signals the running process, if any, and answers once it exited. */
+    const end = async (signal: NodeJS.Signals) => {
+      const current = child;
+      if (current === undefined) return;
+      child = undefined;
+      current.kill(signal);
+      await exited(current);
+    };
     const node: NatsNode = {
       name,
       url,
@@ -228,20 +236,8 @@ export async function startNatsCluster(input: {
         });
         await until(`nats-server ${name} at ${url}`, () => answers(url, 200), 30_000);
       },
-      async kill() {
-        const current = child;
-        if (current === undefined) return;
-        child = undefined;
-        current.kill('SIGKILL');
-        await exited(current);
-      },
-      async stop() {
-        const current = child;
-        if (current === undefined) return;
-        child = undefined;
-        current.kill('SIGTERM');
-        await exited(current);
-      },
+      kill: () => end('SIGKILL'),
+      stop: () => end('SIGTERM'),
     };
     return node;
   });
