@@ -1,4 +1,4 @@
-import { DEFAULT_QUEUE, type JobState, type ScheduleRecord } from '@berth/core';
+import { DEFAULT_QUEUE, type ScheduleRecord, type ScheduleSlot } from '@berth/core';
 import { clip, escapeLine } from './escape.js';
 import type { Align, Colors } from './output.js';
 import { showInstant, showJson } from './render.js';
@@ -44,19 +44,12 @@ export function scheduleTable(
   };
 }
 
-/** The slot the schedulers last enqueued and its job's state (null once the job is gone). */
-export interface LastSlot {
-  readonly slot: number;
-  readonly jobId: string;
-  readonly state: JobState | null;
-}
-
 /** Every field of a schedule, for `show` (with its last slot) and after a change. */
 export function scheduleFields(
   schedule: ScheduleRecord,
   now: number,
   color: Colors,
-  last?: LastSlot | null,
+  last?: ScheduleSlot | null,
 ): [string, string][] {
   const rows: [string, string | undefined][] = [
     ['name', escapeLine(schedule.name)],

@@ -164,7 +164,7 @@ describe('stored schedules', () => {
     await clock.set(T0 + 2 * HOUR + 5_000);
     const [enqueued] = (await scheduler.tick()).enqueued;
     const last = await client.schedules.lastSlot('hourly', { tenantId: 'acme' });
-    expect(last).toEqual({ slot: T0 + 2 * HOUR, jobId: enqueued?.jobId });
+    expect(last).toEqual({ slot: T0 + 2 * HOUR, jobId: enqueued?.jobId, state: 'ready' });
     expect((await driver.get(last?.jobId ?? '', { tenantId: 'acme' }))?.name).toBe('report');
     await client.schedules.pause('hourly', { tenantId: 'acme' });
     expect(await client.schedules.lastSlot('hourly', { tenantId: 'acme' })).toEqual(last);

@@ -75,9 +75,7 @@ export function registerSchedulesLs(schedules: Command, cli: Cli): void {
         const control = scheduleControl(driver);
         const schedule = await control.get(name, byId);
         if (schedule === undefined) throw scheduleNotFound(name, byId.tenantId);
-        const slot = await control.lastSlot(name, byId);
-        const job = slot === undefined ? undefined : await driver.get(slot.jobId, byId);
-        const last = slot === undefined ? null : { ...slot, state: job?.state ?? null };
+        const last = (await control.lastSlot(name, byId)) ?? null;
         if (out.json) out.document({ schedule, last });
         else out.fields(scheduleFields(schedule, driver.clock.now(), out.color, last));
       });

@@ -1,9 +1,8 @@
 import {
-  type Driver,
-  isJobState,
   jobInvalid,
   MAX_SCHEDULE_PAGE,
   type ScheduleByNameOptions,
+  type ScheduleControl,
   type ScheduleRecord,
   scheduleControl,
   scheduleNotFound,
@@ -30,18 +29,14 @@ const text = (query: URLSearchParams, name: string): string | undefined => {
 
 /**
  * A record with its next slots (`nextAt`, then the ones after it) and its last enqueued slot's
- * job: two reads (the slot's mark, then the job by its deterministic id).
+ * job (`lastSlot`: two reads).
  */
-export async function storedView(
-  driver: Driver,
+async function storedView(
+  control: ScheduleControl,
   record: ScheduleRecord,
 ): Promise<StoredScheduleView> {
   const options = record.tenantId === undefined ? {} : { tenantId: record.tenantId };
-  const slot = await scheduleControl(driver).lastSlot(record.name, options);
-  if (slot === undefined) return toStoredView(record, null);
-  const job = await driver.get(slot.jobId, options);
-  const state = job !== undefined && isJobState(job.state) ? job.state : null;
-  return toStoredView(record, { ...slot, state });
+  return toStoredView(record, (await control.lastSlot(record.name, options)) ?? null);
 }
 
 function toStoredView(
@@ -99,15 +94,14 @@ export async function storedSchedules(context: RequestContext): Promise<StoredSc
   const limit = limitOf(query);
   const tenantId = context.tenantId ?? text(query, 'tenant');
   const after = text(query, 'after');
-  const page = await scheduleControl(context.options.driver).list({
+  const control = scheduleControl(context.options.driver);
+  const page = await control.list({
     limit,
     ...(tenantId === undefined ? {} : { tenantId }),
     ...(after === undefined ? {} : { after }),
   });
   return {
-    schedules: await Promise.all(
-      page.schedules.map((record) => storedView(context.options.driver, record)),
-    ),
+    schedules: await Promise.all(page.schedules.map((record) => storedView(control, record))),
     ...(page.next === undefined ? {} : { next: page.next }),
     limit,
   };
@@ -146,8 +140,9 @@ const steer =
   (verb: 'pause' | 'resume') =>
   async (context: RequestContext): Promise<StoredScheduleResponse> => {
     const { name, options } = await targetOf(context);
-    const record = await scheduleControl(context.options.driver)[verb](name, options);
-    return { schedule: await storedView(context.options.driver, record) };
+    const control = scheduleControl(context.options.driver);
+    const record = await control[verb](name, options);
+    return { schedule: await storedView(control, record) };
   };
 
 /** Stops enqueuing its slots; idempotent. 404 SCHEDULE_NOT_FOUND when none is stored. */
@@ -168,5 +163,5 @@ export async function removeStoredSchedule(
   if (stored === undefined || !(await control.remove(name, options))) {
     throw scheduleNotFound(name, options.tenantId);
   }
-  return { schedule: await storedView(context.options.driver, stored) };
+  return { schedule: await storedView(control, stored) };
 }

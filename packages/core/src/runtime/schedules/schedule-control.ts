@@ -215,9 +215,10 @@ export function scheduleControl(driver: Driver): ScheduleControl {
       const screened = screenName('name', name);
       const tenantId = tenantOf(options);
       const slot = await driver.marks.get(storedMarkName(screened, tenantId));
-      return slot === undefined
-        ? undefined
-        : { slot, jobId: storedSlotJobId(screened, tenantId, slot) };
+      if (slot === undefined) return undefined;
+      const jobId = storedSlotJobId(screened, tenantId, slot);
+      const job = await driver.get(jobId, byName(tenantId));
+      return { slot, jobId, state: job?.state ?? null };
     },
   };
 }

@@ -4,6 +4,7 @@ import type {
   SchedulePage,
   ScheduleRecord,
 } from '../../contract/schedules.js';
+import type { JobState } from '../../contract/states.js';
 import type { ScheduleDefinition, ScheduledJob } from '../scheduler/schedule-types.js';
 
 /**
@@ -56,10 +57,11 @@ export interface ScheduleControl {
    */
   resume(name: string, options?: ScheduleByNameOptions): Promise<ScheduleRecord>;
   /**
-   * The slot the schedulers last enqueued for it and that slot's job id (read it with
-   * `driver.get`; it may have been purged since), or `undefined` before its first slot. Kept
-   * while the schedule is paused; a removed schedule's is kept too, and a schedule stored again
-   * under the name and tenant continues from it.
+   * The slot the schedulers last enqueued for it, that slot's job id and the job's state as
+   * read now (null once the job was purged or deleted), or `undefined` before its first slot.
+   * Two reads: the slot's mark, then the job by its deterministic id. Kept while the schedule is
+   * paused; a removed schedule's is kept too, and a schedule stored again under the name and
+   * tenant continues from it.
    */
   lastSlot(name: string, options?: ScheduleByNameOptions): Promise<ScheduleSlot | undefined>;
 }
@@ -70,4 +72,6 @@ export interface ScheduleSlot {
   readonly slot: number;
   /** The id of the job the slot made (deterministic: every leader's enqueue of it meets it). */
   readonly jobId: string;
+  /** The job's state now; null once it was purged or deleted. */
+  readonly state: JobState | null;
 }
