@@ -1,13 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Changeset, higherBump } from '@berth/packaging/changesets';
 import { type DifferenceKind, diffReports, type ReportDifference } from './report-diff.js';
 
+/** A bump a package may need: at least a patch. */
 export type Bump = 'patch' | 'minor' | 'major';
-
-const RANK: Record<Bump, number> = { patch: 1, minor: 2, major: 3 };
-
-const higher = (a: Bump | undefined, b: Bump): Bump =>
-  a === undefined || RANK[b] > RANK[a] ? b : a;
 
 /**
  * The bump a difference of `kind` needs at `version` (tooling/api/README.md). Before 1.0 a caret
@@ -19,18 +14,14 @@ export function bumpFor(kind: DifferenceKind, version: string): Bump {
   return Number(version.split('.')[0]) >= 1 ? 'major' : 'minor';
 }
 
-/** The highest bump each package gets from the pending changesets in `changesetDir`. */
-export function pendingBumps(changesetDir: string): Map<string, Bump> {
+/** The highest bump each package gets from the pending changesets (`readChangesets`). */
+export function pendingBumps(changesets: readonly Changeset[]): Map<string, Bump> {
   const bumps = new Map<string, Bump>();
-  if (!existsSync(changesetDir)) return bumps;
-  for (const file of readdirSync(changesetDir)) {
-    if (!file.endsWith('.md') || file === 'README.md') continue;
-    const front = /^---\n([\s\S]*?)\n?---/.exec(readFileSync(join(changesetDir, file), 'utf8'));
-    for (const line of front?.[1]?.split('\n') ?? []) {
-      const match = /^\s*["']?([^"':\s]+)["']?\s*:\s*(patch|minor|major)\s*$/.exec(line);
-      if (match === null) continue;
-      const [, name = '', bump] = match;
-      bumps.set(name, higher(bumps.get(name), bump as Bump));
+  for (const { releases } of changesets) {
+    for (const [name, bump] of releases) {
+      if (bump === 'none') continue;
+      const held = bumps.get(name);
+      bumps.set(name, held === undefined ? bump : higherBump(held, bump));
     }
   }
   return bumps;
@@ -71,14 +62,14 @@ export function missingBumps(
       found: [],
     };
     for (const kind of difference.keys())
-      need.bump = higher(need.bump, bumpFor(kind, entry.version));
+      need.bump = higherBump(need.bump, bumpFor(kind, entry.version));
     need.found.push(describe(entry.reportName, difference));
     needs.set(entry.packageName, need);
   }
   const problems: string[] = [];
   for (const [name, { version, bump, found }] of needs) {
     const given = pending.get(name);
-    if (given !== undefined && RANK[given] >= RANK[bump]) continue;
+    if (given !== undefined && higherBump(bump, given) === given) continue;
     problems.push(
       `${name} (${version}) needs a ${bump} changeset: since the last release its API report shows ` +
         `${found.join('; ')}. The pending changesets give it ${given ?? 'no bump'}: ` +

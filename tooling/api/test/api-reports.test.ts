@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readChangesets } from '@berth/packaging/changesets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingBumps, pendingBumps } from '../src/bump.js';
 import { writeDocs } from '../src/docs.js';
@@ -63,7 +64,7 @@ describe('API reports (etc/api)', () => {
       released: released.get(entry.reportName),
       current: report,
     }));
-    expect(missingBumps(comparisons, pendingBumps(join(root, '.changeset')))).toEqual([]);
+    expect(missingBumps(comparisons, pendingBumps(readChangesets(root)))).toEqual([]);
   });
 });
 

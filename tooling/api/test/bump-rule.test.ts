@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readChangesets } from '@berth/packaging/changesets';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Bump, missingBumps, pendingBumps } from '../src/bump.js';
 import { diffReports } from '../src/report-diff.js';
@@ -147,8 +148,10 @@ describe('the bump the pending changesets must give', () => {
 });
 
 describe('pending changesets', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'berth-changesets-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const repo = mkdtempSync(join(tmpdir(), 'berth-changesets-'));
+  const dir = join(repo, '.changeset');
+  mkdirSync(dir);
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
   it('each package gets the highest bump any pending changeset names; README.md is no changeset', () => {
     writeFileSync(
@@ -158,7 +161,7 @@ describe('pending changesets', () => {
     writeFileSync(join(dir, 'b.md'), '---\n"@berth/core": minor\n---\n\nText: major\n');
     writeFileSync(join(dir, 'README.md'), '---\n"@berth/cli": major\n---\n');
     writeFileSync(join(dir, 'config.json'), '{}');
-    expect(Object.fromEntries(pendingBumps(dir))).toEqual({
+    expect(Object.fromEntries(pendingBumps(readChangesets(repo)))).toEqual({
       '@berth/core': 'minor',
       '@berth/driver-pg': 'minor',
     });

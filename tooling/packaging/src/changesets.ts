@@ -50,6 +50,10 @@ export function parseChangeset(id: string, text: string): Changeset {
 
 const ORDER: readonly Bump[] = ['none', 'patch', 'minor', 'major'];
 
+/** The larger of two bumps. */
+export const higherBump = <B extends Bump>(a: B, b: B): B =>
+  ORDER.indexOf(b) > ORDER.indexOf(a) ? b : a;
+
 /**
  * The version one fixed group moves to: `version` bumped once by the highest bump any changeset
  * asks of a member (so 0.0.0 with minors and patches is 0.1.0), or `version` itself when none does.
@@ -62,10 +66,7 @@ export function nextVersion(
   const bumps = changesets.flatMap((changeset) =>
     group.map((name) => changeset.releases.get(name) ?? 'none'),
   );
-  const highest = bumps.reduce<Bump>(
-    (top, bump) => (ORDER.indexOf(bump) > ORDER.indexOf(top) ? bump : top),
-    'none',
-  );
+  const highest = bumps.reduce<Bump>(higherBump, 'none');
   if (!/^\d+\.\d+\.\d+$/.test(version)) {
     throw new Error(
       `${version} is not a release version (x.y.z): changesets' pre mode is not rehearsed`,
