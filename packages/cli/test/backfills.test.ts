@@ -25,7 +25,7 @@ describe('berth backfills', () => {
     ['Redis', () => redisTarget()],
     ['NATS', () => natsTarget()],
   ] as const) {
-    it(`start enqueues the runner job; pause, resume and cancel move the run, and ls and show answer what the ledger holds (${kind})`, async () => {
+    it(`start enqueues the runner job with its queue and attempts; pause, resume and cancel move the run, and ls and show answer what the ledger holds (${kind})`, async () => {
       const target: Target = await open();
       const json = <T>(...args: string[]) => berthJson<T>([...args, ...target.flags]);
       try {
@@ -38,6 +38,8 @@ describe('berth backfills', () => {
           '{"id":1200}',
           '--queue',
           'maintenance',
+          '--max-attempts',
+          '20',
           '--run-id',
           runId,
         );
@@ -52,6 +54,7 @@ describe('berth backfills', () => {
         expect(await target.driver.get(started.doc.run.jobId)).toMatchObject({
           name: backfillJobName('reindex-users'),
           queue: 'maintenance',
+          maxAttempts: 20,
           payload: { runId },
         });
 
@@ -59,9 +62,13 @@ describe('berth backfills', () => {
         expect(paused.doc.run.status).toBe('paused');
         const resumed = await json<One>('backfills', 'resume', runId);
         expect(resumed.doc.run.status).toBe('running');
-        // A resume hands the run to a new runner job, on the queue the first one was in.
+        // A resume hands the run to a new runner job, on the queue the first one was in and
+        // allowed as many attempts.
         expect(resumed.doc.run.jobId).not.toBe(started.doc.run.jobId);
-        expect((await target.driver.get(resumed.doc.run.jobId))?.queue).toBe('maintenance');
+        expect(await target.driver.get(resumed.doc.run.jobId)).toMatchObject({
+          queue: 'maintenance',
+          maxAttempts: 20,
+        });
 
         const shown = await json<One>('backfills', 'show', runId);
         expect(shown.doc.run).toEqual(await target.driver.backfills.get(runId));

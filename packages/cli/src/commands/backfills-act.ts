@@ -1,4 +1,10 @@
-import { type BackfillRun, backfillControl, DEFAULT_QUEUE, type Json } from '@berth/core';
+import {
+  type BackfillRun,
+  backfillControl,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_QUEUE,
+  type Json,
+} from '@berth/core';
 import type { Command } from 'commander';
 import { integerArg, jsonArg } from '../args.js';
 import { backfillFields } from '../backfill-render.js';
@@ -11,6 +17,7 @@ interface StartFlags {
   readonly cursor?: Json;
   readonly queue?: string;
   readonly concurrency?: number;
+  readonly maxAttempts?: number;
   readonly runId?: string;
 }
 
@@ -63,6 +70,11 @@ export function registerBackfillsAct(backfills: Command, cli: Cli): void {
       'runs of this backfill allowed at once, this one counted (default 1)',
       integerArg(1, 1_000),
     )
+    .option(
+      '--max-attempts <n>',
+      `the runner job's attempts in all: a pass failing that many times in a row fails the run (default ${DEFAULT_MAX_ATTEMPTS})`,
+      integerArg(1, 1_000_000),
+    )
     .option('--run-id <uuid>', 'the run id: a start retried with it answers the same run')
     .addHelpText(
       'after',
@@ -75,6 +87,7 @@ export function registerBackfillsAct(backfills: Command, cli: Cli): void {
             cursor: flags.cursor,
             queue: flags.queue,
             concurrency: flags.concurrency,
+            maxAttempts: flags.maxAttempts,
             runId: flags.runId,
           }),
           ...session.byId,

@@ -244,10 +244,12 @@ export async function applyOp(world: World, op: Op): Promise<Normalized> {
   const context = { labels: world.labels, t0: world.t0, driverName: world.driver.name };
   try {
     const answer = await call(world, op);
+    world.refusal = undefined;
     learnStates(world, answer);
     if (op.kind === 'nack' && op.final === true && answer === true) learnGivenUp(world, op);
     return normalizeAnswer(answer, context);
   } catch (error) {
+    world.refusal = error;
     return normalizeAnswer(error, context);
   }
 }

@@ -27,6 +27,8 @@ export interface World {
   readonly seen: Map<string, JobState>;
   /** The last page this side listed: its own cursors are followed. */
   page: ListPage | undefined;
+  /** The last call's refusal as thrown: a failure shows what normalizing drops (its cause). */
+  refusal: unknown;
 }
 
 export function openWorld(driver: Driver, clock: ManualClock, t0: number): World {
@@ -39,6 +41,7 @@ export function openWorld(driver: Driver, clock: ManualClock, t0: number): World
     runIds: new Map(),
     fences: [],
     seen: new Map(),
+    refusal: undefined,
     page: undefined,
   };
 }

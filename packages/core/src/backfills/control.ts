@@ -6,10 +6,11 @@ import type {
   BackfillStatus,
 } from '../contract/backfills.js';
 import type { Driver } from '../contract/driver.js';
-import { DEFAULT_QUEUE } from '../contract/limits.js';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE } from '../contract/limits.js';
 import type { Json } from '../contract/records.js';
 import { LIVE_STATES } from '../contract/states.js';
 import { BerthError } from '../errors/berth-error.js';
+import { screenMaxAttempts } from '../screen/enqueue.js';
 import { backfillJobName } from './define-backfill.js';
 import type { BackfillDefinition } from './types.js';
 
@@ -24,6 +25,11 @@ export interface BackfillStartOptions {
   readonly queue?: string;
   /** Only when starting by name: runs of the name allowed at once (default 1). */
   readonly concurrency?: number;
+  /**
+   * Only when starting by name: the runner job's attempts in all (default 3). Started with its
+   * definition, the runner takes the backfill's `retry.maxAttempts`.
+   */
+  readonly maxAttempts?: number;
 }
 
 /** Starting, steering and reading backfill runs: `client.backfills`, the CLI and the dashboard. */
@@ -40,8 +46,10 @@ export interface BackfillControl {
   /** Stops the run after the pass in flight commits; idempotent. */
   pause(runId: string, options?: BackfillByIdOptions): Promise<BackfillRun>;
   /**
-   * Goes on from the committed cursor with a new runner job. Also of a running run whose runner
-   * job is gone (its worker died on the last attempt, or the enqueue after a start was lost).
+   * Goes on from the committed cursor with a new runner job, on the queue and with the attempts
+   * of the run's last runner job (the defaults when that job is gone). Also of a running run
+   * whose runner job is gone (its worker died on the last attempt, or the enqueue after a start
+   * was lost).
    */
   resume(runId: string, options?: BackfillByIdOptions): Promise<BackfillRun>;
   /** Ends the run; a pass in flight is not counted. Idempotent. */
@@ -68,11 +76,16 @@ const notActive = (run: BackfillRun) =>
 export function backfillControl(driver: Driver): BackfillControl {
   const ledger = driver.backfills;
 
-  const enqueueRunner = async (run: BackfillRun, queue: string): Promise<void> => {
+  const enqueueRunner = async (
+    run: BackfillRun,
+    queue: string,
+    maxAttempts: number,
+  ): Promise<void> => {
     await driver.enqueue({
       id: run.jobId,
       name: backfillJobName(run.name),
       queue,
+      maxAttempts,
       payload: { runId: run.runId },
       ...(run.tenantId === undefined ? {} : { tenantId: run.tenantId }),
     });
@@ -101,7 +114,14 @@ export function backfillControl(driver: Driver): BackfillControl {
       jobId: randomUUID(),
     });
     if (change === undefined) throw backfillNotFound(run.runId);
-    if (change.changed) await enqueueRunner(change.run, previous?.queue ?? DEFAULT_QUEUE);
+    // The new runner goes where its run's last one was, allowed as many attempts.
+    if (change.changed) {
+      await enqueueRunner(
+        change.run,
+        previous?.queue ?? DEFAULT_QUEUE,
+        previous?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      );
+    }
     return change;
   };
 
@@ -109,6 +129,10 @@ export function backfillControl(driver: Driver): BackfillControl {
     async start(backfill, options = {}) {
       const byName = typeof backfill === 'string';
       const name = byName ? backfill : backfill.backfill.name;
+      // Screened before the run is stored: a refused enqueue would leave it failed.
+      const maxAttempts = byName
+        ? screenMaxAttempts(options.maxAttempts)
+        : backfill.retry.maxAttempts;
       const started = await ledger.start({
         runId: options.runId ?? randomUUID(),
         jobId: randomUUID(),
@@ -126,7 +150,7 @@ export function backfillControl(driver: Driver): BackfillControl {
       }
       const queue = byName ? (options.queue ?? DEFAULT_QUEUE) : backfill.queue;
       try {
-        await enqueueRunner(started.run, queue);
+        await enqueueRunner(started.run, queue, maxAttempts);
       } catch (error) {
         // A run no job drives would read `running` forever; say what happened instead.
         await ledger

@@ -97,10 +97,7 @@ function screenOne(
       input.priority === undefined
         ? 0
         : screenInteger('priority', input.priority, PRIORITY_MIN, PRIORITY_MAX),
-    maxAttempts:
-      input.maxAttempts === undefined
-        ? DEFAULT_MAX_ATTEMPTS
-        : screenInteger('maxAttempts', input.maxAttempts, 1, 1_000_000),
+    maxAttempts: screenMaxAttempts(input.maxAttempts),
     idempotencyKey: screenOptionalName('idempotencyKey', input.idempotencyKey),
     onConflict,
     concurrencyKey: screenOptionalName('concurrencyKey', input.concurrencyKey),
@@ -109,6 +106,13 @@ function screenOne(
     enqueuedBy: screenOptionalName('enqueuedBy', input.enqueuedBy),
     advanceMark: screenAdvanceMark(input.advanceMark, id),
   };
+}
+
+/** A job's attempts in all: DEFAULT_MAX_ATTEMPTS when not given. */
+export function screenMaxAttempts(value: unknown): number {
+  return value === undefined
+    ? DEFAULT_MAX_ATTEMPTS
+    : screenInteger('maxAttempts', value, 1, 1_000_000);
 }
 
 /** Screens a batch: all or nothing, the refusal's `meta.index` says which request. */

@@ -49,10 +49,22 @@ async function answer(world: World, op: Op | MarkOp): Promise<Normalized> {
   if (!isMarkOp(op)) return applyOp(world, op);
   const context = { labels: world.labels, t0: world.t0, driverName: world.driver.name };
   try {
-    return normalizeAnswer(await callMark(world, op), context);
+    const answered = await callMark(world, op);
+    world.refusal = undefined;
+    return normalizeAnswer(answered, context);
   } catch (error) {
+    world.refusal = error;
     return normalizeAnswer(error, context);
   }
+}
+
+/** A refusal's messages down its cause chain: what the normalized answer leaves out. */
+function refusalChain(refusal: unknown): string | undefined {
+  const messages: string[] = [];
+  for (let at = refusal; at instanceof Error && messages.length < 4; at = at.cause) {
+    messages.push(at.message);
+  }
+  return messages.length === 0 ? undefined : messages.join(' <- ');
 }
 
 /**
@@ -114,15 +126,18 @@ interface Mismatch {
   readonly step: Step;
   readonly tested: Normalized;
   readonly reference: Normalized;
+  /** The tested side's refusal, message and causes, when it refused. */
+  readonly why: string | undefined;
 }
 
 function failure(mismatches: readonly Mismatch[], names: readonly [string, string]): Error {
   const show = (value: unknown) => JSON.stringify(value);
   const lines = mismatches
     .slice(0, SHOWN)
-    .flatMap(({ at, step, tested, reference }) => [
+    .flatMap(({ at, step, tested, reference, why }) => [
       `step ${at}: ${show(step)}`,
       `  ${names[0]}: ${show(tested)}`,
+      ...(why === undefined ? [] : [`    (refused: ${why})`]),
       `  ${names[1]}: ${show(reference)}`,
     ]);
   const more = mismatches.length - SHOWN;
@@ -173,7 +188,8 @@ export async function playRestart(
       const mine = await answer(tested[step.on], step.op);
       const theirs = await answer(against[step.on], step.op);
       if (!isDeepStrictEqual(mine, theirs)) {
-        mismatches.push({ at, step, tested: mine, reference: theirs });
+        const why = refusalChain(tested[step.on].refusal);
+        mismatches.push({ at, step, tested: mine, reference: theirs, why });
       }
     }
     if (mismatches.length > 0) {
