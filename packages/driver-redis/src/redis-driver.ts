@@ -264,9 +264,10 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       append: guard('append job logs', logs.append),
       list: guard('list job logs', logs.list),
     },
-    // Nothing to migrate: a reachable server holds all the driver needs.
+    // Nothing to migrate: a reachable server holds all the driver needs. A keyed read, not PING:
+    // on a cluster PING answers from any node, this from the one holding the prefix's slot.
     check: guard('check the backend', async () => {
-      await redis.ping();
+      await redis.exists(keys.seq());
     }),
     subscribe: guard('subscribe', wake.subscribe),
     async close() {

@@ -1,6 +1,9 @@
-import { type RedisCluster, startRedisCluster } from '@berth/test-servers';
+import { isBerthError } from '@berth/core';
+import { cutProxy, eventually, type RedisCluster, startRedisCluster } from '@berth/test-servers';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openCluster } from '../src/cluster.js';
+import { createRedisDriver } from '../src/index.js';
 import { shardPrefix } from './cluster-prefix.js';
 
 // The private cluster the cluster kit's restart case drives (tooling/test-servers), on its own.
@@ -99,3 +102,52 @@ it('the cluster factory hands out prefixes whose slots share one master: the sca
     expect(masters.size).toBe(1);
   });
 }, 30_000);
+
+it("a driver's check() answers from the master holding its prefix's slot: refused while that master alone is cut off, answering again once it is back", async () => {
+  const prefix = await shardPrefix(cluster);
+  const [home] = cluster.nodes;
+  if (home === undefined) throw new Error('no node');
+  const homePort = await withNode(home.port, async (redis) => {
+    const slot = Number(await redis.cluster('KEYSLOT', `{${prefix}}:`));
+    const range = (await redis.cluster('SLOTS')).find(([from, to]) => from <= slot && slot <= to);
+    return range?.[2]?.[1];
+  });
+  const proxies = await Promise.all(cluster.nodes.map((node) => cutProxy(node.port)));
+  const natMap = Object.fromEntries(
+    cluster.nodes.map((node, index) => [
+      node.address,
+      { host: '127.0.0.1', port: proxies[index]?.port ?? 0 },
+    ]),
+  );
+  const { redis } = openCluster(
+    proxies.map((proxy) => ({ host: '127.0.0.1', port: proxy.port })),
+    10_000,
+    { natMap },
+  );
+  redis.on('error', () => {});
+  const driver = createRedisDriver({ redis, prefix });
+  const homeProxy = proxies[cluster.nodes.findIndex((node) => node.port === homePort)];
+  if (homeProxy === undefined) throw new Error(`no node serves the slot of {${prefix}}`);
+  try {
+    await driver.check();
+    // The other two masters still answer: a PING would reach one of them and pass.
+    homeProxy.refuse();
+    const answers: string[] = [];
+    for (let n = 0; n < 6; n += 1) {
+      answers.push(
+        await driver.check().then(
+          () => 'answered',
+          (error: unknown) =>
+            isBerthError(error, 'DRIVER_UNAVAILABLE') ? 'DRIVER_UNAVAILABLE' : String(error),
+        ),
+      );
+    }
+    expect(answers).toEqual(Array(6).fill('DRIVER_UNAVAILABLE'));
+    homeProxy.accept();
+    await eventually(() => driver.check());
+  } finally {
+    await driver.close();
+    redis.disconnect();
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+  }
+}, 60_000);

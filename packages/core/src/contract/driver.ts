@@ -299,9 +299,10 @@ export interface DriverBackend extends DeleteBackend, EnqueueBackend {
   readonly logs: LogBackend;
   /**
    * Resolves once the backend is reachable and holds everything this driver needs: one cheap
-   * round trip (pg: the applied migration version against the driver's latest; redis: PING;
-   * memory: nothing). DRIVER_NOT_MIGRATED (via `driverNotMigrated`) when the schema is missing
-   * or older; any raw failure becomes DRIVER_UNAVAILABLE. A backend also answers
+   * round trip (pg: the applied migration version against the driver's latest; redis: a read of
+   * a key of its prefix, so a cluster answers from the node holding it; memory: nothing).
+   * DRIVER_NOT_MIGRATED (via `driverNotMigrated`) when the schema is missing or older; any raw
+   * failure becomes DRIVER_UNAVAILABLE. A backend also answers
    * DRIVER_NOT_MIGRATED, never DRIVER_UNAVAILABLE, for any statement that fails because its
    * schema or tables do not exist. Group `check`.
    */
