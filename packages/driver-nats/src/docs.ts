@@ -105,7 +105,12 @@ export async function readJob(
 /** A job key read now: the visible job if any, and the revision a write over the key must name. */
 export interface Slot {
   readonly current: CurrentJob | undefined;
-  /** 0 when the key holds no doc; otherwise the revision of what it holds (visible or not). */
+  /**
+   * 0 when the key holds nothing; otherwise the revision of what it holds: a doc (visible or
+   * not) or a delete marker. A write over a marker names it, so it lands in ONE publish: a create
+   * would be refused by the marker and made again (the client's own fallback), landing after the
+   * writes issued after it, which breaks a batch's insertion order.
+   */
   readonly revision: number;
 }
 
@@ -114,8 +119,10 @@ export async function readSlot(
   id: string,
   meeting: Meeting = 'read',
 ): Promise<Slot> {
-  const entry = await readDoc(context, id);
-  if (entry === undefined) return { current: undefined, revision: 0 };
+  const raw = await context.jobs.get(context.subjects.job(id));
+  if (raw === null) return { current: undefined, revision: 0 };
+  if (raw.operation !== 'PUT') return { current: undefined, revision: raw.revision };
+  const entry: DocEntry = { doc: decodeJson(raw.value), revision: raw.revision };
   const job = await resolveDoc(context, entry, meeting);
   if (job === undefined) return { current: undefined, revision: entry.revision };
   const seq = job.seq ?? entry.revision;

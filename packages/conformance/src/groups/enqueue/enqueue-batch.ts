@@ -3,7 +3,7 @@ import { type EnqueueRequest, MAX_ENQUEUE_BATCH } from '@berth/core';
 import { expect } from 'vitest';
 import { expectRefusal } from '../../assert.js';
 import type { KitCase } from '../../kit.js';
-import { listAll, mustGet, nth, settleTo } from '../fixtures/index.js';
+import { LEASE_MS, listAll, mustGet, nth, settleTo, WORKER } from '../fixtures/index.js';
 
 export const enqueueBatchCases: readonly KitCase[] = [
   {
@@ -34,6 +34,34 @@ export const enqueueBatchCases: readonly KitCase[] = [
         expect(record.runId).toBe(nth(answers, index).runId);
         expect(record).toMatchObject({ attempts: 0, claim: 0, createdAt: t0, updatedAt: t0 });
       }
+    },
+  },
+  {
+    title:
+      "a batch's rows take request order as insertion order, also items reusing deleted jobs' ids: list pages and claims see that order",
+    run: async ({ driver }) => {
+      const first = randomUUID();
+      const third = randomUUID();
+      for (const id of [first, third]) {
+        await driver.enqueue({ id, name: 'gone', queue: 'batch-order' });
+        await driver.delete(id);
+      }
+      await driver.enqueueMany([
+        { id: first, name: 'a', queue: 'batch-order' },
+        { name: 'b', queue: 'batch-order' },
+        { id: third, name: 'c', queue: 'batch-order' },
+        { name: 'd', queue: 'batch-order' },
+      ]);
+      // One instant, one priority: only insertion order tells the rows apart.
+      const listed = (await driver.list({ queue: 'batch-order', limit: 10 })).jobs;
+      expect(listed.map((job) => job.name)).toEqual(['d', 'c', 'b', 'a']);
+      const claimed = await driver.claim({
+        queues: ['batch-order'],
+        workerId: WORKER,
+        visibilityTimeoutMs: LEASE_MS,
+        limit: 4,
+      });
+      expect(claimed.map((job) => job.name)).toEqual(['a', 'b', 'c', 'd']);
     },
   },
   {
