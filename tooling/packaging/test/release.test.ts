@@ -177,9 +177,9 @@ describe('the release, versioned and published from a copy of the working tree',
     }
   });
 
-  it("writes each public package's CHANGELOG.md: a section for the release naming every changeset that lists the package", () => {
-    for (const { name, dir } of publishedPackages(copy)) {
-      const path = join(dir, 'CHANGELOG.md');
+  it("ships each public package's CHANGELOG.md in its tarball: a section for the release naming every changeset that lists the package", () => {
+    for (const { name } of publishedPackages(copy)) {
+      const path = join(published.get(name)?.dir ?? '', 'CHANGELOG.md');
       const changelog = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
       expect({ name, missing: missingFromChangelog(changelog, name, version, pending) }).toEqual({
         name,
