@@ -173,10 +173,13 @@ const CASES: Readonly<Record<string, Case>> = {
     arrange: async (driver) => {
       await driver.enqueue({ name: 'email.send' });
       await driver.enqueue({ name: 'report.build', queue: 'reports', runAt: Date.now() - HOUR });
+      await driver.enqueue({ name: 'account.sync', queue: 'sync', concurrencyKey: 'acct-1' });
+      await driver.claim({ queues: ['sync'], workerId: 'w', visibilityTimeoutMs: HOUR });
       return undefined;
     },
     check: async (_driver, stdout) => {
       expect(stdout).toMatch(/^default +1 +0 /m);
+      expect(stdout.match(/^account\.sync +acct-1 +1$/gm)).toHaveLength(2);
       expect(stdout).toMatch(/COMPLETED\/MIN +FAILED\/MIN/);
       expect(stdout).toContain('per minute over the last 15 min');
       // The default 5m and the example's 1m both flag the job waiting for an hour, only it.

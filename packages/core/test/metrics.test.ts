@@ -1,4 +1,3 @@
-import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import {
   createClient,
@@ -6,37 +5,11 @@ import {
   defineJob,
   instrumentQueues,
   instrumentWorker,
-  type MetricsMeter,
   NonRetryableError,
 } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
+import { meterWithReader, points } from './support/metrics.js';
 import { driveToState, driveUntil, recordingLogger } from './support/runtime.js';
-
-/** A reader the test collects from by hand. */
-class TestReader extends MetricReader {
-  protected override async onShutdown(): Promise<void> {}
-  protected override async onForceFlush(): Promise<void> {}
-}
-
-function meterWithReader(): { meter: MetricsMeter; collect: () => Promise<ResourceMetrics> } {
-  const reader = new TestReader();
-  const provider = new MeterProvider({ readers: [reader] });
-  return {
-    meter: provider.getMeter('test') as unknown as MetricsMeter,
-    collect: async () => (await reader.collect()).resourceMetrics,
-  };
-}
-
-/** Each data point of metric `name` as `{ attributes, value }`. */
-function points(metrics: ResourceMetrics, name: string) {
-  const metric = metrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .find((m) => m.descriptor.name === name);
-  return (metric?.dataPoints ?? []).map((point) => ({
-    attributes: point.attributes,
-    value: point.value,
-  }));
-}
 
 describe('metrics', () => {
   it('queue metrics report what one driver.stats() call per collection reports: jobs per queue and state, and the oldest ready age in seconds; stopped, they read nothing more', async () => {

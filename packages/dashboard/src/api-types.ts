@@ -87,6 +87,31 @@ export interface OverviewResponse {
     readonly names: readonly StaleName[];
     readonly partial: readonly string[];
   };
+  /**
+   * Concurrency keys in use: running jobs that carry a `concurrencyKey`, counted per job name
+   * and key, busiest first (then by name and key), at most CONCURRENCY_TOP (20) of them; from
+   * the newest CONCURRENCY_SCAN (5,000) running jobs, of the tenant only when scoped.
+   */
+  readonly concurrency: ConcurrencyOverview;
+}
+
+export interface ConcurrencyOverview {
+  readonly keys: readonly ConcurrencyKeyRow[];
+  /** Keys with running jobs in all: `keys` and the ones past the 20 answered. */
+  readonly keyCount: number;
+  /** Running jobs read. */
+  readonly scanned: number;
+  /** More jobs were running than were read: the counts cover the newest ones. */
+  readonly truncated: boolean;
+}
+
+export interface ConcurrencyKeyRow {
+  /** The job name (a key's slots are the name's). */
+  readonly name: string;
+  /** The job's `concurrencyKey`. */
+  readonly key: string;
+  /** Jobs of the name and key running now. */
+  readonly running: number;
 }
 
 export interface StaleName {

@@ -2,6 +2,8 @@ export type {
   BulkAction,
   BulkActionResponse,
   BulkActionResult,
+  ConcurrencyKeyRow,
+  ConcurrencyOverview,
   DeadLetterGroup,
   DeadLettersResponse,
   DeadOutboxView,

@@ -45,6 +45,18 @@ async function settle(queue: string, count: number, fail = false) {
 
 const overview = async () => (await getApi<OverviewResponse>(served.base, '/overview')).body;
 
+/** Enqueues a job of `name` per key of `keys` in `queue`, then claims every job of the queue. */
+async function runKeyed(queue: string, name: string, keys: readonly (string | undefined)[]) {
+  for (const concurrencyKey of keys) {
+    await driver.enqueue({
+      name,
+      queue,
+      ...(concurrencyKey === undefined ? {} : { concurrencyKey }),
+    });
+  }
+  await driver.claim({ queues: [queue], workerId: WORKER, visibilityTimeoutMs: MINUTE, limit: 10 });
+}
+
 describe('GET /api/overview', () => {
   it('answers stats() per queue: counts by state and the age of the oldest ready job', async () => {
     await driver.enqueue({ name: 'job', queue: 'mail' });
@@ -121,6 +133,48 @@ describe('GET /api/overview', () => {
     } finally {
       await patient.close();
     }
+  });
+
+  it('answers the concurrency keys in use: running jobs per name and key, busiest first', async () => {
+    expect((await overview()).concurrency).toEqual({
+      keys: [],
+      keyCount: 0,
+      scanned: 0,
+      truncated: false,
+    });
+    await runKeyed('sync', 'account.sync', ['acct-1', 'acct-2', 'acct-1', 'acct-1', undefined]);
+    await runKeyed('mail', 'email.send', ['acct-1', 'acct-1']);
+    // Keyed but not running: not counted.
+    await driver.enqueue({ name: 'account.sync', queue: 'idle', concurrencyKey: 'acct-1' });
+    const body = await overview();
+    expect(body.concurrency).toEqual({
+      keys: [
+        { name: 'account.sync', key: 'acct-1', running: 3 },
+        { name: 'email.send', key: 'acct-1', running: 2 },
+        { name: 'account.sync', key: 'acct-2', running: 1 },
+      ],
+      keyCount: 3,
+      // Every running job is read, the unkeyed one too.
+      scanned: 7,
+      truncated: false,
+    });
+    // The existing fields are unchanged.
+    expect(body.queues.find((queue) => queue.queue === 'sync')?.counts.running).toBe(5);
+  });
+
+  it('answers the 20 busiest concurrency keys, and how many keys run in all', async () => {
+    await runKeyed('busy', 'account.sync', ['acct-00', 'acct-00']);
+    for (let batch = 0; batch < 3; batch += 1) {
+      const keys = Array.from({ length: 8 }, (_, index) => `acct-${batch}${index + 1}`);
+      await runKeyed('sync', 'account.sync', keys);
+    }
+    const { concurrency } = await overview();
+    expect(concurrency.keyCount).toBe(25);
+    expect(concurrency.keys).toHaveLength(20);
+    expect(concurrency.keys[0]).toEqual({ name: 'account.sync', key: 'acct-00', running: 2 });
+    // Ties come by name, then key.
+    expect(concurrency.keys.slice(1, 3).map((entry) => entry.key)).toEqual(['acct-01', 'acct-02']);
+    expect(concurrency.scanned).toBe(26);
   });
 
   it('a staleReadyAfterMs that is not an integer from 1 ms to a week is CONFIG_INVALID', async () => {

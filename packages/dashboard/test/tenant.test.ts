@@ -160,6 +160,32 @@ describe('tenant', () => {
     expect(schedules.body.schedules.map((schedule) => schedule.name)).toEqual(['acme-nightly']);
   });
 
+  it('counts only the tenant’s own running jobs in the overview’s concurrency keys', async () => {
+    for (const [tenantId, concurrencyKey] of [
+      ['acme', 'acct-1'],
+      ['acme', 'acct-1'],
+      ['globex', 'acct-9'],
+      ['globex', 'acct-1'],
+    ] as const) {
+      await driver.enqueue({ name: 'account.sync', queue: 'sync', tenantId, concurrencyKey });
+    }
+    await driver.enqueue({ name: 'account.sync', queue: 'sync', concurrencyKey: 'acct-1' });
+    const claimed = await driver.claim({
+      queues: ['sync'],
+      workerId: W,
+      visibilityTimeoutMs: 60_000,
+      limit: 10,
+    });
+    expect(claimed).toHaveLength(5);
+    const { body } = await getApi<OverviewResponse>(served.base, '/overview', asAcme);
+    expect(body.concurrency).toEqual({
+      keys: [{ name: 'account.sync', key: 'acct-1', running: 2 }],
+      keyCount: 1,
+      scanned: 2,
+      truncated: false,
+    });
+  });
+
   it('marks a state whose rows reached the scan bound as a lower bound', async () => {
     await driver.enqueueMany(
       Array.from({ length: TENANT_SCAN + 1 }, () => ({

@@ -1,4 +1,6 @@
 import {
+  type ConcurrencyInUse,
+  concurrencyInUse,
   type Driver,
   type QueueStats,
   type StaleReadyReport,
@@ -33,6 +35,8 @@ export interface StatsReport {
     readonly capped: readonly string[];
   };
   readonly stale: StaleReadyReport;
+  /** Running jobs per job name and concurrency key, the busiest `keys` of them. */
+  readonly concurrency: ConcurrencyInUse;
 }
 
 const perMinute = (counts: readonly number[], minutes: number): number =>
@@ -41,11 +45,11 @@ const perMinute = (counts: readonly number[], minutes: number): number =>
 /**
  * `stats()`, throughput from the settled rows' `finishedAt`, and the names whose oldest ready
  * job waited longer than `staleAfterMs` (queues whose oldest ready job is that old, each read
- * within STALE_PAGES pages).
+ * within STALE_PAGES pages), and the `keys` concurrency keys with the most jobs running.
  */
 export async function statsReport(
   driver: Driver,
-  options: { readonly minutes: number; readonly staleAfterMs: number },
+  options: { readonly minutes: number; readonly staleAfterMs: number; readonly keys: number },
 ): Promise<StatsReport> {
   const queues = await driver.stats();
   const scanned = await scanThroughput(driver, {
@@ -56,6 +60,7 @@ export async function statsReport(
     staleAfterMs: options.staleAfterMs,
     pages: STALE_PAGES,
   });
+  const concurrency = await concurrencyInUse(driver, { top: options.keys });
   const zeros = scanned.minuteStarts.map(() => 0);
   const throughputQueues = [
     ...new Set([...queues.map((entry) => entry.queue), ...scanned.perQueue.keys()]),
@@ -81,5 +86,6 @@ export async function statsReport(
       capped: scanned.capped,
     },
     stale,
+    concurrency,
   };
 }

@@ -13,8 +13,26 @@ const CLEAR_SCREEN = '\u001b[2J\u001b[H';
 
 const rate = (value: number): string => (value === 0 ? '0' : String(value));
 
+/** The keys table, under the queues' table: nothing at all when no keyed job runs. */
+function renderKeys(out: Output, concurrency: StatsReport['concurrency']): void {
+  const { keys, keyCount, scanned, truncated } = concurrency;
+  if (keys.length === 0) return;
+  out.line();
+  out.table(
+    ['JOB NAME', 'CONCURRENCY KEY', 'RUNNING'],
+    keys.map((entry) => [escapeLine(entry.name), escapeLine(entry.key), String(entry.running)]),
+    ['left', 'left', 'right'],
+  );
+  if (keyCount > keys.length) out.line(`… and ${keyCount - keys.length} more keys`);
+  if (truncated) {
+    out.line(
+      out.color.dim(`the counts cover the newest ${scanned} running jobs (more were running)`),
+    );
+  }
+}
+
 function render(out: Output, report: StatsReport): void {
-  const { queues, throughput, stale } = report;
+  const { queues, throughput, stale, concurrency } = report;
   if (queues.length === 0) {
     out.line('no jobs in any queue');
     return;
@@ -52,6 +70,7 @@ function render(out: Output, report: StatsReport): void {
   out.line(
     out.color.dim(`per minute over the last ${throughput.minutes} min, this one included${bound}`),
   );
+  renderKeys(out, concurrency);
   if (stale.names.length === 0) return;
   out.line();
   out.line(
@@ -76,6 +95,7 @@ interface StatsOptions {
   readonly interval: number;
   readonly minutes: number;
   readonly staleAfter: number;
+  readonly keys: number;
 }
 
 export function registerStats(program: Command, cli: Cli): void {
@@ -85,7 +105,7 @@ export function registerStats(program: Command, cli: Cli): void {
     "it counts every tenant's jobs (the driver's stats have no tenant filter); berth jobs ls --tenant <id> --state <state> lists one tenant's",
   )
     .description(
-      'per queue: jobs in each state, the age of the oldest ready job, completed and failed per minute, and names whose ready jobs wait too long',
+      'per queue: jobs in each state, the age of the oldest ready job, completed and failed per minute; the names whose ready jobs wait too long; and the concurrency keys with the most jobs running',
     )
     .option('--watch', 'print again every interval until interrupted (Ctrl-C)')
     .addOption(
@@ -102,13 +122,21 @@ export function registerStats(program: Command, cli: Cli): void {
         .default(DEFAULT_STALE_READY_AFTER_MS, '5m'),
     )
     .addOption(
+      new Option(
+        '--keys <n>',
+        'how many concurrency keys to show, those with the most jobs running',
+      )
+        .argParser(integerArg(1, 10_000))
+        .default(20),
+    )
+    .addOption(
       new Option('--interval <duration>', 'how often --watch prints')
         .argParser(positiveDurationArg)
         .default(2_000, '2s'),
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  berth stats\n  berth stats --stale-after 1m --minutes 15\n  berth stats --watch --interval 5s',
+      '\nExamples:\n  berth stats\n  berth stats --stale-after 1m --minutes 15\n  berth stats --keys 50\n  berth stats --watch --interval 5s',
     )
     .action(async (options: StatsOptions, command: Command) => {
       await withSession(cli, command, async ({ driver, out }) => {
@@ -121,6 +149,7 @@ export function registerStats(program: Command, cli: Cli): void {
             const report = await statsReport(driver, {
               minutes: options.minutes,
               staleAfterMs: options.staleAfter,
+              keys: options.keys,
             });
             const { at } = report;
             if (out.json) {

@@ -1,4 +1,10 @@
 export type {
+  ConcurrencyInUse,
+  ConcurrencyInUseOptions,
+  ConcurrencyKeyUse,
+} from './concurrency-in-use.js';
+export { concurrencyInUse } from './concurrency-in-use.js';
+export type {
   BatchObserver,
   InstrumentOptions,
   MetricsMeter,

@@ -1,6 +1,7 @@
 import { JOB_STATES, staleReadyReport } from '@berth/core';
 import type { OverviewResponse, QueueOverview } from '../api-types.js';
 import type { RequestContext } from '../http/context.js';
+import { concurrencyKeys } from './concurrency-keys.js';
 import { pausedQueues } from './queue-pauses.js';
 import { STALE_OVERVIEW_PAGES, tenantOverview } from './tenant-overview.js';
 
@@ -24,15 +25,25 @@ const emptyQueue = (queue: string, zeros: readonly number[]): QueueOverview => (
 /**
  * Counts per queue from one `stats()` call, and throughput from the in-process sampler (which
  * that same call feeds). A tenant-scoped dashboard cannot use `stats()` (it counts every tenant):
- * it reads that tenant's recent rows instead, within a stated bound.
+ * it reads that tenant's recent rows instead, within a stated bound. The concurrency keys in use
+ * are read from the running jobs, the tenant's own when scoped (see `concurrencyKeys`).
  */
 export async function overview(context: RequestContext): Promise<OverviewResponse> {
   const { driver, sampleMs, staleReadyAfterMs } = context.options;
-  if (context.tenantId !== undefined) {
-    return tenantOverview(driver, context.tenantId, sampleMs, staleReadyAfterMs);
+  const { tenantId } = context;
+  if (tenantId !== undefined) {
+    const [scoped, concurrency] = await Promise.all([
+      tenantOverview(driver, tenantId, sampleMs, staleReadyAfterMs),
+      concurrencyKeys(driver, tenantId),
+    ]);
+    return { ...scoped, concurrency };
   }
   context.sampler.start();
-  const [stats, paused] = await Promise.all([context.sampler.sample(), pausedQueues(context)]);
+  const [stats, paused, concurrency] = await Promise.all([
+    context.sampler.sample(),
+    pausedQueues(context),
+    concurrencyKeys(driver, undefined),
+  ]);
   const now = driver.clock.now();
   const sampled = context.sampler.read(now);
   const zeros = sampled.minuteStarts.map(() => 0);
@@ -80,5 +91,6 @@ export async function overview(context: RequestContext): Promise<OverviewRespons
       ),
     },
     stale,
+    concurrency,
   };
 }

@@ -37,14 +37,15 @@ const emptyCounts = (): Record<State, number> => ({
 /**
  * One tenant's overview from its rows: the newest TENANT_SCAN of each state (eight `list`
  * calls). Throughput buckets the `finishedAt` of the settled rows read, so it is exact while a
- * state has fewer than TENANT_SCAN rows and a lower bound past that.
+ * state has fewer than TENANT_SCAN rows and a lower bound past that. The concurrency keys are
+ * the caller's (`concurrencyKeys`, over the tenant's running rows).
  */
 export async function tenantOverview(
   driver: Driver,
   tenantId: string,
   sampleMs: number,
   staleReadyAfterMs: number,
-): Promise<OverviewResponse> {
+): Promise<Omit<OverviewResponse, 'concurrency'>> {
   const pages = await Promise.all(
     JOB_STATES.map(async (state) => ({
       state,

@@ -120,6 +120,62 @@ function Stale({
   );
 }
 
+function ConcurrencyKeys({
+  concurrency,
+}: {
+  readonly concurrency: OverviewResponse['concurrency'];
+}) {
+  const { keys, keyCount, scanned, truncated } = concurrency;
+  const more = keyCount - keys.length;
+  const own = config.tenant === null ? '' : " of this tenant's";
+  return (
+    <section aria-labelledby="concurrency-title">
+      <h2 id="concurrency-title">Concurrency keys in use</h2>
+      {keys.length === 0 ? (
+        <p class="muted">No job with a concurrency key is running.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="concurrency">
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Key</th>
+                <th scope="col" class="num">
+                  Running
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((entry) => (
+                <tr key={`${entry.name}\u0000${entry.key}`}>
+                  <td>
+                    <Link to={withQuery('/jobs', { name: entry.name, state: 'running' })}>
+                      {entry.name}
+                    </Link>
+                  </td>
+                  <td>{entry.key}</td>
+                  <td class="num">{entry.running.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {more > 0 ? (
+        <p class="muted small">
+          {more.toLocaleString()} more {more === 1 ? 'key has' : 'keys have'} running jobs; the{' '}
+          {keys.length.toLocaleString()} busiest are shown.
+        </p>
+      ) : null}
+      {truncated ? (
+        <p class="muted small">
+          Counted from the newest {scanned.toLocaleString()} running jobs{own}; more were running.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 function Bound({ overview }: { readonly overview: OverviewResponse }) {
   const { throughput } = overview;
   if (throughput.source === 'scanned') {
@@ -224,6 +280,7 @@ export function OverviewPage() {
               </table>
             </div>
           )}
+          <ConcurrencyKeys concurrency={data.concurrency} />
         </>
       )}
     </section>
