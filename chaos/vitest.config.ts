@@ -15,6 +15,8 @@ export default mergeConfig(
       name: 'chaos',
       // Not (yet) part of pnpm test: run by vitest.sentinel.config.ts.
       exclude: [...configDefaults.exclude, ...SENTINEL_TESTS],
+      // Child processes start from the builds: built first (a turbo cache hit after pnpm test's).
+      globalSetup: ['./test/support/build.ts'],
       fileParallelism: true,
       maxWorkers: 2,
       testTimeout: 120_000,

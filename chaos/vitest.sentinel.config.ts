@@ -12,6 +12,8 @@ export default mergeConfig(
     test: {
       name: 'chaos-sentinel',
       include: SENTINEL_TESTS,
+      // Child processes start from the builds: built first (a turbo cache hit after pnpm test's).
+      globalSetup: ['./test/support/build.ts'],
       fileParallelism: true,
       maxWorkers: 2,
       testTimeout: 120_000,

@@ -1,13 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChildMessage, ChildSpec, ParentMessage } from './child/spec.ts';
+import { childArgs } from './child-command.ts';
 import { now } from './ledger/events.ts';
 import type { Island } from './net/netns.ts';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const ENTRY = {
   worker: new URL('./child/worker-main.ts', import.meta.url),
   scheduler: new URL('./child/scheduler-main.ts', import.meta.url),
@@ -39,8 +37,8 @@ export interface Disruption {
 }
 
 /**
- * Child processes of one role running the same spec. Each runs TypeScript sources through tsx's
- * loader in the node process itself, so the pid the fleet signals is the worker's own.
+ * Child processes of one role running the same spec. Each runs its entry (childArgs) in the node
+ * process itself, no wrapper, so the pid the fleet signals is the worker's own.
  */
 export class Fleet {
   readonly members: Member[] = [];
@@ -57,13 +55,7 @@ export class Fleet {
   spawn(own: Partial<Pick<ChildSpec, 'queues' | 'pollIntervalMs'>> = {}): Promise<Member> {
     const spec = { ...this.spec, ...own };
     const log = openSync(join(this.spec.ledgerDir, `${this.spec.role}-${Date.now()}.log`), 'a');
-    const args = [
-      '--import',
-      TSX,
-      '--conditions=@berth/source',
-      fileURLToPath(ENTRY[this.spec.role]),
-      JSON.stringify(spec),
-    ];
+    const args = [...childArgs(ENTRY[this.spec.role]), JSON.stringify(spec)];
     const [command, argv] = this.island?.command(process.execPath, args) ?? [
       process.execPath,
       args,

@@ -1,18 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defineJob, MAX_JOB_PAGE } from '@berth/core';
 import { createPgOutbox } from '@berth/driver-pg';
 import { createRedisDriver } from '@berth/driver-redis';
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { expect, it } from 'vitest';
+import { childArgs } from '../src/child-command.ts';
 import { startServer } from '../src/servers/index.ts';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const RELAY = fileURLToPath(new URL('../src/child/relay-main.ts', import.meta.url));
+const RELAY = new URL('../src/child/relay-main.ts', import.meta.url);
 const RELAYS = 3;
 /** Jobs the producer commits; the crash comes once CRASH_AT of them are in. */
 const JOBS = 1_000;
@@ -39,13 +37,7 @@ it('outbox: every committed job is relayed exactly once through relay SIGKILLs a
   const spawnRelay = () => {
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        TSX,
-        '--conditions=@berth/source',
-        RELAY,
-        JSON.stringify({ pgUrl, schema, redisUrl: redis.url, prefix }),
-      ],
+      [...childArgs(RELAY), JSON.stringify({ pgUrl, schema, redisUrl: redis.url, prefix })],
       { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] },
     );
     relays.add(child);

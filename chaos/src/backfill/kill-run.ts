@@ -1,15 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BackfillRun, createClient } from '@berth/core';
 import { createPgDriver } from '@berth/driver-pg';
 import pg from 'pg';
+import { childArgs } from '../child-command.ts';
 import { chaosBackfill } from './definition.ts';
 import { CREATE_ITEMS, FILL_ITEMS, TALLY } from './rows-sql.ts';
 
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const WORKER = fileURLToPath(new URL('../child/backfill-main.ts', import.meta.url));
+const WORKER = new URL('../child/backfill-main.ts', import.meta.url);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface BackfillKillOptions {
@@ -56,11 +54,9 @@ export async function runBackfillKill(options: BackfillKillOptions): Promise<Bac
       rowsPerSecond: options.rowsPerSecond,
       workMs: options.workMs,
     };
-    const child = spawn(
-      process.execPath,
-      ['--import', TSX, '--conditions=@berth/source', WORKER, JSON.stringify(spec)],
-      { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
-    );
+    const child = spawn(process.execPath, [...childArgs(WORKER), JSON.stringify(spec)], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     workers.add(child);
     child.once('exit', () => workers.delete(child));
   };
