@@ -12,11 +12,23 @@ import {
 } from './record.js';
 import { createKey } from './writes.js';
 
+/**
+ * A job key read from the bucket now (not from the index): the doc it holds, if any, and the
+ * revision a write over the key must name (0 when it holds nothing, a delete marker's own).
+ */
+async function readKey(
+  context: NatsContext,
+  id: string,
+): Promise<{ readonly entry: DocEntry | undefined; readonly revision: number }> {
+  const raw = await context.jobs.get(context.subjects.job(id));
+  if (raw === null) return { entry: undefined, revision: 0 };
+  if (raw.operation !== 'PUT') return { entry: undefined, revision: raw.revision };
+  return { entry: { doc: decodeJson(raw.value), revision: raw.revision }, revision: raw.revision };
+}
+
 /** A job key read from the bucket now (not from the index): its doc and revision, or undefined. */
 export async function readDoc(context: NatsContext, id: string): Promise<DocEntry | undefined> {
-  const entry = await context.jobs.get(context.subjects.job(id));
-  if (entry === null || entry.operation !== 'PUT') return undefined;
-  return { doc: decodeJson(entry.value), revision: entry.revision };
+  return (await readKey(context, id)).entry;
 }
 
 /** A batch's decision as stored now, or undefined while it is in flight. */
@@ -119,10 +131,8 @@ export async function readSlot(
   id: string,
   meeting: Meeting = 'read',
 ): Promise<Slot> {
-  const raw = await context.jobs.get(context.subjects.job(id));
-  if (raw === null) return { current: undefined, revision: 0 };
-  if (raw.operation !== 'PUT') return { current: undefined, revision: raw.revision };
-  const entry: DocEntry = { doc: decodeJson(raw.value), revision: raw.revision };
+  const { entry, revision } = await readKey(context, id);
+  if (entry === undefined) return { current: undefined, revision };
   const job = await resolveDoc(context, entry, meeting);
   if (job === undefined) return { current: undefined, revision: entry.revision };
   const seq = job.seq ?? entry.revision;
