@@ -2,6 +2,7 @@ import { MAX_NAME_LENGTH } from '../contract/limits.js';
 import { configInvalid } from '../errors/refusals.js';
 import { defineJob } from '../runtime/jobs/define-job.js';
 import type { JobContext } from '../runtime/jobs/job-types.js';
+import { screenCountOption } from '../screen/count-option.js';
 import { runBackfill } from './runner.js';
 import type {
   BackfillDefinition,
@@ -16,17 +17,6 @@ export const backfillJobName = (name: string): string => `backfill:${name}`;
 const EXAMPLE =
   "defineBackfill({ name: 'reindex-users', batch: 500, pass: async ({ cursor, limit }) => ({ rows: 0, next: null }) })";
 
-function positiveInteger(option: string, value: unknown, max: number): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw configInvalid({
-      option,
-      reason: `must be a whole number from 1 to ${max}`,
-      example: EXAMPLE,
-    });
-  }
-}
-
 function checkOptions<TTx>(options: BackfillOptions<TTx>): void {
   const { name } = options;
   const longest = MAX_NAME_LENGTH - backfillJobName('').length;
@@ -40,12 +30,12 @@ function checkOptions<TTx>(options: BackfillOptions<TTx>): void {
   if (typeof options.pass !== 'function') {
     throw configInvalid({ option: 'pass', reason: 'must be an async function', example: EXAMPLE });
   }
-  positiveInteger('batch', options.batch, 1_000_000);
-  positiveInteger('concurrency', options.concurrency, 1_000);
+  screenCountOption('batch', options.batch, 1_000_000, EXAMPLE);
+  screenCountOption('concurrency', options.concurrency, 1_000, EXAMPLE);
   const rate = options.rateLimit;
   if (rate !== undefined) {
-    positiveInteger('rateLimit.rows', rate.rows ?? 0, Number.MAX_SAFE_INTEGER);
-    positiveInteger('rateLimit.intervalMs', rate.intervalMs ?? 0, 86_400_000);
+    screenCountOption('rateLimit.rows', rate.rows ?? 0, Number.MAX_SAFE_INTEGER, EXAMPLE);
+    screenCountOption('rateLimit.intervalMs', rate.intervalMs ?? 0, 86_400_000, EXAMPLE);
   }
   if (options.transaction !== undefined && typeof options.transaction.run !== 'function') {
     throw configInvalid({

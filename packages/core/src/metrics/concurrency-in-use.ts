@@ -1,6 +1,6 @@
 import type { Driver } from '../contract/driver.js';
 import { MAX_JOB_PAGE } from '../contract/limits.js';
-import { configInvalid } from '../errors/refusals.js';
+import { screenCountOption } from '../screen/count-option.js';
 
 /** One job name's concurrency key with the jobs running under it now. */
 export interface ConcurrencyKeyUse {
@@ -36,26 +36,13 @@ export interface ConcurrencyInUseOptions {
 
 const EXAMPLE = 'await concurrencyInUse(driver, { top: 20, maxRunning: 5_000 })';
 
-function screenCount(option: string, value: unknown, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw configInvalid({
-      option,
-      reason: `is ${String(value)}`,
-      allowed: `must be a whole number from 1 to ${max}`,
-      example: EXAMPLE,
-    });
-  }
-  return value;
-}
-
 /** The options with defaults filled; CONFIG_INVALID naming the option that is out of range. */
 export function resolveConcurrencyInUse(
   options: ConcurrencyInUseOptions,
-): Required<Omit<ConcurrencyInUseOptions, 'tenantId'>> & Pick<ConcurrencyInUseOptions, 'tenantId'> {
+): ConcurrencyInUseOptions & { readonly top: number; readonly maxRunning: number } {
   return {
-    top: screenCount('top', options.top, 50, 10_000),
-    maxRunning: screenCount('maxRunning', options.maxRunning, 5_000, 1_000_000),
+    top: screenCountOption('top', options.top, 10_000, EXAMPLE) ?? 50,
+    maxRunning: screenCountOption('maxRunning', options.maxRunning, 1_000_000, EXAMPLE) ?? 5_000,
     ...(options.tenantId === undefined ? {} : { tenantId: options.tenantId }),
   };
 }
@@ -74,7 +61,7 @@ export async function concurrencyInUse(
 ): Promise<ConcurrencyInUse> {
   const { top, maxRunning, tenantId } = resolveConcurrencyInUse(options);
   // Keyed by name and key with a separator neither holds: names and keys are bounded, printable.
-  const counts = new Map<string, ConcurrencyKeyUse>();
+  const counts = new Map<string, { name: string; key: string; running: number }>();
   let scanned = 0;
   let after: string | undefined;
   let truncated = false;
@@ -90,11 +77,9 @@ export async function concurrencyInUse(
       if (job.concurrencyKey === undefined) continue;
       const id = `${job.name}\u0000${job.concurrencyKey}`;
       const seen = counts.get(id);
-      counts.set(id, {
-        name: job.name,
-        key: job.concurrencyKey,
-        running: (seen?.running ?? 0) + 1,
-      });
+      if (seen === undefined)
+        counts.set(id, { name: job.name, key: job.concurrencyKey, running: 1 });
+      else seen.running += 1;
     }
     scanned += page.jobs.length;
     after = page.next;
