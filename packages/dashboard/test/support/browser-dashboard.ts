@@ -7,7 +7,10 @@ import { startDashboard } from './server.js';
 export interface BrowserDashboard {
   readonly origin: string;
   readonly browser: Browser;
-  /** Closes the browser, then the dashboard and its server (never the driver: the file's own). */
+  /**
+   * Disconnects from the shared browser (dropping the contexts this file opened), then closes the
+   * dashboard and its server (never the driver: the file's own).
+   */
   close(): Promise<void>;
 }
 

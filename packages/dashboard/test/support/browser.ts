@@ -1,9 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
-
-/** Debian's Chromium: `.ci/run` installs it when missing. */
-export const CHROMIUM = '/usr/bin/chromium';
+import { inject } from 'vitest';
 
 /** Screenshots the browser tests take, one per page (gitignored). */
 export function artifactDir(name: string): string {
@@ -12,18 +10,16 @@ export function artifactDir(name: string): string {
   return dir;
 }
 
+/**
+ * A connection to the run's one Chromium (started by `chromium-server.ts`): the caller's
+ * `close()` disconnects and drops the contexts it opened, leaving the browser to the other files.
+ */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+  const endpoint = inject('chromiumWsEndpoint');
+  if (endpoint === undefined) {
+    throw new Error(
+      'no Chromium server: run under the dashboard vitest config (chromium-server.ts)',
+    );
   }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.connect(endpoint);
 }

@@ -25,7 +25,8 @@ export interface E2e {
 
 /**
  * The browser tests, run against a dashboard over a real driver (`open`), seeded with jobs in
- * every state. One Chromium for the file; each test drives the page as an operator would.
+ * every state. One Chromium connection for the file; each test drives the page as an operator
+ * would.
  */
 export function describeE2e(
   name: string,
