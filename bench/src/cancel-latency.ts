@@ -10,9 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
+import { openPair } from './driver-pair.ts';
 import { markdownTable, millis, spreadText } from './format.ts';
-import { prefixFor, schemaFor } from './naming.ts';
-import type { ServerUrls } from './protocol.ts';
 import { cleanUp, locateServers } from './servers.ts';
 import { percentile, spread } from './stats.ts';
 import type { ServerKind } from './systems/types.ts';
@@ -27,28 +26,6 @@ const MODES = ['heard', 'renewal'] as const;
 type Mode = (typeof MODES)[number];
 const LEASE_MS = 10_000;
 
-/** Two driver objects over one store: the worker's and the canceller's. */
-async function openPair(server: ServerKind, urls: ServerUrls, tag: string): Promise<Driver[]> {
-  if (server === 'memory') {
-    const { createMemoryDriver } = await import('@berth/driver-memory');
-    const worker = createMemoryDriver();
-    return [worker, createMemoryDriver({ sameStoreAs: worker })];
-  }
-  if (server === 'pg') {
-    const { createPgDriver } = await import('@berth/driver-pg');
-    const open = () => createPgDriver({ connectionString: urls.pg, schema: schemaFor(tag) });
-    const worker = open();
-    await worker.migrate();
-    return [worker, open()];
-  }
-  if (server === 'redis') {
-    const { createRedisDriver } = await import('@berth/driver-redis');
-    return [0, 1].map(() => createRedisDriver({ url: urls.redis, prefix: prefixFor(tag) }));
-  }
-  const { createNatsDriver } = await import('@berth/driver-nats');
-  return [0, 1].map(() => createNatsDriver({ servers: urls.nats, prefix: prefixFor(tag) }));
-}
-
 /** The worker's driver for `renewal`: the same calls, with a subscribe that hears no cancel. */
 function deafTo(driver: Driver): Driver {
   const { subscribe } = driver;
@@ -62,8 +39,8 @@ function deafTo(driver: Driver): Driver {
 }
 
 /** Cancel → abort, ms, for `samples` jobs one after another. */
-async function sample(pair: Driver[], mode: Mode, samples: number): Promise<number[]> {
-  const [workerDriver, canceller] = pair as [Driver, Driver];
+async function sample(pair: [Driver, Driver], mode: Mode, samples: number): Promise<number[]> {
+  const [workerDriver, canceller] = pair;
   let started: (() => void) | undefined;
   let aborted: ((at: number) => void) | undefined;
   const long = defineJob({

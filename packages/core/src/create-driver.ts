@@ -208,6 +208,7 @@ export function createDriver(backend: DriverBackend): Driver {
   }
 
   const subscribe = backend.subscribe?.bind(backend);
+  const watchSettles = backend.watchSettles?.bind(backend);
 
   return {
     name: backend.name,
@@ -295,6 +296,17 @@ export function createDriver(backend: DriverBackend): Driver {
                 throw jobInvalid('onCancelled', 'must be a function, or be left out');
               }
               return subscribe(screenSubscribeQueues(queues), onWork, onCancelled);
+            }),
+        }),
+    ...(watchSettles === undefined
+      ? {}
+      : {
+          watchSettles: (onSettled: (jobIds: readonly string[]) => void) =>
+            run('watchSettles', () => {
+              if (typeof onSettled !== 'function') {
+                throw jobInvalid('onSettled', 'must be a function');
+              }
+              return watchSettles(onSettled);
             }),
         }),
     close() {

@@ -42,6 +42,7 @@ import { cancel, get, promote, requeue } from './operator.js';
 import { listPaused, pause, resume } from './pause.js';
 import { progress } from './progress.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
+import { watchSettles } from './settle-notices.js';
 import { getStep, listSteps, putStep } from './steps.js';
 import { createStore, DRIVER_NAME, type Store } from './store.js';
 import { subscribe } from './wake.js';
@@ -200,6 +201,15 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     subscribe: (queues, onWork, onCancelled) =>
       run('subscribe', () => {
         const unsubscribe = subscribe(store, queues, onWork, onCancelled);
+        subscriptions.add(unsubscribe);
+        return async () => {
+          subscriptions.delete(unsubscribe);
+          await unsubscribe();
+        };
+      }),
+    watchSettles: (onSettled) =>
+      run('watch settles', () => {
+        const unsubscribe = watchSettles(store, onSettled);
         subscriptions.add(unsubscribe);
         return async () => {
           subscriptions.delete(unsubscribe);

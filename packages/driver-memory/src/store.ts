@@ -9,6 +9,7 @@ import {
   type Json,
   LIVE_STATES,
   type StepRecord,
+  TERMINAL_STATES,
 } from '@berth/core/driver';
 import { EventLog } from './event-log.js';
 import type { RowHeap } from './heap.js';
@@ -25,6 +26,7 @@ import {
   unplace,
 } from './placement.js';
 import { ScheduleTable } from './schedules.js';
+import { notifySettled } from './settle-notices.js';
 
 export const DRIVER_NAME = 'memory';
 
@@ -86,6 +88,8 @@ export interface Held {
   readonly expiresAt: number;
 }
 
+export type SettleListener = (jobIds: readonly string[]) => void;
+
 export interface WakeListener {
   readonly queues: ReadonlySet<string>;
   readonly onWork: (queue: string) => void;
@@ -126,6 +130,9 @@ export interface Store {
   /** Stored schedules (schedules.ts). */
   readonly schedules: ScheduleTable;
   readonly listeners: Set<WakeListener>;
+  /** `watchSettles` listeners, and the ids settled since their last delivery (wake.ts). */
+  readonly settleListeners: Set<SettleListener>;
+  readonly settledPending: string[];
   readonly meter: Meter;
   nextSeq(): number;
   closed: boolean;
@@ -152,6 +159,8 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     backfills: new Map(),
     schedules: new ScheduleTable(clock),
     listeners: new Set(),
+    settleListeners: new Set(),
+    settledPending: [],
     meter,
     nextSeq: () => {
       seq += 1;
@@ -203,10 +212,12 @@ function indexKey(store: Store, row: Row, present: boolean): void {
  * the fields. A row that leaves LIVE frees its key; one that re-enters LIVE (requeue) takes it.
  */
 export function setState(store: Store, row: Row, state: JobState): void {
+  const was = row.state;
   row.state = state;
   replace(store.placement, row);
   indexWaiter(store, row, true);
   indexKey(store, row, true);
+  if (TERMINAL_STATES.has(state) && !TERMINAL_STATES.has(was)) notifySettled(store, row.id);
 }
 
 /** Adds a new row and, when it is live and holds a key, takes that key. */

@@ -115,6 +115,8 @@ export async function claim(context: NatsContext, request: ScreenedClaim): Promi
     // this one lost (a stale index would only pick more rows they hold), before picking again.
     await context.mirror.syncFull();
   }
+  // The burials landed: result waits on those jobs hear them, whatever the claim answers.
+  if (lapsed.length > 0) context.settles.publish(lapsed.map((job) => job.id));
   if (failed.length > 0) {
     await giveBackLost(
       context,

@@ -7,6 +7,7 @@ import { failingLostAnswers } from './lost-answers.js';
 import { Mirror } from './mirror.js';
 import type { ServerCredentials } from './server-credentials.js';
 import { screenReplicas } from './servers.js';
+import { SettleNotices } from './settle-notices.js';
 import type { Subjects } from './subjects.js';
 import { Wake } from './wake.js';
 
@@ -30,9 +31,10 @@ const PART_HEADROOM = 4_096;
  * Opens what the driver needs, in order: the connection (unless the app gave one), the two
  * buckets (created on first use with file storage and the configured replicas; a bucket that
  * exists is used as it is; replicas above 1 only on a server that replicates conditional writes
- * safely, see `screenReplicas`), the watch, and the wake subject. After a reconnect the watch resumes
- * where it stopped and wake listeners look again; a drop fails the requests in flight at once
- * (`failingLostAnswers`), as does a new leader of either stream.
+ * safely, see `screenReplicas`), the watch, the wake subject and the settle notices. After a
+ * reconnect the watch resumes where it stopped and wake listeners look again (settle notices
+ * published meanwhile are lost: result waits find those settles at their poll); a drop fails the
+ * requests in flight at once (`failingLostAnswers`), as does a new leader of either stream.
  */
 export async function openContext(settings: ConnectSettings): Promise<NatsContext> {
   const given =
@@ -92,6 +94,7 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       },
       mirror,
       wake,
+      settles: new SettleNotices(nc, settings.subjects.settled),
       markerGraceMs: settings.markerGraceMs,
       stopStatus: () => {
         (statuses as { stop?: () => void }).stop?.();

@@ -6,6 +6,7 @@ import type { BlobStore } from './blobs.js';
 import type { JobIndex } from './index/job-index.js';
 import type { Mirror } from './mirror.js';
 import { decodeJson, encodeJson, type StoredDoc } from './record.js';
+import type { SettleNotices } from './settle-notices.js';
 import type { Subjects } from './subjects.js';
 import type { Wake } from './wake.js';
 import { deleteKey, purgeKey, writeKey } from './writes.js';
@@ -24,6 +25,8 @@ export interface NatsContext extends BlobStore {
   readonly index: JobIndex;
   readonly mirror: Mirror;
   readonly wake: Wake;
+  /** Where a change that settled jobs says so once it landed (`watchSettles`). */
+  readonly settles: SettleNotices;
   /** How long delete markers stay in the jobs bucket before a purge removes them. */
   readonly markerGraceMs: number;
   /** Stops following the connection's status (on close). */

@@ -288,6 +288,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     subscribe: on('subscribe', (context, queues, onWork, onCancelled) =>
       context.wake.subscribe(queues, onWork, onCancelled),
     ),
+    watchSettles: on('watch settles', (context, onSettled) => context.settles.watch(onSettled)),
     async close() {
       if (closed) return;
       closed = true;
@@ -296,6 +297,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       context.mirror.stop();
       context.stopStatus();
       context.wake.close();
+      context.settles.close();
       if (owned) await context.nc.close();
     },
   };

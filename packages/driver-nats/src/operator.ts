@@ -81,6 +81,8 @@ export async function cancel(
     return cancelled(current, at);
   });
   if (was === 'running') context.wake.publishCancelled(id, job.queue);
+  // A cancel from any live state settles the job: result waits hear it.
+  context.settles.publish([id]);
   return answerOf(context, job, now);
 }
 

@@ -6,6 +6,7 @@ import {
   type NackItem,
   type NackOptions,
   type SuspendOptions,
+  TERMINAL_STATES,
 } from '@berth/core/driver';
 import { spillJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
@@ -56,26 +57,42 @@ export async function fenced(
   throw new Error(`job ${fence.jobId} kept changing under ${TRIES} fenced writes`);
 }
 
-/** Lands each item's change, all in flight at once; answers landed per item, in order. */
+/**
+ * Lands each item's change, all in flight at once; answers landed per item, in order. Once every
+ * write has answered, the queues given work are woken and the ids settled told in one notice,
+ * those of items that landed even when another failed (the call then rejects with its error).
+ */
 async function settleAll(
   context: NatsContext,
   items: readonly { fence: Fence; change: Change }[],
 ): Promise<boolean[]> {
   await context.mirror.syncOwn();
   const now = context.clock.now();
-  const results = await Promise.all(
+  const outcomes = await Promise.allSettled(
     items.map((item) => fenced(context, item.fence, item.change, now)),
   );
-  const woke = results.flatMap((job) =>
-    job !== undefined &&
-    (job.state === 'ready' ||
+  const woke: string[] = [];
+  const settled: string[] = [];
+  const landed: boolean[] = [];
+  let failure: PromiseRejectedResult | undefined;
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected') failure ??= outcome;
+    const job = outcome.status === 'fulfilled' ? outcome.value : undefined;
+    landed.push(job !== undefined);
+    if (job === undefined) continue;
+    if (TERMINAL_STATES.has(job.state)) settled.push(job.id);
+    else if (
+      job.state === 'ready' ||
       job.state === 'delayed' ||
-      (job.state === 'suspended' && job.runAt <= now))
-      ? [job.queue]
-      : [],
-  );
+      (job.state === 'suspended' && job.runAt <= now)
+    ) {
+      woke.push(job.queue);
+    }
+  }
   context.wake.publish(woke);
-  return results.map((job) => job !== undefined);
+  context.settles.publish(settled);
+  if (failure !== undefined) throw failure.reason;
+  return landed;
 }
 
 const ackChange =

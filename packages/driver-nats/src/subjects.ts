@@ -15,7 +15,8 @@ import { configInvalid } from '@berth/core/driver';
  *   (`t.<runId>.<gen>`), job log chunks (`g.<jobId>.<gen>`), the backfill ledger (one entry per
  *   name and tenant, `f.<hash>.<hash>`, and a pointer per run, `r.<runId>`) and the parts of
  *   content too large for its record (`x.<owner>.<field>.<generation>.<part>`).
- * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`.
+ * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`, settle notices (the ids of the
+ *   jobs a change settled) over `berth.<prefix>.settled`.
  *
  * App-chosen names (keys, lease names, step names) are hashed into key tokens: KV keys allow few
  * characters, and the full name is kept in the value and checked on every read.
@@ -32,6 +33,8 @@ export interface Subjects {
   readonly jobsStream: string;
   readonly auxStream: string;
   readonly wake: string;
+  /** The core subject of settle notices (`watchSettles`). */
+  readonly settled: string;
   /** Job record key. */
   job(id: string): string;
   /** Batch decision key. */
@@ -125,6 +128,7 @@ export function subjectsFor(prefix: string): Subjects {
     jobsStream: `KV_${jobsBucket}`,
     auxStream: `KV_${auxBucket}`,
     wake: `berth.${prefix}.wake`,
+    settled: `berth.${prefix}.settled`,
     job: (id) => `j.${id}`,
     batch: (id) => `b.${id}`,
     event: (id) => `e.${id}`,

@@ -8,6 +8,7 @@ import {
   resolveBaseOptions,
 } from '@berth/core/driver';
 import { createDb, openConnections, type PgConnectionOptions } from './executor.js';
+import { createListenConnection } from './listen-connection.js';
 import { type MigrateResult, migrate } from './migrate.js';
 import { type MigrationStatus, migrationStatus } from './migration-status.js';
 import { attemptStore } from './ops/attempts.js';
@@ -26,9 +27,16 @@ import { scheduleStore } from './ops/schedules.js';
 import { settleOps } from './ops/settle.js';
 import { eventStore, leaseStore, markStore, stepStore } from './ops/stores.js';
 import { preparedNames } from './prepared.js';
+import { watchSettles } from './settle-watch.js';
 import { statements } from './sql/index.js';
-import { cancelChannel, DEFAULT_SCHEMA, quoteSchema, wakeChannel } from './sql/schema.js';
-import { createWakeListener } from './wake.js';
+import {
+  cancelChannel,
+  DEFAULT_SCHEMA,
+  quoteSchema,
+  settleChannel,
+  wakeChannel,
+} from './sql/schema.js';
+import { subscribeWake } from './wake.js';
 
 /**
  * The connection, the schema and the base options (`clock`, `hooks`, `maxPayloadBytes`,
@@ -86,12 +94,15 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     hooks: base.hooks,
     channel: wakeChannel(schema),
     cancelChannel: cancelChannel(schema),
+    settleChannel: settleChannel(schema),
     schema,
   };
-  const wake =
+  // Wake subscriptions and settle watches share one listening connection.
+  const listener =
     connections.listenConfig === undefined
       ? undefined
-      : createWakeListener(connections.listenConfig, context.channel, context.cancelChannel);
+      : createListenConnection(connections.listenConfig, new Set([context.settleChannel]));
+  const wakeChannels = { work: context.channel, cancels: context.cancelChannel };
   let closing: Promise<void> | undefined;
 
   const backend: DriverBackend = {
@@ -118,14 +129,16 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     schedules: scheduleStore(context),
     logs: logStore(context),
     ...checkOps(context),
-    ...(wake === undefined
+    ...(listener === undefined
       ? {}
       : {
-          subscribe: (queues, onWork, onCancelled) => wake.subscribe(queues, onWork, onCancelled),
+          subscribe: (queues, onWork, onCancelled) =>
+            subscribeWake(listener, wakeChannels, queues, onWork, onCancelled),
+          watchSettles: (onSettled) => watchSettles(listener, context.settleChannel, onSettled),
         }),
     close() {
       closing ??= (async () => {
-        await wake?.close();
+        await listener?.close();
         await connections.close();
         context.db.abandon(
           new Error('the pool was ended while this statement waited for a connection'),

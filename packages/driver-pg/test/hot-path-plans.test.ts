@@ -122,13 +122,13 @@ function hotPath(on = schema): Record<string, [string, unknown[]]> {
     Array.from({ length: BATCH }, (_, i) => pick(i));
   const first = running[0] as ClaimedJob;
   return {
-    ack: [sql.settle.ack, [first.id, first.claimedBy, first.claim, now, false, null]],
+    ack: [sql.settle.ack, [first.id, first.claimedBy, first.claim, now, false, null, 's']],
     extend: [sql.settle.extend, [first.id, first.claimedBy, first.claim, now, 60_000]],
     nack: [
       sql.settle.nack,
-      [first.id, first.claimedBy, first.claim, now, '{}', null, false, true, 'c', false],
+      [first.id, first.claimedBy, first.claim, now, '{}', null, false, true, 'c', false, 's'],
     ],
-    ackMany: [sql.settle.ackMany, [...fences, column(() => false), column(() => null), now]],
+    ackMany: [sql.settle.ackMany, [...fences, column(() => false), column(() => null), now, 's']],
     nackMany: [
       sql.settle.nackMany,
       [
@@ -140,6 +140,7 @@ function hotPath(on = schema): Record<string, [string, unknown[]]> {
         column(() => false),
         now,
         'c',
+        's',
       ],
     ],
     insertPlain: [

@@ -1,22 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Unsubscribe } from '@berth/core/driver';
 import type { Cluster, Redis } from 'ioredis';
-import type { Wake } from './wake.js';
-import { createWakeListeners } from './wake-listeners.js';
+import type { Subscriber, SubscriberEvents } from './subscriber.js';
 
 /** How long a resubscribe waits between tries while no node takes it. */
 const RETRY_MS = 200;
 
 /**
- * Wake-ups on a Redis Cluster. A PUBLISH (the scripts' included) reaches every node over the
- * cluster bus, so one subscriber on any node hears every change of the prefix: it is a
+ * The pub/sub connection on a Redis Cluster. A PUBLISH (the scripts') reaches every node over
+ * the cluster bus, so one subscriber on any node hears every change of the prefix: it is a
  * connection of its own to a master the cluster client knows, made without reconnects of its
  * own. When that node goes away (killed, failed over) the subscriber moves to another node the
- * client knows by then, and every listener is woken once for each of its queues: what was
+ * client knows by then, subscribes there to the channels wanted, and tells `resumed`: what was
  * published meanwhile is lost (the worker still polls).
  */
-export function createClusterWake(cluster: Cluster, channel: string): Wake {
-  const listeners = createWakeListeners(channel);
+export function createClusterSubscriber(cluster: Cluster, events: SubscriberEvents): Subscriber {
+  const channels = new Set<string>();
   let subscriber: Redis | undefined;
   let first: Promise<void> | undefined;
   let closed = false;
@@ -28,8 +26,8 @@ export function createClusterWake(cluster: Cluster, channel: string): Wake {
     return nodes[Math.floor(Math.random() * nodes.length)];
   };
 
-  /** Subscribes once on a node; answers the connection, or throws what went wrong. */
-  const attach = async (): Promise<Redis> => {
+  /** Subscribes every channel wanted on a node, or throws what went wrong. */
+  const attach = async (): Promise<void> => {
     const node = pick();
     if (node === undefined) throw new Error('the Redis Cluster client knows no node yet');
     const connection = node.duplicate({
@@ -39,16 +37,17 @@ export function createClusterWake(cluster: Cluster, channel: string): Wake {
       maxRetriesPerRequest: 0,
     });
     connection.on('error', () => {});
-    connection.on('message', listeners.deliver);
+    connection.on('message', events.message);
+    const wanted = [...channels];
     try {
-      await connection.subscribe(channel);
+      if (wanted.length > 0) await connection.subscribe(...wanted);
     } catch (error) {
       connection.disconnect();
       throw error;
     }
     if (closed) {
       connection.disconnect();
-      return connection;
+      return;
     }
     subscriber = connection;
     connection.once('end', () => {
@@ -56,15 +55,19 @@ export function createClusterWake(cluster: Cluster, channel: string): Wake {
       subscriber = undefined;
       void reattach();
     });
-    return connection;
+    // A channel wanted, or given up, while this subscribed found no subscriber to ask: asked here.
+    const late = [...channels].filter((channel) => !wanted.includes(channel));
+    const gone = wanted.filter((channel) => !channels.has(channel));
+    if (late.length > 0) await connection.subscribe(...late).catch(() => {});
+    if (gone.length > 0) await connection.unsubscribe(...gone).catch(() => {});
   };
 
-  /** After the subscriber was lost: tries until a node takes it, then wakes everyone once. */
+  /** After the subscriber was lost: tries until a node takes it, then tells `resumed`. */
   const reattach = async () => {
     while (!closed) {
       try {
         await attach();
-        if (!closed) listeners.wakeAll();
+        if (!closed) events.resumed();
         return;
       } catch {
         cluster.refreshSlotsCache();
@@ -97,14 +100,26 @@ export function createClusterWake(cluster: Cluster, channel: string): Wake {
   };
 
   return {
-    async subscribe(queues, onWork, onCancelled): Promise<Unsubscribe> {
-      if (closed) throw new Error('the driver was closed');
-      await connect();
-      return listeners.add(queues, onWork, onCancelled);
+    async subscribe(channel) {
+      channels.add(channel);
+      const made = first !== undefined;
+      try {
+        await connect();
+        // A connection connect() makes subscribes every channel wanted; one made before is asked
+        // here (while the subscriber moves, the move subscribes it).
+        if (made) await subscriber?.subscribe(channel);
+      } catch (error) {
+        channels.delete(channel);
+        throw error;
+      }
     },
-    async close() {
+    async unsubscribe(channel) {
+      channels.delete(channel);
+      await subscriber?.unsubscribe(channel).catch(() => {});
+    },
+    close() {
       closed = true;
-      listeners.clear();
+      channels.clear();
       const connection = subscriber;
       subscriber = undefined;
       connection?.disconnect();

@@ -108,8 +108,10 @@ const SHAPES = {
   schedulesOrder: 'schedules:order',
   schedulesTenant: 'schedules:tenant:$',
   schedulesDue: 'schedules:due',
-  /** Pub/sub channel: NUL-joined queues that got work. */
+  /** Pub/sub channel: NUL-joined queues that got work; a cancel of a running job (NUL, id, queue). */
   wake: 'wake',
+  /** Pub/sub channel: NUL-joined ids of the jobs one change settled (watchSettles). */
+  settled: 'settled',
   /** String: written before each WAIT of `durability`, so the WAIT covers every earlier write. */
   confirm: 'confirm',
 } as const;

@@ -15,7 +15,7 @@ import { createAttemptStore } from './attempts.js';
 import { createBackfillStore } from './backfills.js';
 import { claim } from './claim.js';
 import { type ClusterNode, openCluster, screenCluster } from './cluster.js';
-import { createClusterWake } from './cluster-wake.js';
+import { createClusterSubscriber } from './cluster-subscriber.js';
 import {
   type Durability,
   screenDurability,
@@ -43,6 +43,7 @@ import { scriptRunner } from './script-runner.js';
 import { type SentinelOptions, screenSentinel } from './sentinel.js';
 import { ack, ackMany, extend, nack, nackMany, suspend } from './settle.js';
 import { createStepStore } from './steps.js';
+import { createSubscriber } from './subscriber.js';
 import { createWake } from './wake.js';
 
 /**
@@ -175,9 +176,14 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   );
   // ioredis puts an app connection's keyPrefix before KEYS[1], so the scripts publish under it;
   // it never prefixes a SUBSCRIBE channel.
-  const channel = (redis.options.keyPrefix ?? '') + keys.wake();
-  const wake =
-    redis instanceof Cluster ? createClusterWake(redis, channel) : createWake(redis, channel);
+  const keyPrefix = redis.options.keyPrefix ?? '';
+  const wake = createWake(
+    (events) =>
+      redis instanceof Cluster
+        ? createClusterSubscriber(redis, events)
+        : createSubscriber(redis, events),
+    { wake: keyPrefix + keys.wake(), settled: keyPrefix + keys.settled() },
+  );
   const steps = createStepStore(context);
   const attempts = createAttemptStore(context);
   const events = createEventStore(context);
@@ -270,6 +276,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       await redis.exists(keys.seq());
     }),
     subscribe: guard('subscribe', wake.subscribe),
+    watchSettles: guard('watch settles', wake.watchSettles),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,6 +1,13 @@
 import type { Unsubscribe } from '@berth/core/driver';
-import type { Redis } from 'ioredis';
+import { createSettleWatch } from './settle-watch.js';
+import type { Subscriber, SubscriberEvents } from './subscriber.js';
 import { createWakeListeners } from './wake-listeners.js';
+
+/** The pub/sub channels of a prefix, as the scripts publish them (keys.ts `wake`, `settled`). */
+export interface WakeChannels {
+  readonly wake: string;
+  readonly settled: string;
+}
 
 export interface Wake {
   subscribe(
@@ -8,61 +15,62 @@ export interface Wake {
     onWork: (queue: string) => void,
     onCancelled?: (jobId: string) => void,
   ): Promise<Unsubscribe>;
+  watchSettles(onSettled: (jobIds: readonly string[]) => void): Promise<Unsubscribe>;
   close(): Promise<void>;
 }
 
 /**
- * Wake-ups over one pub/sub channel, on a connection of its own (a subscribed connection can run
- * nothing else), duplicated from the driver's on the first subscribe. ioredis reconnects it;
- * what was published while it was away is lost, so once it is subscribed again every listener
- * is woken for each of its queues (and the worker still polls). Each message is the NUL-joined
- * queues of one change.
+ * Wake-ups and settle notices over the driver's one pub/sub connection (subscriber.ts, or
+ * cluster-subscriber.ts). The wake channel is subscribed from the first `subscribe` on; the
+ * settled channel only while someone watches, so workers never hear settles they do not want.
+ * Each wake message is the NUL-joined queues of one change; after a gap in the connection every
+ * wake listener is woken for each of its queues (the worker still polls). A settle notice lost
+ * in a gap only delays a result wait to its poll.
  */
-export function createWake(base: Redis, channel: string): Wake {
-  const listeners = createWakeListeners(channel);
-  let subscriber: Redis | undefined;
-  let subscribed: Promise<unknown> | undefined;
+export function createWake(
+  connect: (events: SubscriberEvents) => Subscriber,
+  channels: WakeChannels,
+): Wake {
+  const listeners = createWakeListeners(channels.wake);
+  const subscriber = connect({
+    message: (from, message) => {
+      if (from === channels.settled) settles.deliver(message);
+      else listeners.deliver(from, message);
+    },
+    resumed: listeners.wakeAll,
+  });
+  const settles = createSettleWatch(subscriber, channels.settled);
+  let woken: Promise<void> | undefined;
   let closed = false;
 
-  const connect = (): Promise<unknown> => {
-    if (subscribed !== undefined) return subscribed;
-    const connection = base.duplicate();
-    connection.on('error', () => {});
-    connection.on('message', listeners.deliver);
-    let connectedBefore = false;
-    connection.on('ready', () => {
-      if (!connectedBefore) {
-        connectedBefore = true;
-        return;
-      }
-      // A reconnect: subscribed again (ioredis also does), whatever was missed gets a poll.
-      connection.subscribe(channel).then(listeners.wakeAll, () => {});
-    });
-    subscriber = connection;
-    const pending = connection.subscribe(channel).catch((error: unknown) => {
-      // A failed first subscribe leaves nothing behind: the next subscribe tries afresh.
-      subscriber = undefined;
-      subscribed = undefined;
-      connection.disconnect();
-      throw error;
-    });
-    subscribed = pending;
-    return pending;
+  const refuseClosed = () => {
+    if (closed) throw new Error('the driver was closed');
   };
 
   return {
     async subscribe(queues, onWork, onCancelled) {
-      if (closed) throw new Error('the driver was closed');
-      await connect();
+      refuseClosed();
+      woken ??= subscriber.subscribe(channels.wake);
+      const pending = woken;
+      try {
+        await pending;
+      } catch (error) {
+        // A failed subscribe leaves nothing behind: the next one tries afresh.
+        if (woken === pending) woken = undefined;
+        throw error;
+      }
       return listeners.add(queues, onWork, onCancelled);
+    },
+    async watchSettles(onSettled) {
+      refuseClosed();
+      return settles.watch(onSettled);
     },
     async close() {
       closed = true;
       listeners.clear();
-      const connection = subscriber;
-      subscriber = undefined;
-      subscribed = undefined;
-      if (connection !== undefined) connection.disconnect();
+      settles.clear();
+      woken = undefined;
+      subscriber.close();
     },
   };
 }

@@ -115,6 +115,12 @@ export interface Driver extends DeleteJobs {
     onCancelled?: (jobId: string) => void,
   ) => Promise<Unsubscribe>;
   /**
+   * Present when the backend can tell any process that jobs settled (what it hears: the doc of
+   * `DriverBackend.watchSettles`, `@berth/core/driver`): a result wait (`result()`,
+   * `enqueueAndWait`) then looks at its job as it settles instead of at its next poll.
+   */
+  readonly watchSettles?: (onSettled: (jobIds: readonly string[]) => void) => Promise<Unsubscribe>;
+  /**
    * Releases what the driver opened. Idempotent (a second close resolves). From the first call
    * on, every other call — steps, events, leases and subscribe too, and a call in flight that
    * the close made fail — rejects DRIVER_CLOSED, with one text on every driver. Group `close`.
@@ -323,6 +329,20 @@ export interface DriverBackend extends DeleteBackend, EnqueueBackend {
     onWork: (queue: string) => void,
     onCancelled?: (jobId: string) => void,
   ): Promise<Unsubscribe>;
+  /**
+   * Optional settle notices, on every instance of the deployment, for result waits in any
+   * process. `onSettled(jobIds)` hears the id of each job a change moved to `completed`,
+   * `failed`, `dead` or `cancelled`: an `ack`, a `nack` that settled (final, attempts spent, or
+   * `cancel: true`), `cancel` of a job in any live state, and a claim that settled a lapsed
+   * final attempt (LEASE_LAPSED). Never a `nack` that sent the job back to work, nor a change
+   * that did not land. Delivered after the change landed, never inside it; one call may carry
+   * the ids of one change or of several, each settle's id once. Ids only: a listener reads the
+   * record (with its own tenant) to learn the answer. It is a hint, as the wake is: a notice
+   * lost (a reconnect) only delays a wait to its next poll. Its cost must not grow with the
+   * number of listeners per change (one NOTIFY, one PUBLISH, one message per change or batch,
+   * never one per row). Group `wake`.
+   */
+  watchSettles?(onSettled: (jobIds: readonly string[]) => void): Promise<Unsubscribe>;
   /**
    * Releases what the driver opened; never a connection the app passed in. Called once:
    * `createDriver` makes close idempotent and refuses every later call DRIVER_CLOSED.

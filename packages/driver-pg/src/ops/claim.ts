@@ -16,8 +16,18 @@ const LEASE_LAPSED = JSON.stringify({
 
 type ClaimRow = JobRow & { readonly resumed: boolean };
 
-/** The claim: ONE call of claim_jobs, whose rows are the claimed jobs and the buried ones. */
-export function claimOps({ db, sql, clock }: OpsContext) {
+/**
+ * The claim: ONE call of claim_jobs, whose rows are the claimed jobs and the buried ones. A
+ * claim that buried rows then tells their ids on the settle channel: claim_jobs settled them
+ * and has committed, and its own statement sends no NOTIFY.
+ */
+export function claimOps({ db, sql, clock, settleChannel }: OpsContext) {
+  /** A hint only: a notice lost here delays a result wait to its poll, never fails the claim. */
+  const tellBuried = async (buried: readonly JobRecord[]) => {
+    const ids = buried.map((record) => record.id);
+    await db.rows('tell settled jobs', sql.notifySettled, [settleChannel, ids]).catch(() => {});
+  };
+
   async function claim(request: ScreenedClaim): Promise<ClaimOutcome> {
     const now = clock.now();
     const rows = await db.rows<ClaimRow>('claim', sql.claim, [
@@ -42,6 +52,7 @@ export function claimOps({ db, sql, clock }: OpsContext) {
         buried.push(record);
       }
     }
+    if (buried.length > 0) await tellBuried(buried);
     return { claimed, buried };
   }
 

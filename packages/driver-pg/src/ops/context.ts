@@ -12,6 +12,8 @@ export interface OpsContext {
   readonly channel: string;
   /** The NOTIFY channel a cancel of a running job is told on (`cancelChannel`). */
   readonly cancelChannel: string;
+  /** The NOTIFY channel the ids of settled jobs are told on (`settleChannel`). */
+  readonly settleChannel: string;
   /** The schema's plain name, for DRIVER_NOT_MIGRATED. */
   readonly schema: string;
 }

@@ -38,7 +38,7 @@ type StatsRow = { readonly queue: string; readonly oldest_ready: string | null }
 
 /** get, cancel, promote, requeue, list, stats and purge. */
 export function operatorOps(context: OpsContext) {
-  const { db, sql, clock, hooks, channel, cancelChannel } = context;
+  const { db, sql, clock, hooks, channel, cancelChannel, settleChannel } = context;
   const tenant = (options: ByIdOptions) => options.tenantId ?? null;
 
   async function get(id: string, options: ByIdOptions): Promise<JobRecord | undefined> {
@@ -54,10 +54,10 @@ export function operatorOps(context: OpsContext) {
     id: string,
     options: ByIdOptions,
     refuse: (row: JobRecord) => Error,
-    told: string,
+    told: readonly string[],
   ): Promise<JobRecord> {
     const now = clock.now();
-    const values: unknown[] = [id, tenant(options), now, told];
+    const values: unknown[] = [id, tenant(options), now, ...told];
     const [row] = await db.rows<ChangeRow>(operation, text, values);
     if (row === undefined) throw jobNotFound(id);
     const record = toJobRecord(row, now);
@@ -72,7 +72,7 @@ export function operatorOps(context: OpsContext) {
       id,
       options,
       (row) => jobNotCancellable(id, row.state),
-      cancelChannel,
+      [cancelChannel, settleChannel],
     );
 
   const promote = (id: string, options: ByIdOptions) =>
@@ -82,7 +82,7 @@ export function operatorOps(context: OpsContext) {
       id,
       options,
       (row) => jobNotPromotable(id, row.state),
-      channel,
+      [channel],
     );
 
   async function requeue(id: string, options: RequeueOptions): Promise<JobRecord> {

@@ -12,7 +12,7 @@ import type { OpsContext } from './context.js';
 
 /** The fenced settles: each ONE statement. */
 export function settleOps(context: OpsContext) {
-  const { db, sql, clock, channel } = context;
+  const { db, sql, clock, channel, settleChannel } = context;
   const landed = async (operation: string, text: string, values: unknown[]) =>
     (await db.rows(operation, text, values)).length > 0;
   const fence = (f: Fence) => [f.jobId, f.workerId, f.claim];
@@ -23,6 +23,7 @@ export function settleOps(context: OpsContext) {
       clock.now(),
       options.result !== undefined,
       jsonParam(options.result),
+      settleChannel,
     ]);
 
   const nack = (f: Fence, options: NackOptions) =>
@@ -35,6 +36,7 @@ export function settleOps(context: OpsContext) {
       options.deadLetter !== false,
       channel,
       options.cancel === true,
+      settleChannel,
     ]);
 
   const suspend = async (f: Fence, options: SuspendOptions) => {
@@ -79,6 +81,7 @@ export function settleOps(context: OpsContext) {
       boolArray(items.map((item) => item.result !== undefined)),
       items.map((item) => jsonParam(item.result)),
       clock.now(),
+      settleChannel,
     ]);
     return answerPerItem(items.length, rows);
   }
@@ -95,6 +98,7 @@ export function settleOps(context: OpsContext) {
       items.map((item) => item.cancel === true),
       clock.now(),
       channel,
+      settleChannel,
     ]);
     return answerPerItem(items.length, rows);
   }

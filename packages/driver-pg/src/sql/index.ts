@@ -17,6 +17,7 @@ import { pauseSql } from './pause.js';
 import { progressSql } from './progress.js';
 import { schedulesSql } from './schedules.js';
 import { settleSql } from './settle.js';
+import { notifySettledSql } from './settle-notice.js';
 import { stepsSql } from './steps.js';
 
 /** Every statement the driver sends, built once for the quoted schema `s`. */
@@ -27,6 +28,7 @@ export function statements(s: string) {
     enqueueMany: enqueueManySql(s),
     claim: claimSql(s),
     settle: settleSql(s),
+    notifySettled: notifySettledSql,
     extendMany: extendManySql(s),
     operator: operatorSql(s),
     delete: deleteSql(s),

@@ -1,4 +1,5 @@
 import { JOB_COLUMN_NAMES, jobColumns, LIVE, REQUEUEABLE } from './columns.js';
+import { settleNoticeOf } from './settle-notice.js';
 
 /** Tenancy on by-id calls: a named tenant sees only its own rows. `$n` is the tenant param. */
 const tenantOf = (t: string, n: string) => `(${n}::text IS NULL OR ${t}.tenant_id = ${n}::text)`;
@@ -23,19 +24,26 @@ const operatorChange = (s: string, condition: string, set: string, notice: strin
   SELECT ${JOB_COLUMN_NAMES}, false AS moved, 0 FROM target
   WHERE NOT EXISTS (SELECT 1 FROM moved)`;
 
-/** get, cancel, promote and requeue. $1 id, $2 tenant, $3 now (and $4 the channel told). */
+/**
+ * get, cancel, promote and requeue. $1 id, $2 tenant, $3 now (and $4 the channel told; a cancel's
+ * $5 the settle channel).
+ */
 export function operatorSql(s: string) {
   return {
     get: `SELECT ${jobColumns('j')} FROM ${s}.jobs j WHERE j.id = $1 AND ${tenantOf('j', '$2')}`,
 
-    /** A row that was `running` is told on the cancel channel ($4): its id, then its queue. */
+    /**
+     * A row that was `running` is told on the cancel channel ($4): its id, then its queue. The
+     * row it cancelled is told on the settle channel ($5) while anyone watches.
+     */
     cancel: operatorChange(
       s,
       `t.state IN ${LIVE}`,
       `state = 'cancelled', finished_at = $3::bigint, claimed_by = NULL, visible_at = NULL,
        wait_for = NULL, updated_at = $3::bigint`,
       `SELECT pg_notify($4, m.id::text || m.queue) FROM moved m
-       JOIN target t ON t.id = m.id WHERE t.state = 'running'`,
+       JOIN target t ON t.id = m.id WHERE t.state = 'running'
+       UNION ALL SELECT ${settleNoticeOf('$5', 'm.id')} FROM moved m`,
     ),
 
     promote: operatorChange(

@@ -1,6 +1,6 @@
 import { configInvalid } from '@berth/core/driver';
 
-/** Short enough that `<schema>_wake`, the NOTIFY channel, stays within Postgres' 63-byte names. */
+/** Short enough that `<schema>_settle`, the longest NOTIFY channel, stays within 63 bytes. */
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 
 /** The schema Berth's tables live in unless the options name another. */
@@ -31,3 +31,9 @@ export const wakeChannel = (schema: string): string => `${schema}_wake`;
  * characters) followed by its queue, so no queue name can be mistaken for anything else.
  */
 export const cancelChannel = (schema: string): string => `${schema}_cancel`;
+
+/**
+ * The channel the ids of settled jobs are told on (`watchSettles`): ids joined by commas, up to
+ * IDS_PER_NOTICE a payload (see settle-notice.ts).
+ */
+export const settleChannel = (schema: string): string => `${schema}_settle`;

@@ -1,4 +1,5 @@
 import { eventCounts } from './event-match.js';
+import { settleNoticeOf, settleNotices } from './settle-notice.js';
 
 /** The fence every settle presents: the row is running under this worker and claim. */
 const fenced = (t: string, id: string, worker: string, claim: string) =>
@@ -77,15 +78,20 @@ const firstRecords = (s: string, now: string) => `
         SELECT k.id, 1, k.attempts, k.claim, k.worker, k.claimed_at, ${now}::bigint, 'completed'
         FROM acked k WHERE k.claim = 1 AND k.claimed_at IS NOT NULL`;
 
+/** Whether a nack's row `state` (as it left the row) settled it, or sent it back to work. */
+const settledBy = (state: string) => `${state} NOT IN ('ready', 'delayed')`;
+
 /**
  * Fenced settles: each is ONE statement, and no row back means the fence no longer held.
- * Those that make work wake its queue in the same statement.
+ * Those that make work wake its queue in the same statement; those that settle a job tell its
+ * id on the settle channel in the same statement (see settle-notice.ts).
  */
 export function settleSql(s: string) {
   return {
     /**
      * The ack of a first claim records its attempt here (see firstRecords); migration 8's trigger
-     * records the rest. $1 id, $2 worker, $3 claim, $4 now, $5 has result, $6 result.
+     * records the rest. $1 id, $2 worker, $3 claim, $4 now, $5 has result, $6 result,
+     * $7 settle channel.
      */
     ack: `
       WITH acked AS (
@@ -96,19 +102,21 @@ export function settleSql(s: string) {
         WHERE ${fenced('j', '$1', '$2', '$3')}
         RETURNING j.id, j.attempts, j.claim, $2::text AS worker, j.claimed_at
       ), recorded AS (${firstRecords(s, '$4')})
-      SELECT 1 AS landed FROM acked`,
+      SELECT 1 AS landed, ${settleNoticeOf('$7', 'id')} AS told FROM acked`,
 
     /**
      * $1 id, $2 worker, $3 claim, $4 now, $5 error, $6 retryAt, $7 final, $8 deadLetter,
-     * $9 channel, $10 cancel.
+     * $9 channel, $10 cancel, $11 settle channel.
      */
     nack: `
       WITH moved AS (
         UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$4', error: '$5', retryAt: '$6', final: '$7::bool', deadLetter: '$8::bool', cancel: '$10::bool' })}
         WHERE ${fenced('j', '$1', '$2', '$3')}
-        RETURNING j.queue, j.state
-      ), woke AS (SELECT pg_notify($9, queue) FROM moved WHERE state IN ('ready', 'delayed'))
-      SELECT 1 AS landed, (SELECT count(*) FROM woke) AS woke FROM moved`,
+        RETURNING j.id, j.queue, j.state
+      ), woke AS (SELECT pg_notify($9, queue) FROM moved WHERE NOT ${settledBy('state')})
+      SELECT 1 AS landed, (SELECT count(*) FROM woke) AS woke,
+        CASE WHEN ${settledBy('state')} THEN ${settleNoticeOf('$11', 'id')} END AS told
+      FROM moved`,
 
     /**
      * With $7 eventsSince (only ever alongside $6 waitFor): when a live $6 event published at or
@@ -152,7 +160,7 @@ export function settleSql(s: string) {
     /**
      * Many acks in ONE statement. Per job only the FIRST item whose fence holds can land: after
      * it the row is no longer running, exactly as the items applied one by one.
-     * $1 ids, $2 workers, $3 claims, $4 has result, $5 results; $6 now.
+     * $1 ids, $2 workers, $3 claims, $4 has result, $5 results; $6 now, $7 settle channel.
      */
     ackMany: `
       WITH items AS (
@@ -165,13 +173,13 @@ export function settleSql(s: string) {
           finished_at = $6::bigint, claimed_by = NULL, visible_at = NULL, updated_at = $6::bigint
         FROM hits h WHERE ${hitFenced}
         RETURNING h.ord, j.id, j.attempts, j.claim, h.worker, j.claimed_at
-      ), recorded AS (${firstRecords(s, '$6')})
-      SELECT ord FROM acked`,
+      ), recorded AS (${firstRecords(s, '$6')}), told AS (${settleNotices('$7', 'acked')})
+      SELECT ord, (SELECT count(*) FROM told) AS told FROM acked`,
 
     /**
      * Many nacks in ONE statement, as ackMany; one NOTIFY per queue that got work back.
      * $1 ids, $2 workers, $3 claims, $4 errors, $5 retryAts, $6 finals, $7 deadLetters,
-     * $8 cancels; $9 now, $10 channel.
+     * $8 cancels; $9 now, $10 channel, $11 settle channel.
      */
     nackMany: `
       WITH items AS (
@@ -181,11 +189,12 @@ export function settleSql(s: string) {
       ), hits AS MATERIALIZED (${hits}), moved AS (
         UPDATE ${s}.jobs j SET ${nackSet('j', { now: '$9', error: 'h.error', retryAt: 'h.retry_at', final: 'h.final', deadLetter: 'h.dead_letter', cancel: 'h.cancel' })}
         FROM hits h WHERE ${hitFenced}
-        RETURNING h.ord, j.queue, j.state
+        RETURNING h.ord, j.id, j.queue, j.state
       ), woke AS (
         SELECT pg_notify($10, q.queue)
-        FROM (SELECT DISTINCT queue FROM moved WHERE state IN ('ready', 'delayed')) q
-      )
-      SELECT ord, (SELECT count(*) FROM woke) AS woke FROM moved`,
+        FROM (SELECT DISTINCT queue FROM moved WHERE NOT ${settledBy('state')}) q
+      ), told AS (${settleNotices('$11', `(SELECT * FROM moved WHERE ${settledBy('state')})`)})
+      SELECT ord, (SELECT count(*) FROM woke) AS woke, (SELECT count(*) FROM told) AS told
+      FROM moved`,
   };
 }

@@ -303,6 +303,7 @@ local function k_waking(a1) return B .. 'waking:' .. a1 .. '' end
 local function k_wakesPending() return B .. 'wakes-pending' end
 local function k_paused() return B .. 'paused' end
 local function k_wake() return B .. 'wake' end
+local function k_settled() return B .. 'settled' end
 local function n(value) return tonumber(value) end
 -- The (queue, name) part of the per-name index keys: the queue's length first keeps it unique.
 local function qn(q, name) return #q .. ':' .. q .. ':' .. name end
@@ -690,6 +691,10 @@ local function claimReady(d, member, worker, ownClaims, note, visibleAt)
   return d
 end
 
+local function tellSettled(ids)
+  if #ids > 0 then redis.call('PUBLISH', k_settled(), table.concat(ids, '\\0')) end
+end
+
 
 local now = n(ARGV[1])
 local limit = n(ARGV[2])
@@ -897,6 +902,7 @@ end
 flush()
 
 local buried = {}
+local buriedIds = {}
 for _, job in ipairs(firstOf(k_spentName)) do
   set(job, 'attemptSeq', recordAttempt(job.d, 'lapsed', lapsedError))
   unindex(job)
@@ -908,8 +914,10 @@ for _, job in ipairs(firstOf(k_spentName)) do
   index(job.d, now)
   save(job)
   buried[#buried + 1] = flat(job)
+  buriedIds[#buriedIds + 1] = job.d.id
 end
 flush()
+tellSettled(buriedIds)
 
 return { claimed, buried, read }
 `;
@@ -2299,6 +2307,7 @@ local function k_waiters(a1) return B .. 'waiters:' .. a1 .. '' end
 local function k_listState(a1) return B .. 'list:state:' .. a1 .. '' end
 local function k_attempts(a1) return B .. 'attempts:' .. a1 .. '' end
 local function k_wake() return B .. 'wake' end
+local function k_settled() return B .. 'settled' end
 -- A row stores only what a fresh one does not imply: its id is its key's, attempts and claim
 -- start at 0, updatedAt at createdAt. The row read back holds them all.
 local function withDefaults(d, id)
@@ -2510,6 +2519,10 @@ local function recordAttempt(d, outcome, errorJson)
   return seq
 end
 
+local function tellSettled(ids)
+  if #ids > 0 then redis.call('PUBLISH', k_settled(), table.concat(ids, '\\0')) end
+end
+
 
 local now = n(ARGV[1])
 local id = ARGV[2]
@@ -2529,6 +2542,7 @@ if op == 'cancel' then
   save(job)
   flush()
   if wasRunning then tellCancelled(id, job.d.queue) end
+  tellSettled({ id })
   return { 'ok', flat(job) }
 end
 if state ~= 'delayed' then return { 'state', state } end
@@ -3917,6 +3931,14 @@ local function k_eventsName(a1) return B .. 'events:name:' .. a1 .. '' end
 local function k_eventsLive(a1) return B .. 'events:live:' .. a1 .. '' end
 local function k_eventSeq() return B .. 'event-seq' end
 local function k_wake() return B .. 'wake' end
+local function k_settled() return B .. 'settled' end
+local LIVE = { ready = true, delayed = true, running = true, suspended = true }
+local TERMINAL = { completed = true, failed = true, dead = true, cancelled = true }
+-- States whose rows per queue are only counted (k_counts), never ordered: no zset write per row.
+-- Ready rows are ordered in their lane's due set already (stats finds the oldest there).
+local COUNTED = { ready = true, running = true, completed = true, failed = true, dead = true,
+  cancelled = true }
+
 local function n(value) return tonumber(value) end
 -- The (queue, name) part of the per-name index keys: the queue's length first keeps it unique.
 local function qn(q, name) return #q .. ':' .. q .. ':' .. name end
@@ -4037,12 +4059,6 @@ local function save(job)
   if #drop > 0 then redis.call('HDEL', k_job(job.d.id), unpack(drop)) end
   job.dirty = {}
 end
-
-local LIVE = { ready = true, delayed = true, running = true, suspended = true }
--- States whose rows per queue are only counted (k_counts), never ordered: no zset write per row.
--- Ready rows are ordered in their lane's due set already (stats finds the oldest there).
-local COUNTED = { ready = true, running = true, completed = true, failed = true, dead = true,
-  cancelled = true }
 
 -- 2147483647 - priority, 10 digits: higher priority first. Priority 0 is the common case.
 local function rank(priority)
@@ -4262,6 +4278,10 @@ local function ackFast(id, worker, claim, result)
   return 1
 end
 
+local function tellSettled(ids)
+  if #ids > 0 then redis.call('PUBLISH', k_settled(), table.concat(ids, '\\0')) end
+end
+
 
 local now = n(ARGV[1])
 local count = n(ARGV[2])
@@ -4280,6 +4300,7 @@ local function loadRow(id)
   return withDefaults(d, id)
 end
 local seen = {}
+local settled = {}
 -- JSON deep equality over cjson values (an empty object and an empty array both decode to an
 -- empty table, and compare equal: the one case where this and core's matcher differ).
 local function sameJson(a, b)
@@ -4324,6 +4345,7 @@ for item = 1, count do
   if fast == nil then job = loadRow(id) end
   if fast ~= nil then
     landed[item] = fast
+    if fast == 1 then settled[#settled + 1] = id end
   elseif fenceHolds(job, worker, claim) then
     -- An extend keeps the row running: its claim note (kept only in the claims hash) stays.
     if op == 'extend' then job.d.claimNote = redis.call('HGET', k_claims(worker), id) or nil end
@@ -4390,6 +4412,7 @@ for item = 1, count do
     end
     index(job.d, now)
     save(job)
+    if TERMINAL[job.d.state] then settled[#settled + 1] = id end
     landed[item] = 1
   else
     landed[item] = 0
@@ -4397,6 +4420,7 @@ for item = 1, count do
 end
 flush()
 wake(seen)
+tellSettled(settled)
 return landed
 `;
 

@@ -4,6 +4,7 @@ import type { CaseContext, KitCase, KitGroup } from '../../kit.js';
 import { claimedFence, JOB_ERROR, jobIn, LEASE_MS, pause, WORKER } from '../fixtures/index.js';
 import { arrived, QUIET_MS, TIMEOUT_MS } from './arrivals.js';
 import { cancelWakeCases } from './wake-cancel.js';
+import { settleWakeCases } from './wake-settles.js';
 
 interface Subscribed {
   readonly calls: string[];
@@ -160,5 +161,6 @@ export const wakeGroup: KitGroup = {
       },
     ),
     ...cancelWakeCases,
+    ...settleWakeCases,
   ],
 };

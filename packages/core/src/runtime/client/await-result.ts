@@ -3,6 +3,7 @@ import type { ByIdOptions, JobRecord, Json } from '../../contract/records.js';
 import { BerthError } from '../../errors/berth-error.js';
 import { jobNotFound } from '../../errors/refusals.js';
 import { onJobSettled } from '../settle-hub.js';
+import { retainSettleWatch } from '../settle-watch.js';
 import { sleepFor } from '../timers.js';
 
 /** How long `result()` and `enqueueAndWait` wait when given no `timeoutMs`, ms. */
@@ -42,10 +43,11 @@ function jobFailed(record: JobRecord, state: 'failed' | 'dead' | 'cancelled'): B
 /**
  * Waits until job `id` settles and answers its result: `completed` answers `result`, `failed`,
  * `dead` and `cancelled` throw JOB_FAILED, and a wait past `timeoutMs` throws JOB_WAIT_TIMEOUT.
- * A settle has no wake-up of its own in the driver contract (a driver's wake signals new work
- * only), so this looks at the row with `driver.get`, the gap doubling from 25 ms to 1 s: cheap
- * for a long job, prompt for a short one. A worker of this process on the same driver object
- * that settles the job wakes the wait at once (settle-hub.ts).
+ * It looks at the row with `driver.get` when the job settles: a worker of this process on the
+ * same driver object tells it at once (settle-hub.ts), and a driver with `watchSettles` tells it
+ * of a settle made by any process (settle-watch.ts), then it looks every second only in case a
+ * notice was lost. A driver without notices is polled, the gap doubling from 25 ms to 1 s: cheap
+ * for a long job, prompt for a short one.
  */
 export async function awaitResult(
   driver: Driver,
@@ -55,7 +57,33 @@ export async function awaitResult(
   const timeoutMs = options.timeoutMs ?? DEFAULT_RESULT_TIMEOUT_MS;
   const byId: ByIdOptions = options.tenantId === undefined ? {} : { tenantId: options.tenantId };
   const deadline = driver.clock.now() + timeoutMs;
-  let gap = RESULT_POLL_MIN_MS;
+  // Listening before the first look: a settle after it is heard.
+  const watch = await retainSettleWatch(driver);
+  try {
+    return await lookUntilSettled(
+      driver,
+      id,
+      byId,
+      deadline,
+      timeoutMs,
+      watch.live,
+      options.signal,
+    );
+  } finally {
+    watch.release();
+  }
+}
+
+async function lookUntilSettled(
+  driver: Driver,
+  id: string,
+  byId: ByIdOptions,
+  deadline: number,
+  timeoutMs: number,
+  watched: boolean,
+  signal: AbortSignal | undefined,
+): Promise<Json | undefined> {
+  let gap = watched ? RESULT_POLL_MAX_MS : RESULT_POLL_MIN_MS;
   for (;;) {
     const record = await driver.get(id, byId);
     if (record === undefined) throw jobNotFound(id);
@@ -71,7 +99,7 @@ export async function awaitResult(
         meta: { jobId: id, name: record.name, timeoutMs, state: record.state },
       });
     }
-    await sleepUnlessSettled(driver, id, Math.min(gap, left), options.signal);
+    await sleepUnlessSettled(driver, id, Math.min(gap, left), signal);
     gap = Math.min(gap * 2, RESULT_POLL_MAX_MS);
   }
 }

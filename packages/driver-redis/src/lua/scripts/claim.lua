@@ -9,11 +9,11 @@
 -- (visibleAt <= now) move there too, or, on their final attempt, into its spent set. The rest
 -- wait for the next claim: each claim moves more leases than it can take, so nothing starves.
 -- Then the first `limit` due rows (priority desc, runAt, seq) are claimed and the first `limit`
--- spent rows are buried, read from the heads of the lanes read (merged). Each claimed
--- row carries a claim note (token, prior state, whether the attempt counted), kept in its
--- worker's `claims` hash while it runs, so a caller that lost the answer can give the rows back
--- (unclaim.lua). A publish whose waiters are not all woken yet gets a batch of
--- limit + PROMOTE_SLACK more woken first.
+-- spent rows are buried, read from the heads of the lanes read (merged), told in one settle
+-- notice (tellSettled). Each claimed row carries a claim note (token, prior state, whether the
+-- attempt counted), kept in its worker's `claims` hash while it runs, so a caller that lost the
+-- answer can give the rows back (unclaim.lua). A publish whose waiters are not all woken yet
+-- gets a batch of limit + PROMOTE_SLACK more woken first.
 --
 -- KEYS[1] base       `{prefix}:`, the start of every key the script names (the k_* of "keys")
 -- ARGV[1] now        the driver's clock, epoch ms
@@ -43,6 +43,7 @@
 --- @include "attempts"
 --- @include "wake-waiters"
 --- @include "claim-ready"
+--- @include "settled"
 
 local now = n(ARGV[1])
 local limit = n(ARGV[2])
@@ -250,6 +251,7 @@ end
 flush()
 
 local buried = {}
+local buriedIds = {}
 for _, job in ipairs(firstOf(k_spentName)) do
   set(job, 'attemptSeq', recordAttempt(job.d, 'lapsed', lapsedError))
   unindex(job)
@@ -261,7 +263,9 @@ for _, job in ipairs(firstOf(k_spentName)) do
   index(job.d, now)
   save(job)
   buried[#buried + 1] = flat(job)
+  buriedIds[#buriedIds + 1] = job.d.id
 end
 flush()
+tellSettled(buriedIds)
 
 return { claimed, buried, read }

@@ -1,6 +1,7 @@
--- operator: cancel: a LIVE row -> cancelled; a row that was running is told on the wake channel
--- (tellCancelled). promote: an effectively delayed row -> ready now. A row of another tenant
--- answers {'missing'}, exactly like an id nobody queued.
+-- operator: cancel: a LIVE row -> cancelled, told in a settle notice (tellSettled); a row that
+-- was running is also told on the wake channel (tellCancelled). promote: an effectively delayed
+-- row -> ready now. A row of another tenant answers {'missing'}, exactly like an id nobody
+-- queued.
 --
 -- KEYS[1] base       `{prefix}:`, the start of every key the script names (the k_* of "keys")
 -- ARGV[1] now        the driver's clock, epoch ms
@@ -19,6 +20,7 @@
 --- @include "wake"
 --- @include "finish"
 --- @include "attempts"
+--- @include "settled"
 
 local now = n(ARGV[1])
 local id = ARGV[2]
@@ -38,6 +40,7 @@ if op == 'cancel' then
   save(job)
   flush()
   if wasRunning then tellCancelled(id, job.d.queue) end
+  tellSettled({ id })
   return { 'ok', flat(job) }
 end
 if state ~= 'delayed' then return { 'state', state } end

@@ -1,6 +1,7 @@
 -- settle: fenced settles, one or many, in order. A fence holds while the row is running under
 -- this worker and claim (a lapsed lease that no one re-claimed still holds). One wake for the
--- queues a nack or a due suspend gave work. Per op, a1..a4 ('' = absent):
+-- queues a nack or a due suspend gave work; one settle notice for the rows an ack or a nack
+-- ended (tellSettled). Per op, a1..a4 ('' = absent):
 -- - ack: a1 result JSON (a running row no claim saw lapse takes ackFast, of "ack-fast");
 -- - nack: a1 error JSON, a2 retryAt, a3 how it ends ('1' final: given up; 'cancel': cancelled
 --   whatever attempts remain and whatever a2 and a4 say; else retried while attempts remain),
@@ -20,6 +21,7 @@
 --
 -- Answers 1 or 0 per item: landed or not.
 --- @include "keys"
+--- @include "states"
 --- @include "format"
 --- @include "now"
 --- @include "staging"
@@ -30,6 +32,7 @@
 --- @include "fence"
 --- @include "attempts"
 --- @include "ack-fast"
+--- @include "settled"
 
 local now = n(ARGV[1])
 local count = n(ARGV[2])
@@ -48,6 +51,7 @@ local function loadRow(id)
   return withDefaults(d, id)
 end
 local seen = {}
+local settled = {}
 -- JSON deep equality over cjson values (an empty object and an empty array both decode to an
 -- empty table, and compare equal: the one case where this and core's matcher differ).
 local function sameJson(a, b)
@@ -92,6 +96,7 @@ for item = 1, count do
   if fast == nil then job = loadRow(id) end
   if fast ~= nil then
     landed[item] = fast
+    if fast == 1 then settled[#settled + 1] = id end
   elseif fenceHolds(job, worker, claim) then
     -- An extend keeps the row running: its claim note (kept only in the claims hash) stays.
     if op == 'extend' then job.d.claimNote = redis.call('HGET', k_claims(worker), id) or nil end
@@ -158,6 +163,7 @@ for item = 1, count do
     end
     index(job.d, now)
     save(job)
+    if TERMINAL[job.d.state] then settled[#settled + 1] = id end
     landed[item] = 1
   else
     landed[item] = 0
@@ -165,4 +171,5 @@ for item = 1, count do
 end
 flush()
 wake(seen)
+tellSettled(settled)
 return landed
