@@ -7,21 +7,12 @@
 // Its own command, never part of `pnpm bench` or `pnpm test`:
 //   pnpm exec tsx --conditions=@berth/source src/cancel-latency.ts --samples 50 --rounds 3
 
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
-import { openPair } from './driver-pair.ts';
-import { markdownTable, millis, spreadText } from './format.ts';
-import { cleanUp, locateServers } from './servers.ts';
-import { percentile, spread } from './stats.ts';
-import type { ServerKind } from './systems/types.ts';
+import { markdownTable, millis } from './format.ts';
+import { PAIR_SYSTEMS, pairRounds, roundsCell } from './pair-rounds.ts';
+import { percentile } from './stats.ts';
 
-const SYSTEMS: Readonly<Record<string, ServerKind>> = {
-  'berth-memory': 'memory',
-  'berth-pg': 'pg',
-  'berth-redis': 'redis',
-  'berth-nats': 'nats',
-};
 const MODES = ['heard', 'renewal'] as const;
 type Mode = (typeof MODES)[number];
 const LEASE_MS = 10_000;
@@ -90,46 +81,30 @@ async function main(): Promise<void> {
       samples: { type: 'string', default: '50' },
       'renewal-samples': { type: 'string', default: '5' },
       rounds: { type: 'string', default: '3' },
-      systems: { type: 'string', default: Object.keys(SYSTEMS).join(',') },
+      systems: { type: 'string', default: Object.keys(PAIR_SYSTEMS).join(',') },
     },
   });
   const names = values.systems.split(',');
-  const servers = new Set(names.map((name) => SYSTEMS[name] ?? 'memory'));
-  const urls = await locateServers(servers, 9);
-  const figures = new Map<string, { p50: number; p95: number }[]>();
-  for (let round = 1; round <= Number(values.rounds); round++) {
-    for (const name of names) {
-      const server = SYSTEMS[name];
-      if (server === undefined) throw new Error(`no system "${name}"`);
-      for (const mode of MODES) {
-        const tag = randomBytes(4).toString('hex');
-        const pair = await openPair(server, urls, tag);
-        try {
-          const count = Number(mode === 'heard' ? values.samples : values['renewal-samples']);
-          const took = (await sample(pair, mode, count)).sort((a, b) => a - b);
-          const figure = { p50: percentile(took, 0.5), p95: percentile(took, 0.95) };
-          figures.set(`${name} ${mode}`, [...(figures.get(`${name} ${mode}`) ?? []), figure]);
-          console.log(
-            `round ${round} ${name.padEnd(13)} ${mode.padEnd(8)} p50 ${millis(figure.p50)} ms, p95 ${millis(figure.p95)} ms`,
-          );
-        } finally {
-          await Promise.all(pair.map((driver) => driver.close()));
-          await cleanUp(server, urls, tag);
-        }
-      }
-    }
-  }
-  const cell = (key: string, pick: (figure: { p50: number; p95: number }) => number) =>
-    spreadText(spread((figures.get(key) ?? []).map(pick)), millis);
+  const figures = await pairRounds({
+    systems: names,
+    modes: MODES,
+    rounds: Number(values.rounds),
+    measure: async (pair, mode) => {
+      const count = Number(mode === 'heard' ? values.samples : values['renewal-samples']);
+      const took = (await sample(pair, mode, count)).sort((a, b) => a - b);
+      return { p50: percentile(took, 0.5), p95: percentile(took, 0.95) };
+    },
+    describe: (figure) => `p50 ${millis(figure.p50)} ms, p95 ${millis(figure.p95)} ms`,
+  });
   console.log(
     `\n${markdownTable(
       ['system', 'heard p50 ms', 'heard p95 ms', 'renewal only p50 ms', 'renewal only p95 ms'],
       names.map((name) => [
         name,
-        cell(`${name} heard`, (f) => f.p50),
-        cell(`${name} heard`, (f) => f.p95),
-        cell(`${name} renewal`, (f) => f.p50),
-        cell(`${name} renewal`, (f) => f.p95),
+        roundsCell(figures, `${name} heard`, (f) => f.p50),
+        roundsCell(figures, `${name} heard`, (f) => f.p95),
+        roundsCell(figures, `${name} renewal`, (f) => f.p50),
+        roundsCell(figures, `${name} renewal`, (f) => f.p95),
       ]),
     )}\n`,
   );

@@ -9,21 +9,12 @@
 // rounds of p50/p95. Its own command, never part of `pnpm bench` or `pnpm test`:
 //   pnpm exec tsx --conditions=@berth/source src/result-latency.ts --samples 200 --rounds 3
 
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
-import { openPair } from './driver-pair.ts';
-import { markdownTable, millis, spreadText } from './format.ts';
-import { cleanUp, locateServers } from './servers.ts';
-import { percentile, spread } from './stats.ts';
-import type { ServerKind } from './systems/types.ts';
+import { markdownTable, millis } from './format.ts';
+import { PAIR_SYSTEMS, pairRounds, roundsCell } from './pair-rounds.ts';
+import { percentile } from './stats.ts';
 
-const SYSTEMS: Readonly<Record<string, ServerKind>> = {
-  'berth-memory': 'memory',
-  'berth-pg': 'pg',
-  'berth-redis': 'redis',
-  'berth-nats': 'nats',
-};
 const MODES = ['notices', 'polling'] as const;
 type Mode = (typeof MODES)[number];
 
@@ -121,36 +112,21 @@ async function main(): Promise<void> {
       samples: { type: 'string', default: '200' },
       'polling-samples': { type: 'string', default: '20' },
       rounds: { type: 'string', default: '3' },
-      systems: { type: 'string', default: Object.keys(SYSTEMS).join(',') },
+      systems: { type: 'string', default: Object.keys(PAIR_SYSTEMS).join(',') },
     },
   });
   const names = values.systems.split(',');
-  const servers = new Set(names.map((name) => SYSTEMS[name] ?? 'memory'));
-  const urls = await locateServers(servers, 9);
-  const figures = new Map<string, Figure[]>();
-  for (let round = 1; round <= Number(values.rounds); round++) {
-    for (const name of names) {
-      const server = SYSTEMS[name];
-      if (server === undefined) throw new Error(`no system "${name}"`);
-      for (const mode of MODES) {
-        const tag = randomBytes(4).toString('hex');
-        const pair = await openPair(server, urls, tag);
-        try {
-          const count = Number(mode === 'notices' ? values.samples : values['polling-samples']);
-          const figure = figureOf(await sample(pair, mode, count));
-          figures.set(`${name} ${mode}`, [...(figures.get(`${name} ${mode}`) ?? []), figure]);
-          console.log(
-            `round ${round} ${name.padEnd(13)} ${mode.padEnd(8)} from ack p50 ${millis(figure.ackP50)} ms, p95 ${millis(figure.ackP95)} ms; from return p50 ${millis(figure.returnP50)} ms`,
-          );
-        } finally {
-          await Promise.all(pair.map((driver) => driver.close()));
-          await cleanUp(server, urls, tag);
-        }
-      }
-    }
-  }
-  const cell = (key: string, pick: (figure: Figure) => number) =>
-    spreadText(spread((figures.get(key) ?? []).map(pick)), millis);
+  const figures = await pairRounds({
+    systems: names,
+    modes: MODES,
+    rounds: Number(values.rounds),
+    measure: async (pair, mode) => {
+      const count = Number(mode === 'notices' ? values.samples : values['polling-samples']);
+      return figureOf(await sample(pair, mode, count));
+    },
+    describe: (figure) =>
+      `from ack p50 ${millis(figure.ackP50)} ms, p95 ${millis(figure.ackP95)} ms; from return p50 ${millis(figure.returnP50)} ms`,
+  });
   console.log(
     `\n${markdownTable(
       [
@@ -163,11 +139,11 @@ async function main(): Promise<void> {
       ],
       names.map((name) => [
         name,
-        cell(`${name} notices`, (f) => f.ackP50),
-        cell(`${name} notices`, (f) => f.ackP95),
-        cell(`${name} notices`, (f) => f.returnP50),
-        cell(`${name} polling`, (f) => f.ackP50),
-        cell(`${name} polling`, (f) => f.ackP95),
+        roundsCell(figures, `${name} notices`, (f) => f.ackP50),
+        roundsCell(figures, `${name} notices`, (f) => f.ackP95),
+        roundsCell(figures, `${name} notices`, (f) => f.returnP50),
+        roundsCell(figures, `${name} polling`, (f) => f.ackP50),
+        roundsCell(figures, `${name} polling`, (f) => f.ackP95),
       ]),
     )}\n`,
   );
