@@ -1,9 +1,10 @@
 import { debuglog } from 'node:util';
 import type { Unsubscribe } from '@berth/core/driver';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { followNotices, tellLater } from './notice-subject.js';
 import { decodeJson, encodeJson } from './record.js';
 
-/** `NODE_DEBUG=berth` shows each settle payload the driver could not read or send. */
+/** `NODE_DEBUG=berth` shows each settle notice the driver could not send. */
 const debug = debuglog('berth');
 
 /** The server's message cap when the connection has not said (nats-server's default). */
@@ -36,7 +37,6 @@ export class SettleNotices {
   private subscription: Subscription | undefined;
   /** Resolves once the subscription is in place on the server. */
   private subscribed: Promise<void> | undefined;
-  private unreadable = 0;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -70,36 +70,26 @@ export class SettleNotices {
 
   private deliver(ids: readonly string[]): void {
     for (const listener of this.listeners) {
-      queueMicrotask(() => {
-        if (!this.listeners.has(listener)) return;
-        try {
-          listener.onSettled(ids);
-        } catch (error) {
-          process.emitWarning(`berth: a settle listener threw: ${String(error)}`, 'BerthWarning');
-        }
-      });
+      tellLater(
+        () => this.listeners.has(listener),
+        () => listener.onSettled(ids),
+        'a settle listener',
+      );
     }
   }
 
   private open(): Promise<void> {
-    this.subscription = this.nc.subscribe(this.subject, {
-      callback: (error, message) => {
-        if (error !== null) return;
-        const ids = readIds(message.data);
-        if (ids === undefined) {
-          this.unreadable += 1;
-          debug(
-            'ignored a settle notice on %s that is not a list of ids (%d so far)',
-            this.subject,
-            this.unreadable,
-          );
-          return;
-        }
+    const { subscription, ready } = followNotices(
+      this.nc,
+      this.subject,
+      readIds,
+      'a settle notice on %s that is not a list of ids',
+      (ids) => {
         if (ids.length > 0) this.deliver(ids);
       },
-    });
-    // The subscription is in place on the server once a round trip has gone through.
-    return this.nc.flush();
+    );
+    this.subscription = subscription;
+    return ready;
   }
 
   /** Drops the subscription once nobody watches. */

@@ -1,10 +1,7 @@
-import { debuglog } from 'node:util';
 import type { Unsubscribe } from '@berth/core/driver';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { followNotices, tellLater } from './notice-subject.js';
 import { decodeJson, encodeJson } from './record.js';
-
-/** `NODE_DEBUG=berth` shows each wake payload the driver could not read. */
-const debug = debuglog('berth');
 
 /** A cancel of a running job, as published on the wake subject. */
 interface CancelNotice {
@@ -50,8 +47,6 @@ interface Listener {
 export class Wake {
   private readonly listeners = new Set<Listener>();
   private subscription: Subscription | undefined;
-  /** Payloads ignored because they were not a list of queue names. */
-  private unreadable = 0;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -72,14 +67,7 @@ export class Wake {
   }
 
   private tell(listener: Listener, call: () => void): void {
-    queueMicrotask(() => {
-      if (!this.listeners.has(listener)) return;
-      try {
-        call();
-      } catch (error) {
-        process.emitWarning(`berth: a nats wake listener threw: ${String(error)}`, 'BerthWarning');
-      }
-    });
+    tellLater(() => this.listeners.has(listener), call, 'a nats wake listener');
   }
 
   private deliver(payload: string[] | CancelNotice): void {
@@ -105,24 +93,15 @@ export class Wake {
     onCancelled?: (jobId: string) => void,
   ): Promise<Unsubscribe> {
     if (this.subscription === undefined) {
-      this.subscription = this.nc.subscribe(this.subject, {
-        callback: (error, message) => {
-          if (error !== null) return;
-          const payload = readPayload(message.data);
-          if (payload === undefined) {
-            this.unreadable += 1;
-            debug(
-              'ignored a wake on %s that is neither a list of queues nor a cancel (%d so far)',
-              this.subject,
-              this.unreadable,
-            );
-            return;
-          }
-          this.deliver(payload);
-        },
-      });
-      // The subscription is in place on the server once a round trip has gone through.
-      await this.nc.flush();
+      const { subscription, ready } = followNotices(
+        this.nc,
+        this.subject,
+        readPayload,
+        'a wake on %s that is neither a list of queues nor a cancel',
+        (payload) => this.deliver(payload),
+      );
+      this.subscription = subscription;
+      await ready;
     }
     const listener: Listener = { queues: new Set(queues), onWork, onCancelled };
     this.listeners.add(listener);
