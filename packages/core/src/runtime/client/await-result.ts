@@ -60,29 +60,34 @@ export async function awaitResult(
   // Listening before the first look: a settle after it is heard.
   const watch = await retainSettleWatch(driver);
   try {
-    return await lookUntilSettled(
+    return await lookUntilSettled({
       driver,
       id,
       byId,
       deadline,
       timeoutMs,
-      watch.live,
-      options.signal,
-    );
+      watched: watch.live,
+      signal: options.signal,
+    });
   } finally {
     watch.release();
   }
 }
 
-async function lookUntilSettled(
-  driver: Driver,
-  id: string,
-  byId: ByIdOptions,
-  deadline: number,
-  timeoutMs: number,
-  watched: boolean,
-  signal: AbortSignal | undefined,
-): Promise<Json | undefined> {
+interface Look {
+  readonly driver: Driver;
+  readonly id: string;
+  readonly byId: ByIdOptions;
+  /** The instant (driver clock) past which the wait gives up, `timeoutMs` after it began. */
+  readonly deadline: number;
+  readonly timeoutMs: number;
+  /** Whether settle notices reach this process: then a look once a second is only a safety net. */
+  readonly watched: boolean;
+  readonly signal: AbortSignal | undefined;
+}
+
+async function lookUntilSettled(look: Look): Promise<Json | undefined> {
+  const { driver, id, byId, deadline, timeoutMs, watched, signal } = look;
   let gap = watched ? RESULT_POLL_MAX_MS : RESULT_POLL_MIN_MS;
   for (;;) {
     const record = await driver.get(id, byId);
