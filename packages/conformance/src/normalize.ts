@@ -48,6 +48,7 @@ const JOB_FIELDS = [
   'tenantId',
   'traceparent',
   'enqueuedBy',
+  'parentId',
   'waitFor',
   'resumed',
 ] as const;

@@ -7,6 +7,7 @@ import type {
   EnqueueRequest,
   EnqueueResult,
   JobRecord,
+  Json,
   MarkedEnqueueRequest,
   MarkPassed,
 } from './contract/records.js';
@@ -18,6 +19,7 @@ import { configuring } from './internal/config-screen.js';
 import { guarded } from './internal/guard.js';
 import { toListPage } from './list-page.js';
 import { screenedLogStore } from './logs-store.js';
+import { announceSettled } from './runtime/flows/announce-settled.js';
 import { screenedBackfills } from './screen/backfills.js';
 import { screenClaim } from './screen/claim.js';
 import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
@@ -67,6 +69,11 @@ function reportBuried(
   }
 }
 
+/** A parent left unwoken looks at its children again at its next poll: worth a warning only. */
+function warnUnannounced(error: unknown): void {
+  process.emitWarning(`berth: could not wake a parent job: ${String(error)}`, 'BerthWarning');
+}
+
 /** A backend names itself and its payload limit: anything else is no backend (CONFIG_INVALID). */
 function checkBackend(backend: unknown): void {
   const example =
@@ -114,6 +121,10 @@ export function createDriver(backend: DriverBackend): Driver {
       run('write a step', () => backend.steps.put(screenStep(record, limit), screenFence(fence))),
     list: (runId) => run('list steps', () => backend.steps.list(screenUuid('runId', runId))),
   };
+
+  // A parent's wake-up when a child settles outside a worker's settle (a cancel, a burial).
+  const publishNotice = (name: string, payload: Json) =>
+    run('publish an event', () => backend.events.publish(name, payload, DEFAULT_EVENT_TTL_MS));
 
   const events: EventStore = {
     publish: (name, payload, options) =>
@@ -222,7 +233,13 @@ export function createDriver(backend: DriverBackend): Driver {
     claim: (request) =>
       run('claim', async () => {
         const outcome = await backend.claim(screenClaim(request));
-        if (outcome.buried.length > 0) reportBuried(request.onExhausted, outcome.buried);
+        if (outcome.buried.length > 0) {
+          reportBuried(request.onExhausted, outcome.buried);
+          for (const row of outcome.buried) {
+            const state = row.state === 'failed' ? 'failed' : 'dead';
+            void announceSettled(publishNotice, row, state, warnUnannounced);
+          }
+        }
         return outcome.claimed;
       }),
     ack: (fence, options) =>
@@ -255,7 +272,11 @@ export function createDriver(backend: DriverBackend): Driver {
       }),
     get: (id, options) => run('get a job', () => backend.get(screenId(id), screenById(options))),
     cancel: (id, options) =>
-      run('cancel a job', () => backend.cancel(screenId(id), screenById(options))),
+      run('cancel a job', async () => {
+        const cancelled = await backend.cancel(screenId(id), screenById(options));
+        await announceSettled(publishNotice, cancelled, 'cancelled', warnUnannounced);
+        return cancelled;
+      }),
     promote: (id, options) =>
       run('promote a job', () => backend.promote(screenId(id), screenById(options))),
     delete: (id, options) =>

@@ -169,6 +169,8 @@ export interface JobView extends JobSummary {
   readonly concurrencyKey?: string;
   readonly traceparent?: string;
   readonly enqueuedBy?: string;
+  /** The job this one is a child of (a flow, or `step.invoke`). */
+  readonly parentId?: string;
   readonly waitFor?: string;
 }
 

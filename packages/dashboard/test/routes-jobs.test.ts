@@ -125,6 +125,15 @@ describe('GET /api/jobs/:id', () => {
     expect(delayed.body.actions.promote).toBe(true);
   });
 
+  it("a flow's child names its parent job; a job without one answers no parentId", async () => {
+    const parent = await driver.enqueue({ name: 'book' });
+    const child = await driver.enqueue({ name: 'render', parentId: parent.id });
+    const shown = await getApi<JobResponse>(served.base, `/jobs/${child.id}`);
+    expect(shown.body.job.parentId).toBe(parent.id);
+    const orphan = await getApi<JobResponse>(served.base, `/jobs/${parent.id}`);
+    expect(orphan.body.job).not.toHaveProperty('parentId');
+  });
+
   it('answers 404 JOB_NOT_FOUND for an unknown id and 400 JOB_INVALID for a malformed one', async () => {
     const missing = await getApi<{ error: { code: string } }>(
       served.base,

@@ -52,6 +52,7 @@ function newRow(store: Store, request: ScreenedEnqueue, now: number): Row {
     tenantId: request.tenantId,
     traceparent: request.traceparent,
     enqueuedBy: request.enqueuedBy,
+    parentId: request.parentId,
     waitFor: undefined,
     history: undefined,
     home: undefined,

@@ -93,6 +93,7 @@ export function toRecord(row: Row, now: number): JobRecord {
   if (row.tenantId !== undefined) record.tenantId = row.tenantId;
   if (row.traceparent !== undefined) record.traceparent = row.traceparent;
   if (row.enqueuedBy !== undefined) record.enqueuedBy = row.enqueuedBy;
+  if (row.parentId !== undefined) record.parentId = row.parentId;
   if (row.waitFor !== undefined) record.waitFor = row.waitFor;
   return record;
 }
@@ -107,6 +108,7 @@ const plainTail = (row: Row): boolean =>
   row.tenantId === undefined &&
   row.traceparent === undefined &&
   row.enqueuedBy === undefined &&
+  row.parentId === undefined &&
   row.waitFor === undefined;
 
 /**

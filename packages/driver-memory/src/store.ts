@@ -62,6 +62,7 @@ export interface Row {
   tenantId: string | undefined;
   traceparent: string | undefined;
   enqueuedBy: string | undefined;
+  parentId: string | undefined;
   waitFor: string | undefined;
   /** Its attempt history (attempts.ts): on the row, so an ack costs no map lookup. */
   history: AttemptHistory | undefined;

@@ -39,6 +39,7 @@ export function newJob(request: ScreenedEnqueue, id: string, now: number): Store
     ...(request.tenantId === undefined ? {} : { tenantId: request.tenantId }),
     ...(request.traceparent === undefined ? {} : { traceparent: request.traceparent }),
     ...(request.enqueuedBy === undefined ? {} : { enqueuedBy: request.enqueuedBy }),
+    ...(request.parentId === undefined ? {} : { parentId: request.parentId }),
   };
 }
 

@@ -161,6 +161,7 @@ export function toRecord(job: StoredJob, now: number): JobRecord {
     tenantId,
     traceparent,
     enqueuedBy,
+    parentId,
     waitFor,
   } = job;
   // Built in the contract's field order, so a record reads the same whichever driver made it.
@@ -190,6 +191,7 @@ export function toRecord(job: StoredJob, now: number): JobRecord {
   if (tenantId !== undefined) record.tenantId = tenantId;
   if (traceparent !== undefined) record.traceparent = traceparent;
   if (enqueuedBy !== undefined) record.enqueuedBy = enqueuedBy;
+  if (parentId !== undefined) record.parentId = parentId;
   if (waitFor !== undefined) record.waitFor = waitFor;
   return record;
 }

@@ -22,7 +22,7 @@ export interface Prepared {
 /**
  * The statements of an idle worker's enqueue → claim path, sent prepared: each connection parses
  * them once, then only binds them. Both plan alike for any arguments (the enqueue probes by key
- * alone; the claim calls claim_jobs, whose own statements are planned once per session), so
+ * alone; the claim calls claim_jobs_v2, whose own statements are planned once per session), so
  * any pool may prepare them. Only fixed texts are named (a connection keeps each one).
  */
 const hot = (sql: Statements): Record<string, string> => ({

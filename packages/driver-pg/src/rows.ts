@@ -39,6 +39,7 @@ export interface JobRow {
   readonly tenant_id: string | null;
   readonly traceparent: string | null;
   readonly enqueued_by: string | null;
+  readonly parent_id: string | null;
   readonly wait_for: string | null;
 }
 
@@ -91,6 +92,7 @@ export function toJobRecord(row: JobRow, now: number): JobRecord {
   if (row.tenant_id !== null) record.tenantId = row.tenant_id;
   if (row.traceparent !== null) record.traceparent = row.traceparent;
   if (row.enqueued_by !== null) record.enqueuedBy = row.enqueued_by;
+  if (row.parent_id !== null) record.parentId = row.parent_id;
   if (row.wait_for !== null) record.waitFor = row.wait_for;
   return record;
 }

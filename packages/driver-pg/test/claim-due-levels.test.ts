@@ -31,7 +31,7 @@ async function insertWaiting(schema: string, rows: Waiting) {
   );
 }
 
-/** claim(limit)'s plan under EXPLAIN (ANALYZE, BUFFERS), as claim_jobs runs it, rolled back. */
+/** claim(limit)'s plan under EXPLAIN (ANALYZE, BUFFERS), as claim_jobs_v2 runs it, rolled back. */
 async function claimPlan(schema: string, limit: number, names: readonly string[] | null) {
   const planner = await openClaimPlanner(schema);
   try {

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { adminPool, openPgDriver } from './pg-factory.js';
 
 const T0 = 1_700_000_000_000;
-/** Leases found lapsed a claim files beyond its limit: `$3 + 16` in migration 9's claim_jobs. */
+/** Leases found lapsed a claim files beyond its limit: `$3 + 16` since migration 9. */
 const LAPSE_SLACK = 16;
 const LAPSING = 500;
 

@@ -39,7 +39,7 @@ it('a claim walks jobs_ready_idx in claim order, reads due rows from jobs_due_or
   }
 });
 
-it('claim_jobs is planned once per session, on a generic plan, without JIT', async () => {
+it('claim_jobs_v2 is planned once per session, on a generic plan, without JIT', async () => {
   const { schema, dispose } = await openPgDriver();
   const planner = await openClaimPlanner(schema);
   try {

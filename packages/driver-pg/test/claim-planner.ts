@@ -18,11 +18,11 @@ export interface PlanRoot {
 
 const SIGNATURE = '(text[], bigint, integer, text, bigint, text[], json, text[])';
 
-/** claim_jobs' two statements (every name; by name), as its body runs them. */
+/** claim_jobs_v2's two statements (every name; by name), as its body runs them. */
 const BODY = /\bRETURN QUERY ([^;]+);\s+ELSE\s+RETURN QUERY ([^;]+);\s+END IF;/;
 
 /**
- * A session that runs and EXPLAINs the claim as claim_jobs does: the function's own statements,
+ * A session that runs and EXPLAINs the claim as claim_jobs_v2 does: the function's own statements,
  * prepared, under the settings the function carries (both read from pg_proc, so a statement or
  * setting a migration changes changes here too). With plan_cache_mode = force_generic_plan among
  * them, the session makes one generic plan on the first run and keeps it, as a connection does.
@@ -32,12 +32,12 @@ export async function openClaimPlanner(schema: string) {
   await client.connect();
   const { rows } = await client.query<{ settings: string[]; body: string }>(
     'SELECT proconfig AS settings, prosrc AS body FROM pg_proc WHERE oid = $1::regprocedure',
-    [`"${schema}".claim_jobs${SIGNATURE}`],
+    [`"${schema}".claim_jobs_v2${SIGNATURE}`],
   );
   const settings = rows[0]?.settings ?? [];
   const [, every, named] = BODY.exec(rows[0]?.body ?? '') ?? [];
   if (every === undefined || named === undefined) {
-    throw new Error(`claim_jobs' body no longer reads IF p_names IS NULL THEN RETURN QUERY …`);
+    throw new Error(`claim_jobs_v2's body no longer reads IF p_names IS NULL THEN RETURN QUERY …`);
   }
   for (const setting of settings) {
     const at = setting.indexOf('=');

@@ -6,7 +6,7 @@ import { buffersOf } from './plan-nodes.js';
 const FUTURE_ROWS = 200_000;
 
 /**
- * Runs the claim under EXPLAIN (ANALYZE, BUFFERS), as claim_jobs runs it, rolled back, and
+ * Runs the claim under EXPLAIN (ANALYZE, BUFFERS), as claim_jobs_v2 runs it, rolled back, and
  * answers the buffers it touched (the root's counts include every node under it).
  */
 async function buffersOfClaim(schema: string, names: readonly string[] | null): Promise<number> {

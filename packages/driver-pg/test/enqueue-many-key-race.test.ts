@@ -15,17 +15,19 @@ async function batchAgainstConcurrentHolder<T>(
   const blocker = await (await adminPool()).connect();
   try {
     await blocker.query('BEGIN');
+    const { rows: me } = await blocker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const inTransaction = createPgDriver({ executor: blocker, schema });
     const holder = await inTransaction.enqueue({ name: 'n', idempotencyKey: 'k' });
     const outcome = batch(driver).then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
+    // Found by the lock it waits on, not its text: pg_stat_activity keeps a query's first 1 kB.
     await pollUntil(
       async () => {
         const { rows } = await (await adminPool()).query(
-          `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
-          [`%"${schema}".jobs%`],
+          'SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY(pg_catalog.pg_blocking_pids(pid))',
+          [me[0]?.pid],
         );
         return rows.length > 0;
       },

@@ -4,6 +4,7 @@ import { serverUrl } from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';
 import { dropSchema, freshSchema, schemaAtVersion } from './pg-factory.js';
+import { claimAsBefore, enqueueAsBefore } from './previous-version.js';
 
 const claimOne = async (driver: Driver, queue: string) => {
   const [job] = await driver.claim({ queues: [queue], workerId: 'w', visibilityTimeoutMs: 60_000 });
@@ -25,16 +26,19 @@ it("migration 12 upgrades a schema at version 11: a nack with cancel keeps its e
     await schemaAtVersion(schema, 11);
     await expect(driver.check()).rejects.toMatchObject({ code: 'DRIVER_NOT_MIGRATED' });
     // Before it: the row settles cancelled, but its record has no error.
-    const before = await driver.enqueue({ name: 'm12', queue: 'before', maxAttempts: 3 });
-    expect(await driver.nack(await claimOne(driver, 'before'), { error: boom })).toBe(true);
+    const job = { name: 'm12', queue: 'before', maxAttempts: 3 };
+    const before = await enqueueAsBefore(schema, job, clock.now());
+    const claimBefore = () =>
+      claimAsBefore(schema, { queue: 'before', workerId: 'w' }, clock.now());
+    expect(await driver.nack(await claimBefore(), { error: boom })).toBe(true);
     const cancel = { error: boom, cancel: true };
-    expect(await driver.nack(await claimOne(driver, 'before'), cancel)).toBe(true);
+    expect(await driver.nack(await claimBefore(), cancel)).toBe(true);
     expect(await endings(driver, before.id)).toEqual([
       { outcome: 'retried', error: boom },
       { outcome: 'cancelled', error: undefined },
     ]);
 
-    expect(await driver.migrate()).toMatchObject({ applied: [12, 13, 14, 15] });
+    expect(await driver.migrate()).toMatchObject({ applied: [12, 13, 14, 15, 16] });
     await expect(driver.check()).resolves.toBeUndefined();
     // The same error as the attempt before: only the statement tells a nack from a cancel.
     const after = await driver.enqueue({ name: 'm12', queue: 'after', maxAttempts: 3 });

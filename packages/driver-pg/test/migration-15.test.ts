@@ -3,6 +3,7 @@ import { serverUrl } from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';
 import { dropSchema, freshSchema, schemaAtVersion } from './pg-factory.js';
+import { enqueueAsBefore } from './previous-version.js';
 
 it('migration 15 upgrades a schema at version 14: stored schedules answer DRIVER_NOT_MIGRATED until it ran, then store, list and come due beside the jobs already queued', async () => {
   const schema = freshSchema();
@@ -19,7 +20,7 @@ it('migration 15 upgrades a schema at version 14: stored schedules answer DRIVER
   };
   try {
     await schemaAtVersion(schema, 14);
-    const queued = await driver.enqueue({ name: 'mail' });
+    const queued = await enqueueAsBefore(schema, { name: 'mail' }, t0);
     // One call at a time: a refusal nobody awaits yet would be an unhandled rejection.
     for (const call of [
       () => driver.schedules.put(write, 0),
@@ -30,7 +31,7 @@ it('migration 15 upgrades a schema at version 14: stored schedules answer DRIVER
     ]) {
       await expect(call()).rejects.toMatchObject({ code: 'DRIVER_NOT_MIGRATED' });
     }
-    expect(await driver.migrate()).toMatchObject({ applied: [15] });
+    expect(await driver.migrate()).toMatchObject({ applied: [15, 16] });
     const stored = { ...write, revision: 1, createdAt: t0, updatedAt: t0 };
     expect(await driver.schedules.put(write, 0)).toStrictEqual(stored);
     expect((await driver.schedules.list()).schedules).toStrictEqual([stored]);

@@ -15,7 +15,9 @@ it('migration 7 upgrades a schema at version 6: a slot key’s live holders keep
       [JSON.stringify({ a: later, b: later, gone: Date.now() - 1_000 }), later],
     );
 
-    expect(await driver.migrate()).toMatchObject({ applied: [7, 8, 9, 10, 11, 12, 13, 14, 15] });
+    expect(await driver.migrate()).toMatchObject({
+      applied: [7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+    });
     const { rows } = await admin.query<{ holder: string }>(
       `SELECT holder FROM "${schema}".slot_holders WHERE key = 'k' ORDER BY holder`,
     );

@@ -3,6 +3,7 @@ import { serverUrl } from '@berth/test-servers';
 import { expect, it } from 'vitest';
 import { createPgDriver } from '../src/index.js';
 import { adminPool, dropSchema, freshSchema, schemaAtVersion } from './pg-factory.js';
+import { claimAsBefore, enqueueAsBefore } from './previous-version.js';
 
 it('migration 8 upgrades a schema at version 7: a job claimed before it records its attempt, claimedAt its claim instant', async () => {
   const schema = freshSchema();
@@ -10,17 +11,13 @@ it('migration 8 upgrades a schema at version 7: a job claimed before it records 
   const driver = createPgDriver({ connectionString: await serverUrl('pg'), schema, clock });
   try {
     await schemaAtVersion(schema, 7);
-    const { id } = await driver.enqueue({ name: 'old', queue: 'm8', maxAttempts: 2 });
-    const [claimed] = await driver.claim({
-      queues: ['m8'],
-      workerId: 'w-old',
-      visibilityTimeoutMs: 60_000,
-    });
-    if (claimed === undefined) throw new Error('expected a claim');
+    const job = { name: 'old', queue: 'm8', maxAttempts: 2 };
+    const { id } = await enqueueAsBefore(schema, job, clock.now());
+    const claimed = await claimAsBefore(schema, { queue: 'm8', workerId: 'w-old' }, clock.now());
     const claimedAt = clock.now();
 
     await clock.advance(1_000);
-    expect(await driver.migrate()).toMatchObject({ applied: [8, 9, 10, 11, 12, 13, 14, 15] });
+    expect(await driver.migrate()).toMatchObject({ applied: [8, 9, 10, 11, 12, 13, 14, 15, 16] });
     const fence = { jobId: id, workerId: 'w-old', claim: claimed.claim };
     expect(await driver.nack(fence, { error: { message: 'before the upgrade' } })).toBe(true);
     await clock.advance(500);

@@ -10,7 +10,7 @@ import { flatten, type PlanNode } from './plan-nodes.js';
 
 /**
  * The idle enqueue → claim path sends its statements prepared on any pool: each connection
- * parses the text once, then binds it (the claim is a call of claim_jobs, which keeps its own
+ * parses the text once, then binds it (the claim is a call of claim_jobs_v2, which keeps its own
  * plan per session). Counted in the sessions themselves: `pg_prepared_statements` lists named
  * statements only (text sent unnamed leaves none).
  */
@@ -132,7 +132,7 @@ const literal = (client: pg.Client, value: unknown): string => {
   return client.escapeLiteral(String(value));
 };
 
-it('the generic plan of the prepared enqueue reads jobs only through indexes; the prepared claim only calls claim_jobs', async () => {
+it('the generic plan of the prepared enqueue reads jobs only through indexes; the prepared claim only calls claim_jobs_v2', async () => {
   const { driver, schema, dispose } = await openPgDriver();
   const client = new pg.Client({ connectionString: await serverUrl('pg') });
   await client.connect();
@@ -168,6 +168,7 @@ it('the generic plan of the prepared enqueue reads jobs only through indexes; th
           null,
           null,
           null,
+          null,
           'c',
           true,
         ],
@@ -175,8 +176,8 @@ it('the generic plan of the prepared enqueue reads jobs only through indexes; th
     ]);
     const names = preparedNames(sql);
     expect([...names.keys()].sort()).toEqual([sql.enqueue.insert, sql.claim].sort());
-    // claim_jobs' own statements are checked as it plans them in claim-plan.test.ts.
-    expect(sql.claim).toMatch(/^SELECT \* FROM "[^"]+"\.claim_jobs\(/);
+    // claim_jobs_v2's own statements are checked as it plans them in claim-plan.test.ts.
+    expect(sql.claim).toMatch(/^SELECT \* FROM "[^"]+"\.claim_jobs_v2\(/);
     for (const [text, name] of names) {
       if (text === sql.claim) continue;
       await client.query(`PREPARE ${name} AS ${text}`);

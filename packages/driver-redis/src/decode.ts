@@ -91,6 +91,7 @@ export function decodeJob(fields: ReadonlyMap<string, string>, now: number): Job
     'tenantId',
     'traceparent',
     'enqueuedBy',
+    'parentId',
     'waitFor',
   ] as const) {
     const value = fields.get(field);
@@ -105,6 +106,7 @@ const OPTIONAL_TEXTS: ReadonlySet<string> = new Set([
   'tenantId',
   'traceparent',
   'enqueuedBy',
+  'parentId',
 ] satisfies (typeof CLAIM_REPLY_OPTIONAL)[number][]);
 
 /**

@@ -40,6 +40,7 @@ export function argsOf(request: ScreenedEnqueue, now: number): string[] {
     tenantId: request.tenantId,
     traceparent: request.traceparent,
     enqueuedBy: request.enqueuedBy,
+    parentId: request.parentId,
   };
   return ENQUEUE_FIELDS.map((field) => {
     const value = values[field];

@@ -1,6 +1,7 @@
 import type { Transcript } from '../golden/transcript.js';
 import { answersLostExpected } from './expected-answers-lost.js';
 import { batchExpected } from './expected-batch.js';
+import { flowsExpected } from './expected-flows.js';
 import { lifecycleExpected } from './expected-lifecycle.js';
 import { newestWinsExpected } from './expected-newest.js';
 import { slotsExpected } from './expected-slots.js';
@@ -21,6 +22,7 @@ export const runtimeExpected: Readonly<Record<string, Transcript>> = {
   ...newestWinsExpected,
   ...answersLostExpected,
   ...batchExpected,
+  ...flowsExpected,
   ...lifecycleExpected,
   'job-completes': [
     { op: 'enqueue greet', answer: { deduped: false } },

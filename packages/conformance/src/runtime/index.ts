@@ -8,6 +8,7 @@ import {
   twoWaitsTakeTwoEvents,
   unmatchedEventDoesNotSpin,
 } from './event-gap.js';
+import { flowParentReadsChildren, invokeAnswersChild } from './flows.js';
 import { cancelAborts, exhaustedDead, jobCompletes, retryThenComplete } from './jobs.js';
 import { failingLeaseRenewalAborts, hangingLeaseRenewalAborts } from './lease-renewal.js';
 import {
@@ -86,6 +87,8 @@ export const runtimeScenarios: readonly GoldenScenario[] = [
   skipCancelsBusy,
   throttleOnePerWindow,
   batchRunsTogether,
+  flowParentReadsChildren,
+  invokeAnswersChild,
   stalledReclaim,
   cancelHeardAtOnce,
 ];

@@ -52,6 +52,11 @@ export interface JobRecord {
   readonly tenantId?: string;
   readonly traceparent?: string;
   readonly enqueuedBy?: string;
+  /**
+   * The job this one is a child of (`enqueue`'s `parentId`), kept as given: a flow's parent
+   * waits for its children, and a child's worker wakes that parent when the child settles.
+   */
+  readonly parentId?: string;
   /** The event a `suspended` row waits for (`suspend({ waitFor })`). */
   readonly waitFor?: string;
 }
@@ -78,6 +83,12 @@ export interface EnqueueRequest {
   readonly tenantId?: string;
   readonly traceparent?: string;
   readonly enqueuedBy?: string;
+  /**
+   * A uuid naming the job this one is a child of (a flow). Stored and reported as given, never
+   * looked up: the parent need not exist yet (a flow enqueues both in one `enqueueMany`). Not
+   * the job's own `id` (JOB_INVALID, field `parentId`).
+   */
+  readonly parentId?: string;
   /** Only in a {@link MarkedEnqueueRequest}. */
   readonly advanceMark?: undefined;
 }
@@ -136,6 +147,7 @@ export interface ScreenedEnqueue {
   readonly tenantId: string | undefined;
   readonly traceparent: string | undefined;
   readonly enqueuedBy: string | undefined;
+  readonly parentId: string | undefined;
   /** With `id` set; always `undefined` in `enqueueMany`, which refuses it. */
   readonly advanceMark: MarkAdvance | undefined;
 }

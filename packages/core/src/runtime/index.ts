@@ -31,6 +31,16 @@ export type {
 } from './events/index.js';
 export { defineEvent } from './events/index.js';
 export type {
+  ChildFailedState,
+  ChildFailurePolicy,
+  ChildOutcome,
+  FlowChild,
+  FlowEnqueued,
+  FlowInput,
+  InvokeOptions,
+} from './flows/flow-types.js';
+export { MAX_FLOW_CHILDREN } from './flows/flow-types.js';
+export type {
   AnyJobContract,
   AnyJobDefinition,
   BackoffOptions,

@@ -37,6 +37,7 @@ const KNOWN_FIELDS = new Set([
   'tenantId',
   'traceparent',
   'enqueuedBy',
+  'parentId',
   'advanceMark',
 ]);
 const MARK_FIELDS = new Set(['name', 'value']);
@@ -59,6 +60,14 @@ function screenAdvanceMark(value: unknown, id: string | undefined): MarkAdvance 
     name: screenName('advanceMark.name', mark.name),
     value: screenInteger('advanceMark.value', mark.value, 0, Number.MAX_SAFE_INTEGER),
   };
+}
+
+/** `parentId`: a uuid, never the job's own id. */
+function screenParentId(value: unknown, id: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parentId = screenUuid('parentId', value);
+  if (parentId === id) throw jobInvalid('parentId', 'names the job itself');
+  return parentId;
 }
 
 /** Checks and normalises one enqueue request; JOB_INVALID names the first bad field. */
@@ -104,6 +113,7 @@ function screenOne(
     tenantId: screenOptionalName('tenantId', input.tenantId),
     traceparent: traceparent as string | undefined,
     enqueuedBy: screenOptionalName('enqueuedBy', input.enqueuedBy),
+    parentId: screenParentId(input.parentId, id),
     advanceMark: screenAdvanceMark(input.advanceMark, id),
   };
 }

@@ -45,6 +45,7 @@ export function toJobView(job: JobRecord): JobView {
     ...(job.concurrencyKey === undefined ? {} : { concurrencyKey: job.concurrencyKey }),
     ...(job.traceparent === undefined ? {} : { traceparent: job.traceparent }),
     ...(job.enqueuedBy === undefined ? {} : { enqueuedBy: job.enqueuedBy }),
+    ...(job.parentId === undefined ? {} : { parentId: job.parentId }),
     ...(job.waitFor === undefined ? {} : { waitFor: job.waitFor }),
   };
 }

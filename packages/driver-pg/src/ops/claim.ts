@@ -17,8 +17,8 @@ const LEASE_LAPSED = JSON.stringify({
 type ClaimRow = JobRow & { readonly resumed: boolean };
 
 /**
- * The claim: ONE call of claim_jobs, whose rows are the claimed jobs and the buried ones. A
- * claim that buried rows then tells their ids on the settle channel: claim_jobs settled them
+ * The claim: ONE call of claim_jobs_v2, whose rows are the claimed jobs and the buried ones. A
+ * claim that buried rows then tells their ids on the settle channel: claim_jobs_v2 settled them
  * and has committed, and its own statement sends no NOTIFY.
  */
 export function claimOps({ db, sql, clock, settleChannel }: OpsContext) {

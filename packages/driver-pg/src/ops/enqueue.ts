@@ -43,7 +43,7 @@ const namespaceOf = (request: ScreenedEnqueue): string | null =>
 /** unique_violation, deadlock_detected: the batch landed nothing and a new walk can answer. */
 const RETRIED = new Set(['23505', '40P01']);
 
-/** The insert's parameters $1–$15, shared by every statement that inserts one job. */
+/** The insert's parameters $1–$16, shared by every statement that inserts one job. */
 export function insertParams(
   request: ScreenedEnqueue,
   id: string,
@@ -66,6 +66,7 @@ export function insertParams(
     request.tenantId ?? null,
     request.traceparent ?? null,
     request.enqueuedBy ?? null,
+    request.parentId ?? null,
     channel,
   ];
 }
@@ -155,6 +156,7 @@ export function enqueueOps(context: OpsContext) {
       column((request) => request.tenantId ?? null),
       column((request) => request.traceparent ?? null),
       column((request) => request.enqueuedBy ?? null),
+      column((request) => request.parentId ?? null),
       now,
       channel,
     ]);
@@ -186,6 +188,7 @@ export function enqueueOps(context: OpsContext) {
       column((request) => request.tenantId ?? null),
       column((request) => request.traceparent ?? null),
       column((request) => request.enqueuedBy ?? null),
+      column((request) => request.parentId ?? null),
       column(namespaceOf),
       now,
       channel,

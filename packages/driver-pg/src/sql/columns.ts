@@ -29,6 +29,7 @@ export const jobColumns = (t: string): string =>
     `${t}.tenant_id`,
     `${t}.traceparent`,
     `${t}.enqueued_by`,
+    `${t}.parent_id`,
     `${t}.wait_for`,
   ].join(', ');
 
@@ -36,7 +37,8 @@ export const jobColumns = (t: string): string =>
 export const JOB_COLUMN_NAMES =
   'seq, id, run_id, name, queue, payload, state, priority, attempts, max_attempts, run_at, ' +
   'created_at, updated_at, finished_at, claimed_by, claim, visible_at, last_error, result, ' +
-  'progress, idempotency_key, concurrency_key, tenant_id, traceparent, enqueued_by, wait_for';
+  'progress, idempotency_key, concurrency_key, tenant_id, traceparent, enqueued_by, parent_id, ' +
+  'wait_for';
 
 export const LIVE = `('ready', 'delayed', 'running', 'suspended')`;
 export const REQUEUEABLE = `('failed', 'dead', 'cancelled')`;

@@ -15,22 +15,23 @@ export function enqueueAdvancingSql(s: string) {
      * id committed after this statement's snapshot; sent again, the next one sees it.
      * $1 id, $2 run_id, $3 name, $4 queue, $5 payload, $6 run_at, $7 now, $8 priority,
      * $9 max_attempts, $10 key, $11 concurrency_key, $12 tenant_id, $13 traceparent,
-     * $14 enqueued_by, $15 channel, $16 mark name, $17 mark value, $18 dedupe a key holder.
+     * $14 enqueued_by, $15 parent_id, $16 channel, $17 mark name, $18 mark value, $19 dedupe a
+     * key holder.
      */
     insert: `
       WITH cur AS (
-        SELECT value FROM ${s}.marks WHERE name = $16 FOR UPDATE
+        SELECT value FROM ${s}.marks WHERE name = $17 FOR UPDATE
       ), go AS (
-        SELECT NOT EXISTS (SELECT 1 FROM cur WHERE value >= $17::bigint) AS below
+        SELECT NOT EXISTS (SELECT 1 FROM cur WHERE value >= $18::bigint) AS below
       ), ins AS (
         INSERT INTO ${s}.jobs (${INSERT_COLUMNS})
         SELECT $1, $2, $3, $4, $5::json,
           CASE WHEN $6::bigint > $7::bigint THEN 'delayed' ELSE 'ready' END,
-          $8, 0, $9, $6, $7, $7, 0, $10, $11, $12, $13, $14
+          $8, 0, $9, $6, $7, $7, 0, $10, $11, $12, $13, $14, $15
         WHERE (SELECT below FROM go)
         ON CONFLICT DO NOTHING
         RETURNING id, run_id, queue
-      ), woke AS (SELECT pg_notify($15, queue) FROM ins),
+      ), woke AS (SELECT pg_notify($16, queue) FROM ins),
       found AS (
         SELECT id, run_id, 'inserted' AS hit FROM ins
         UNION ALL
@@ -47,11 +48,11 @@ export function enqueueAdvancingSql(s: string) {
       ), landed AS (
         SELECT 1 FROM found WHERE hit IN ('inserted', 'id')
         UNION ALL
-        SELECT 1 FROM found WHERE hit = 'key' AND $18::bool
+        SELECT 1 FROM found WHERE hit = 'key' AND $19::bool
           AND NOT EXISTS (SELECT 1 FROM found g WHERE g.hit IN ('id', 'taken'))
       ), moved AS (
         INSERT INTO ${s}.marks AS m (name, value)
-        SELECT $16, $17::bigint WHERE EXISTS (SELECT 1 FROM landed)
+        SELECT $17, $18::bigint WHERE EXISTS (SELECT 1 FROM landed)
         ON CONFLICT (name) DO UPDATE SET value = excluded.value WHERE m.value < excluded.value
         RETURNING 1
       )

@@ -4,13 +4,14 @@ import { INSERT_COLUMNS } from './enqueue.js';
 /**
  * What an inserted row is made of, selected from a source with the item columns `rows.ts`'s
  * batch arrays name (id, run_id, name, queue, payload, run_at, priority, max_attempts, idem_key,
- * concurrency_key, tenant_id, traceparent, enqueued_by, ord); `now` is a parameter reference.
+ * concurrency_key, tenant_id, traceparent, enqueued_by, parent_id, ord); `now` is a parameter
+ * reference.
  */
 const landed = (now: string) => `
   id, run_id, name, queue, payload::json,
   CASE WHEN run_at > ${now}::bigint THEN 'delayed' ELSE 'ready' END,
   priority, 0, max_attempts, run_at, ${now}, ${now}, 0, idem_key, concurrency_key, tenant_id,
-  traceparent, enqueued_by`;
+  traceparent, enqueued_by, parent_id`;
 
 /** One NOTIFY per queue among `queues` (a relation with a `queue` column); counts them. */
 const wake = (channel: string, queues: string) =>
@@ -26,20 +27,20 @@ export function enqueueManySql(s: string) {
      * Every item lands, in batch order (so seq follows it), with no read of the table: ids are
      * fresh, so only the unique index could refuse one, and that refuses the whole statement.
      * Arrays: $1 id, $2 run_id, $3 name, $4 queue, $5 payload, $6 run_at, $7 priority,
-     * $8 max_attempts, $9 concurrency_key, $10 tenant_id, $11 traceparent, $12 enqueued_by;
-     * $13 now, $14 channel.
+     * $8 max_attempts, $9 concurrency_key, $10 tenant_id, $11 traceparent, $12 enqueued_by,
+     * $13 parent_id; $14 now, $15 channel.
      */
     insertPlain: `
       WITH items AS (
         SELECT *, NULL::text AS idem_key FROM unnest($1::uuid[], $2::uuid[], $3::text[],
           $4::text[], $5::text[], $6::bigint[], $7::int[], $8::int[], $9::text[], $10::text[],
-          $11::text[], $12::text[])
+          $11::text[], $12::text[], $13::uuid[])
           WITH ORDINALITY AS t(id, run_id, name, queue, payload, run_at, priority, max_attempts,
-            concurrency_key, tenant_id, traceparent, enqueued_by, ord)
+            concurrency_key, tenant_id, traceparent, enqueued_by, parent_id, ord)
       ), ins AS (
         INSERT INTO ${s}.jobs (${INSERT_COLUMNS})
-        SELECT ${landed('$13')} FROM items ORDER BY ord
-      ), woke AS (${wake('$14', 'unnest($4::text[]) AS i(queue)')})
+        SELECT ${landed('$14')} FROM items ORDER BY ord
+      ), woke AS (${wake('$15', 'unnest($4::text[]) AS i(queue)')})
       SELECT count(*) AS woke FROM woke`,
 
     /**
@@ -57,15 +58,16 @@ export function enqueueManySql(s: string) {
      * batch of distinct ids and keys is linear and the walk's cost grows with its repeats only.
      * Arrays: $1 ord, $2 id, $3 caller, $4 run_id, $5 name, $6 queue, $7 payload, $8 run_at,
      * $9 priority, $10 max_attempts, $11 key, $12 on_error, $13 concurrency_key, $14 tenant_id,
-     * $15 traceparent, $16 enqueued_by, $17 namespace key; $18 now, $19 channel.
+     * $15 traceparent, $16 enqueued_by, $17 parent_id, $18 namespace key; $19 now, $20 channel.
      */
     insertMany: `
       WITH RECURSIVE items AS (
         SELECT * FROM unnest($1::int[], $2::uuid[], $3::bool[], $4::uuid[], $5::text[],
           $6::text[], $7::text[], $8::bigint[], $9::int[], $10::int[], $11::text[], $12::bool[],
-          $13::text[], $14::text[], $15::text[], $16::text[], $17::text[])
+          $13::text[], $14::text[], $15::text[], $16::text[], $17::uuid[], $18::text[])
           AS t(ord, id, caller, run_id, name, queue, payload, run_at, priority, max_attempts,
-               idem_key, on_error, concurrency_key, tenant_id, traceparent, enqueued_by, nk)
+               idem_key, on_error, concurrency_key, tenant_id, traceparent, enqueued_by, parent_id,
+               nk)
       ), keyed AS (
         SELECT *, CASE WHEN caller THEN id END AS caller_id FROM items
       ), facts AS (
@@ -133,13 +135,13 @@ export function enqueueManySql(s: string) {
         SELECT ord, verdict, answer_id, answer_run FROM walk WHERE k > 0
       ), ins AS (
         INSERT INTO ${s}.jobs (${INSERT_COLUMNS})
-        SELECT ${landed('$18')}
+        SELECT ${landed('$19')}
         FROM facts f JOIN verdicts v ON v.ord = f.ord
         WHERE v.verdict = 'land'
           AND NOT EXISTS (SELECT 1 FROM verdicts e WHERE e.verdict IN ('error', 'taken'))
         ORDER BY f.ord
         RETURNING queue
-      ), woke AS (${wake('$19', 'ins')})
+      ), woke AS (${wake('$20', 'ins')})
       SELECT v.ord, v.verdict, v.answer_id, v.answer_run, (SELECT count(*) FROM woke) AS woke
       FROM verdicts v ORDER BY v.ord`,
   };

@@ -1,4 +1,4 @@
-/** Paused queues: one row per paused queue, read by claim_jobs (migration 9). */
+/** Paused queues: one row per paused queue, read by the claim (claim_jobs_v2, migration 16). */
 export function pauseSql(s: string) {
   return {
     /**

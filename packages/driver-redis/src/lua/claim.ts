@@ -32,6 +32,7 @@ export const CLAIM_REPLY_OPTIONAL = [
   'tenantId',
   'traceparent',
   'enqueuedBy',
+  'parentId',
 ] as const;
 
 /** Lapsed leases a claim moves per lane (queue and name) beyond its limit (src/lua/scripts/claim.lua). */

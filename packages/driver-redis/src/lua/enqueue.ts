@@ -18,4 +18,5 @@ export const ENQUEUE_FIELDS = [
   'tenantId',
   'traceparent',
   'enqueuedBy',
+  'parentId',
 ] as const;

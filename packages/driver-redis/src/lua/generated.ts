@@ -721,7 +721,7 @@ if n(ARGV[namesAt]) > 0 then
 end
 local reach = limit + 16
 local read = 0
-local OPTIONAL = { 'lastError', 'result', 'progress', 'idempotencyKey', 'concurrencyKey', 'tenantId', 'traceparent', 'enqueuedBy' }
+local OPTIONAL = { 'lastError', 'result', 'progress', 'idempotencyKey', 'concurrencyKey', 'tenantId', 'traceparent', 'enqueuedBy', 'parentId' }
 
 local function claimReply(d, resumed)
   local row = d.id .. '\\0' .. d.runId .. '\\0' .. d.name .. '\\0' .. d.queue .. '\\0' .. d.payload .. '\\0' .. d.priority .. '\\0' .. d.attempts .. '\\0' .. d.maxAttempts .. '\\0' .. d.runAt .. '\\0' .. d.createdAt .. '\\0' .. d.claim
@@ -1391,7 +1391,7 @@ end
 local now = n(ARGV[1])
 local mode = ARGV[2]
 local count = n(ARGV[3])
-local width = 15
+local width = 16
 -- Argument offsets within one request (ENQUEUE_FIELDS order).
 local F_callerId = 1
 local F_newId = 2
@@ -1408,8 +1408,9 @@ local F_concurrencyKey = 12
 local F_tenantId = 13
 local F_traceparent = 14
 local F_enqueuedBy = 15
+local F_parentId = 16
 -- Stored as sent when not absent: the rest of a new row is computed.
-local STORED = { 'runId', F_runId, 'name', F_name, 'queue', F_queue, 'payload', F_payload, 'priority', F_priority, 'maxAttempts', F_maxAttempts, 'idempotencyKey', F_idempotencyKey, 'concurrencyKey', F_concurrencyKey, 'tenantId', F_tenantId, 'traceparent', F_traceparent, 'enqueuedBy', F_enqueuedBy }
+local STORED = { 'runId', F_runId, 'name', F_name, 'queue', F_queue, 'payload', F_payload, 'priority', F_priority, 'maxAttempts', F_maxAttempts, 'idempotencyKey', F_idempotencyKey, 'concurrencyKey', F_concurrencyKey, 'tenantId', F_tenantId, 'traceparent', F_traceparent, 'enqueuedBy', F_enqueuedBy, 'parentId', F_parentId }
 
 local function arg(base, f)
   local value = ARGV[base + f]
@@ -1772,7 +1773,7 @@ local function enqueue()
 local now = n(ARGV[1])
 local mode = ARGV[2]
 local count = n(ARGV[3])
-local width = 15
+local width = 16
 -- Argument offsets within one request (ENQUEUE_FIELDS order).
 local F_callerId = 1
 local F_newId = 2
@@ -1789,8 +1790,9 @@ local F_concurrencyKey = 12
 local F_tenantId = 13
 local F_traceparent = 14
 local F_enqueuedBy = 15
+local F_parentId = 16
 -- Stored as sent when not absent: the rest of a new row is computed.
-local STORED = { 'runId', F_runId, 'name', F_name, 'queue', F_queue, 'payload', F_payload, 'priority', F_priority, 'maxAttempts', F_maxAttempts, 'idempotencyKey', F_idempotencyKey, 'concurrencyKey', F_concurrencyKey, 'tenantId', F_tenantId, 'traceparent', F_traceparent, 'enqueuedBy', F_enqueuedBy }
+local STORED = { 'runId', F_runId, 'name', F_name, 'queue', F_queue, 'payload', F_payload, 'priority', F_priority, 'maxAttempts', F_maxAttempts, 'idempotencyKey', F_idempotencyKey, 'concurrencyKey', F_concurrencyKey, 'tenantId', F_tenantId, 'traceparent', F_traceparent, 'enqueuedBy', F_enqueuedBy, 'parentId', F_parentId }
 
 local function arg(base, f)
   local value = ARGV[base + f]

@@ -100,6 +100,20 @@ const invalid: readonly Invalid[] = [
   { what: 'a fractional priority', request: { name: 'j', priority: 1.5 }, field: 'priority' },
   { what: 'a maxAttempts of 0', request: { name: 'j', maxAttempts: 0 }, field: 'maxAttempts' },
   { what: 'an id that is not a uuid', request: { name: 'j', id: 'job-1' }, field: 'id' },
+  {
+    what: 'a parentId that is not a uuid',
+    request: { name: 'j', parentId: 'p-1' },
+    field: 'parentId',
+  },
+  {
+    what: 'a parentId naming the job itself',
+    request: {
+      name: 'j',
+      id: '0f0e0d0c-0b0a-4908-8706-050403020100',
+      parentId: '0F0E0D0C-0B0A-4908-8706-050403020100',
+    },
+    field: 'parentId',
+  },
   { what: 'an empty queue', request: { name: 'j', queue: '' }, field: 'queue' },
   {
     what: 'an empty idempotencyKey',

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_QUEUE, type Json } from '@berth/core';
 import { expect } from 'vitest';
 import type { KitCase, KitGroup } from '../../kit.js';
-import { expectFreshUuid, listAll, mustGet, settleTo } from '../fixtures/index.js';
+import {
+  expectAbsent,
+  expectFreshUuid,
+  freshQueue,
+  LEASE_MS,
+  listAll,
+  mustGet,
+  settleTo,
+  WORKER,
+} from '../fixtures/index.js';
 import { enqueueBatchCases } from './enqueue-batch.js';
 import { enqueueIdempotencyCases } from './enqueue-idempotency.js';
 import { enqueueIdCases } from './enqueue-ids.js';
@@ -76,6 +85,41 @@ const basics: readonly KitCase[] = [
         traceparent,
         enqueuedBy: 'scheduler',
       });
+    },
+  },
+  {
+    title:
+      "a child's parentId is kept as given, never looked up: get, a claim, a list page and enqueueMany all report it, and a job without one has none",
+    run: async ({ driver }) => {
+      const queue = freshQueue();
+      const parentId = randomUUID();
+      const alone = await driver.enqueue({ name: 'fetch', queue, parentId });
+      const [first, second, orphan] = await driver.enqueueMany([
+        { name: 'fetch', queue, parentId, payload: 1 },
+        { name: 'fetch', queue, parentId: parentId.toUpperCase(), payload: 2 },
+        { name: 'fetch', queue, payload: 3 },
+      ]);
+      const made = [alone.id, first?.id, second?.id];
+      for (const id of made) expect((await mustGet(driver, String(id))).parentId).toBe(parentId);
+      expectAbsent(await mustGet(driver, String(orphan?.id)), 'parentId');
+      const page = await listAll(driver, { queue });
+      expect(
+        page
+          .filter((job) => job.parentId === parentId)
+          .map((job) => job.id)
+          .sort(),
+      ).toEqual([...made].sort());
+      const claimed = await driver.claim({
+        queues: [queue],
+        workerId: WORKER,
+        visibilityTimeoutMs: LEASE_MS,
+        limit: 4,
+      });
+      expect(claimed).toHaveLength(4);
+      for (const job of claimed) {
+        if (job.id === orphan?.id) expectAbsent(job, 'parentId');
+        else expect(job.parentId).toBe(parentId);
+      }
     },
   },
   {

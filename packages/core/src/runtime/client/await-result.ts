@@ -19,7 +19,11 @@ export interface WaitOptions {
   readonly signal?: AbortSignal;
 }
 
-function jobFailed(record: JobRecord, state: 'failed' | 'dead' | 'cancelled'): BerthError {
+/** JOB_FAILED for job `record` that settled `state` without a result. */
+export function jobFailed(
+  record: Pick<JobRecord, 'id' | 'name' | 'lastError'>,
+  state: 'failed' | 'dead' | 'cancelled',
+): BerthError {
   const error = record.lastError;
   return new BerthError({
     code: 'JOB_FAILED',

@@ -6,6 +6,7 @@ import type { LogListOptions, LogPage } from '../../contract/logs.js';
 import type { PauseOptions, QueuePause } from '../../contract/pause.js';
 import type { ByIdOptions, EnqueueResult, JobRecord, Json } from '../../contract/records.js';
 import type { EventDefinition } from '../events/define-event.js';
+import type { FlowEnqueued, FlowInput } from '../flows/flow-types.js';
 import type { AnyJobContract, JobContract, JobInput, ResultValue } from '../jobs/job-types.js';
 import type { ScheduleControl } from '../schedules/schedule-types.js';
 import type { WaitOptions } from './await-result.js';
@@ -140,6 +141,18 @@ export interface Client {
       readonly [K in keyof T]: EnqueueItem<T[K]>;
     },
   ): Promise<readonly EnqueueResult[]>;
+  /**
+   * Enqueues a flow: the parent job and its children (any jobs, any queues) in ONE atomic batch,
+   * each child with the parent as its `parentId` and the parent's tenant. The parent runs at
+   * once; its handler reads how the children settled with `await ctx.step.children()`, which
+   * parks it (no worker held) until every child has, and answers their outcomes in this order,
+   * results typed by `step.children(job)`. Each child's `onFailure` (`fail`, default; `ignore`;
+   * `continue`) says what its failure does to the parent. At most MAX_FLOW_CHILDREN children.
+   * With the parent's `options.id`, a retried call answers the same jobs, deduped.
+   */
+  enqueueFlow<P extends AnyJobContract, const C extends readonly AnyJobContract[]>(
+    flow: FlowInput<P, C>,
+  ): Promise<FlowEnqueued>;
   /**
    * Publishes an event; runs waiting for it (`step.waitForEvent`) resume at once. A declared event
    * (`defineEvent`) types the payload and checks it against its schema (JOB_INVALID otherwise).

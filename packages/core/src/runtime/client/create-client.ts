@@ -7,6 +7,7 @@ import { configInvalid } from '../../errors/refusals.js';
 import { screenArray, screening, screenObject } from '../../screen/values.js';
 import { announceDue } from '../due-hub.js';
 import type { AnyEventDefinition } from '../events/define-event.js';
+import { enqueueFlow } from '../flows/enqueue-flow.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
 import { loadOtel } from '../otel/load-otel.js';
@@ -143,6 +144,7 @@ export function createClient(options: ClientOptions): Client {
         throw error;
       }
     },
+    enqueueFlow: (flow) => enqueueFlow(driver, check, flow),
     publish: publish as Client['publish'],
     pause: (queue, pauseOptions) => driver.pauses.pause(queue, pauseOptions),
     async resume(queue, pauseOptions) {

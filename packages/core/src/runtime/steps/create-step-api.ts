@@ -5,6 +5,11 @@ import { isBerthError } from '../../errors/berth-error.js';
 import { stepInvalid } from '../../errors/refusals.js';
 import type { JsonRoot, JsonShaped } from '../../json-shape.js';
 import { screenJson } from '../../screen/values.js';
+import { screenJobDefinition } from '../client/enqueue-request.js';
+import type { StepCore } from '../flows/child-steps.js';
+import { readChildren } from '../flows/children-step.js';
+import { flowEventName, RESERVED_STEP_PREFIX } from '../flows/flow-names.js';
+import { invokeChild } from '../flows/invoke-step.js';
 import { toJobError } from '../jobs/job-error.js';
 import { inStepSpan } from '../otel/step-span.js';
 import { RunSuspended, type Suspension } from './run-suspended.js';
@@ -79,6 +84,12 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
     if (typeof name !== 'string' || name.length === 0) {
       throw stepInvalid('a step name must be a non-empty string', { jobId: job.id, step: name });
     }
+    if (name.startsWith(RESERVED_STEP_PREFIX)) {
+      throw stepInvalid(
+        `step names starting with ${JSON.stringify(RESERVED_STEP_PREFIX)} are Berth's own (flows); name this step otherwise`,
+        where(name),
+      );
+    }
     if (used.has(name)) throw stepNameReused(where(name));
     used.add(name);
     if (signal.aborted) throw signal.reason;
@@ -137,6 +148,15 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
     }
     if (stored === undefined) await write({ ...base, status: 'sleeping', updatedAt: now });
     suspendRun({ until: wakeAt });
+  };
+
+  const core: StepCore = {
+    driver,
+    job,
+    pollMs,
+    stored: storedStep,
+    write,
+    suspend: suspendRun,
   };
 
   return {
@@ -263,6 +283,22 @@ export function createStepApi(input: CreateStepApiInput): StepApi {
         ...(matching.match === undefined ? {} : { eventsMatch: matching.match }),
         ...(matching.exclude === undefined ? {} : { eventsExclude: matching.exclude }),
       });
+    },
+
+    async invoke(name, childJob, payload, options) {
+      const stored = await begin(name, 'event');
+      const event = flowEventName(job.id);
+      if (stored !== undefined && stored.eventName !== event) {
+        throw stepKindChanged(where(name), `wait for ${stored.eventName}`, 'invoke');
+      }
+      return (await invokeChild(core, stored, { name, job: childJob, payload, options })) as never;
+    },
+
+    async children(childJob?: unknown) {
+      if (signal.aborted) throw signal.reason;
+      if (requested !== undefined) throw requested;
+      const name = childJob === undefined ? undefined : screenJobDefinition(childJob, 'job').name;
+      return (await readChildren(core, name)) as never;
     },
   };
 }

@@ -4,6 +4,8 @@ import type { ClaimedJob, Fence, Json } from '../../contract/records.js';
 import type { StepRecord } from '../../contract/steps.js';
 import type { JsonRoot, JsonShaped } from '../../json-shape.js';
 import type { EventDefinition } from '../events/define-event.js';
+import type { ChildOutcome, InvokeOptions } from '../flows/flow-types.js';
+import type { JobContract, ResultValue } from '../jobs/job-types.js';
 import type { RunSuspended } from './run-suspended.js';
 
 /** What a step's function is given. */
@@ -63,6 +65,32 @@ export interface StepApi {
     name: string,
     options: WaitForEventOptions<TPayload>,
   ): Promise<EventRecord<TPayload> | null>;
+  /**
+   * Runs `job` as a child of this run and answers its result, typed as its `run` returns it.
+   * The child is enqueued once per run (its id derived from the run and `name`, with this job as
+   * its `parentId`, in this job's tenant), and the run parks (no worker is held) until the child
+   * settles: its worker wakes the parent at once. A child that settled failed, dead or cancelled
+   * throws JOB_FAILED (meta: the child's id, state and error), non-retryable: catch it to go on.
+   * The payload is checked against the child's schema. `Promise.all` over several invokes runs
+   * the children side by side.
+   */
+  invoke<TInput, TPayload, TResult>(
+    name: string,
+    job: JobContract<TInput, TPayload, TResult>,
+    payload: NoInfer<TInput>,
+    options?: InvokeOptions,
+  ): Promise<ResultValue<TResult>>;
+  /**
+   * How the children `client.enqueueFlow` gave this parent settled, in the flow's order, once
+   * every one has: parks the run until then. Each child's `onFailure` decides what its failure
+   * does (`fail`: JOB_FAILED here at once, non-retryable; `ignore`: left out; `continue`: kept).
+   * With `job`, only that job's children, their results typed as its `run` returns them.
+   * STEP_INVALID when this job was not enqueued as a flow's parent.
+   */
+  children(): Promise<readonly ChildOutcome[]>;
+  children<TInput, TPayload, TResult>(
+    job: JobContract<TInput, TPayload, TResult>,
+  ): Promise<readonly ChildOutcome<ResultValue<TResult>>[]>;
 }
 
 export interface CreateStepApiInput {

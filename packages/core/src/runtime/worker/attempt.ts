@@ -12,6 +12,7 @@ import { errorFields } from './logger.js';
 import { type AttemptEnd, endOfError, endOfValue, spanOutcome } from './run-attempt.js';
 import { settleAttempt } from './settle-attempt.js';
 import type { SettleWaiter } from './settle-batcher.js';
+import { tellParent } from './tell-parent.js';
 
 /**
  * One claimed job from claim to settle: its lease is kept from the claim (also while it waits
@@ -97,6 +98,7 @@ export class Attempt extends AttemptTools implements Leased, SettleWaiter, Admit
       if (worker.events.has('completed'))
         worker.events.emit('completed', { name: job.name, job, result });
       announceJobSettled(worker.driver, job.id);
+      tellParent(worker, this.logger, job, 'completed');
       if (definition.onSettled !== undefined) {
         worker.hooks.start(definition, { state: 'completed', result }, job);
       }
@@ -252,7 +254,10 @@ export class Attempt extends AttemptTools implements Leased, SettleWaiter, Admit
         end,
         failedOnce,
       });
-      if (outcome !== undefined) worker.hooks.start(definition, outcome, job);
+      if (outcome !== undefined) {
+        if (outcome.state !== 'retrying') tellParent(worker, this.logger, job, outcome.state);
+        worker.hooks.start(definition, outcome, job);
+      }
     } catch (error) {
       this.unexpected(error);
     }

@@ -1,6 +1,7 @@
 import type { JobView, StepView } from '../../../src/api-types';
 import { Instant } from '../components/instant';
 import { JsonView } from '../components/json-view';
+import { Link } from '../router';
 
 function Fact({ label, children }: { readonly label: string; readonly children: unknown }) {
   if (children === undefined || children === null || children === '') return null;
@@ -50,6 +51,13 @@ export function JobFacts({ job }: { readonly job: JobView }) {
       <Fact label="Idempotency key">{job.idempotencyKey}</Fact>
       <Fact label="Concurrency key">{job.concurrencyKey}</Fact>
       <Fact label="Enqueued by">{job.enqueuedBy}</Fact>
+      <Fact label="Parent job">
+        {job.parentId === undefined ? undefined : (
+          <Link to={`/jobs/${encodeURIComponent(job.parentId)}`} class="mono">
+            {job.parentId}
+          </Link>
+        )}
+      </Fact>
       <Fact label="Trace">{job.traceparent}</Fact>
       <Fact label="Run id">
         <code>{job.runId}</code>

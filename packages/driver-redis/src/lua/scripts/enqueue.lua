@@ -33,7 +33,7 @@ local width = {{ENQUEUE_WIDTH}}
 -- Argument offsets within one request (ENQUEUE_FIELDS order).
 {{ENQUEUE_OFFSETS}}
 -- Stored as sent when not absent: the rest of a new row is computed.
-local STORED = { 'runId', F_runId, 'name', F_name, 'queue', F_queue, 'payload', F_payload, 'priority', F_priority, 'maxAttempts', F_maxAttempts, 'idempotencyKey', F_idempotencyKey, 'concurrencyKey', F_concurrencyKey, 'tenantId', F_tenantId, 'traceparent', F_traceparent, 'enqueuedBy', F_enqueuedBy }
+local STORED = { 'runId', F_runId, 'name', F_name, 'queue', F_queue, 'payload', F_payload, 'priority', F_priority, 'maxAttempts', F_maxAttempts, 'idempotencyKey', F_idempotencyKey, 'concurrencyKey', F_concurrencyKey, 'tenantId', F_tenantId, 'traceparent', F_traceparent, 'enqueuedBy', F_enqueuedBy, 'parentId', F_parentId }
 
 local function arg(base, f)
   local value = ARGV[base + f]
