@@ -31,6 +31,7 @@ function request(spec: EnqueueSpec, now: number): EnqueueRequest {
     ...(callerId === undefined ? {} : { id: callerId }),
     ...(spec.maxAttempts === undefined ? {} : { maxAttempts: spec.maxAttempts }),
     ...(spec.onConflict === undefined ? {} : { onConflict: spec.onConflict }),
+    ...(spec.parent === undefined ? {} : { parentId: CALLER_IDS[spec.parent] }),
   };
 }
 

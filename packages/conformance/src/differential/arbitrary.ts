@@ -38,18 +38,21 @@ const index = fc.nat({ max: 11 });
 const vt = pick([1_000, 1_000, 1_000, 5_000, 30_000]);
 const ttl = pick([1_000, 30_000]);
 
-const enqueueSpec: fc.Arbitrary<EnqueueSpec> = fc.record({
-  name: pick(NAMES),
-  n: fc.nat({ max: 9 }),
-  queue: sometimes(pick(QUEUES)),
-  key: sometimes(pick(KEYS)),
-  tenant: rarely(pick(TENANTS)),
-  priority: rarely(pick([-1, 1, 5])),
-  delayMs: sometimes(pick([0, 0, 1_000, 5_000, 60_000])),
-  callerId: rarely(fc.nat({ max: CALLER_IDS.length - 1 })),
-  maxAttempts: odds(2, 1, pick([1, 1, 2])),
-  onConflict: rarely(pick(['dedupe', 'error'] as const)),
-});
+const enqueueSpec: fc.Arbitrary<EnqueueSpec> = fc
+  .record({
+    name: pick(NAMES),
+    n: fc.nat({ max: 9 }),
+    queue: sometimes(pick(QUEUES)),
+    key: sometimes(pick(KEYS)),
+    tenant: rarely(pick(TENANTS)),
+    priority: rarely(pick([-1, 1, 5])),
+    delayMs: sometimes(pick([0, 0, 1_000, 5_000, 60_000])),
+    callerId: rarely(fc.nat({ max: CALLER_IDS.length - 1 })),
+    maxAttempts: odds(2, 1, pick([1, 1, 2])),
+    onConflict: rarely(pick(['dedupe', 'error'] as const)),
+    parent: rarely(fc.nat({ max: CALLER_IDS.length - 1 })),
+  })
+  .map((spec) => (spec.callerId === undefined ? { ...spec, parent: undefined } : spec));
 
 const target: fc.Arbitrary<Target> = fc.oneof(
   { weight: 6, arbitrary: index },
