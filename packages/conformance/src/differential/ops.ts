@@ -36,9 +36,9 @@ export interface EnqueueSpec {
   readonly maxAttempts?: number | undefined;
   readonly onConflict?: 'dedupe' | 'error' | undefined;
   /**
-   * Index into CALLER_IDS: the request's parentId (the job's own id too: refused alike). Only
-   * with `callerId`: a child's settle announcement carries the child's id in its payload, which
-   * is app content compared as given, so the child's id must be the same on both drivers.
+   * Index into CALLER_IDS: the request's parentId. Only with `callerId`: a child's settle
+   * announcement carries the child's id in its payload, which is app content compared as given,
+   * so the child's id must be the same on both drivers.
    */
   readonly parent?: number | undefined;
 }
