@@ -7,7 +7,6 @@ import type {
   EnqueueRequest,
   EnqueueResult,
   JobRecord,
-  Json,
   MarkedEnqueueRequest,
   MarkPassed,
 } from './contract/records.js';
@@ -19,7 +18,7 @@ import { configuring } from './internal/config-screen.js';
 import { guarded } from './internal/guard.js';
 import { toListPage } from './list-page.js';
 import { screenedLogStore } from './logs-store.js';
-import { announceSettled } from './runtime/flows/announce-settled.js';
+import { parentAnnouncer } from './runtime/flows/announce-settled.js';
 import { screenedBackfills } from './screen/backfills.js';
 import { screenClaim } from './screen/claim.js';
 import { createCursorCodec, defaultCursorSecret } from './screen/cursor.js';
@@ -67,11 +66,6 @@ function reportBuried(
   } catch (error) {
     process.emitWarning(`berth: claim onExhausted threw: ${String(error)}`, 'BerthWarning');
   }
-}
-
-/** A parent left unwoken looks at its children again at its next poll: worth a warning only. */
-function warnUnannounced(error: unknown): void {
-  process.emitWarning(`berth: could not wake a parent job: ${String(error)}`, 'BerthWarning');
 }
 
 /** A backend names itself and its payload limit: anything else is no backend (CONFIG_INVALID). */
@@ -123,8 +117,9 @@ export function createDriver(backend: DriverBackend): Driver {
   };
 
   // A parent's wake-up when a child settles outside a worker's settle (a cancel, a burial).
-  const publishNotice = (name: string, payload: Json) =>
-    run('publish an event', () => backend.events.publish(name, payload, DEFAULT_EVENT_TTL_MS));
+  const parents = parentAnnouncer((name, payload) =>
+    run('publish an event', () => backend.events.publish(name, payload, DEFAULT_EVENT_TTL_MS)),
+  );
 
   const events: EventStore = {
     publish: (name, payload, options) =>
@@ -235,10 +230,7 @@ export function createDriver(backend: DriverBackend): Driver {
         const outcome = await backend.claim(screenClaim(request));
         if (outcome.buried.length > 0) {
           reportBuried(request.onExhausted, outcome.buried);
-          for (const row of outcome.buried) {
-            const state = row.state === 'failed' ? 'failed' : 'dead';
-            void announceSettled(publishNotice, row, state, warnUnannounced);
-          }
+          parents.buried(outcome.buried);
         }
         return outcome.claimed;
       }),
@@ -274,7 +266,7 @@ export function createDriver(backend: DriverBackend): Driver {
     cancel: (id, options) =>
       run('cancel a job', async () => {
         const cancelled = await backend.cancel(screenId(id), screenById(options));
-        await announceSettled(publishNotice, cancelled, 'cancelled', warnUnannounced);
+        await parents.settled(cancelled, 'cancelled');
         return cancelled;
       }),
     promote: (id, options) =>

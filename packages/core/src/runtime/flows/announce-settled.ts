@@ -32,3 +32,28 @@ export async function announceSettled(
     onError(error);
   }
 }
+
+/** Wakes the parents of children a driver call settled outside a worker (a cancel, a burial). */
+export interface ParentAnnouncer {
+  /** Announces `child`'s settle (after the change landed); a failure only warns. */
+  settled(child: Pick<JobRecord, 'id' | 'parentId'>, state: ChildOutcome['state']): Promise<void>;
+  /** Announces each child a claim buried (dead, or failed when dropped), without waiting. */
+  buried(rows: readonly JobRecord[]): void;
+}
+
+/** A parent left unwoken looks at its children again at its next poll: worth a warning only. */
+function warnUnannounced(error: unknown): void {
+  process.emitWarning(`berth: could not wake a parent job: ${String(error)}`, 'BerthWarning');
+}
+
+export function parentAnnouncer(publish: Publish): ParentAnnouncer {
+  return {
+    settled: (child, state) => announceSettled(publish, child, state, warnUnannounced),
+    buried(rows) {
+      for (const row of rows) {
+        const state = row.state === 'failed' ? 'failed' : 'dead';
+        void announceSettled(publish, row, state, warnUnannounced);
+      }
+    },
+  };
+}
