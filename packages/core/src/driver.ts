@@ -149,6 +149,7 @@ export {
   TERMINAL_STATES,
   UNDELETABLE_STATES,
 } from './index.js';
+export { callListener, callListenerLater } from './listener-calls.js';
 export { matchesEvent } from './match-event.js';
 export type { Mutable } from './mutable.js';
 export {

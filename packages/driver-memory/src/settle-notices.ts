@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core/driver';
+import { callListener, type Unsubscribe } from '@berth/core/driver';
 import type { SettleListener, Store } from './store.js';
 
 /** Adds a `watchSettles` listener; the answer removes it. */
@@ -20,11 +20,7 @@ export function notifySettled(store: Store, id: string): void {
   queueMicrotask(() => {
     const ids = store.settledPending.splice(0);
     for (const listener of store.settleListeners) {
-      try {
-        listener(ids);
-      } catch (error) {
-        process.emitWarning(`berth: a settle listener threw: ${String(error)}`, 'BerthWarning');
-      }
+      callListener('a settle listener', () => listener(ids));
     }
   });
 }

@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core/driver';
+import { callListenerLater, type Unsubscribe } from '@berth/core/driver';
 import type { Store, WakeListener } from './store.js';
 
 /** Adds a listener for `queues`; the answer removes it. */
@@ -17,14 +17,7 @@ export function subscribe(
 
 /** Calls `call` on a microtask, unless `listener` left meanwhile; a throw is only a warning. */
 function deliver(store: Store, listener: WakeListener, call: () => void): void {
-  queueMicrotask(() => {
-    if (!store.listeners.has(listener)) return;
-    try {
-      call();
-    } catch (error) {
-      process.emitWarning(`berth: a wake listener threw: ${String(error)}`, 'BerthWarning');
-    }
-  });
+  callListenerLater('a wake listener', () => store.listeners.has(listener), call);
 }
 
 /**

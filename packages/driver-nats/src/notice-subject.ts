@@ -34,18 +34,3 @@ export function followNotices<T>(
   });
   return { subscription, ready: nc.flush() };
 }
-
-/**
- * Calls a listener's `call` on a microtask, unless `listening()` says it left meanwhile; a throw
- * is only a warning naming `who`, never the caller's failure.
- */
-export function tellLater(listening: () => boolean, call: () => void, who: string): void {
-  queueMicrotask(() => {
-    if (!listening()) return;
-    try {
-      call();
-    } catch (error) {
-      process.emitWarning(`berth: ${who} threw: ${String(error)}`, 'BerthWarning');
-    }
-  });
-}

@@ -1,7 +1,7 @@
 import { debuglog } from 'node:util';
-import type { Unsubscribe } from '@berth/core/driver';
+import { callListenerLater, type Unsubscribe } from '@berth/core/driver';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { followNotices, tellLater } from './notice-subject.js';
+import { followNotices } from './notice-subject.js';
 import { decodeJson, encodeJson } from './record.js';
 
 /** `NODE_DEBUG=berth` shows each settle notice the driver could not send. */
@@ -70,10 +70,10 @@ export class SettleNotices {
 
   private deliver(ids: readonly string[]): void {
     for (const listener of this.listeners) {
-      tellLater(
+      callListenerLater(
+        'a settle listener',
         () => this.listeners.has(listener),
         () => listener.onSettled(ids),
-        'a settle listener',
       );
     }
   }

@@ -1,6 +1,6 @@
-import type { Unsubscribe } from '@berth/core/driver';
+import { callListenerLater, type Unsubscribe } from '@berth/core/driver';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { followNotices, tellLater } from './notice-subject.js';
+import { followNotices } from './notice-subject.js';
 import { decodeJson, encodeJson } from './record.js';
 
 /** A cancel of a running job, as published on the wake subject. */
@@ -67,7 +67,7 @@ export class Wake {
   }
 
   private tell(listener: Listener, call: () => void): void {
-    tellLater(() => this.listeners.has(listener), call, 'a nats wake listener');
+    callListenerLater('a nats wake listener', () => this.listeners.has(listener), call);
   }
 
   private deliver(payload: string[] | CancelNotice): void {

@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core/driver';
+import { callListener, type Unsubscribe } from '@berth/core/driver';
 import pg from 'pg';
 import { type ChannelListens, channelListens } from './channel-listens.js';
 
@@ -22,14 +22,9 @@ export interface ListenConnection {
 const FIRST_RETRY_MS = 50;
 const LAST_RETRY_MS = 5_000;
 
-/** Calls an app's callback; a throw is only a warning. */
-export function tell(label: string, callback: () => void): void {
-  try {
-    callback();
-  } catch (error) {
-    process.emitWarning(`berth: a ${label} listener threw: ${String(error)}`, 'BerthWarning');
-  }
-}
+/** Calls an app's callback; a throw is only a warning naming `a <label> listener`. */
+export const tell = (label: string, callback: () => void): void =>
+  callListener(`a ${label} listener`, callback);
 
 /**
  * One connection of its own that LISTENs for every holder (wake subscriptions, settle watches),

@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core/driver';
+import { callListener, type Unsubscribe } from '@berth/core/driver';
 import type { Subscriber } from './subscriber.js';
 
 type SettleListener = (jobIds: readonly string[]) => void;
@@ -40,14 +40,7 @@ export function createSettleWatch(subscriber: Subscriber, channel: string): Sett
     deliver(message) {
       const jobIds = message.split('\0');
       for (const { onSettled } of listeners) {
-        try {
-          onSettled(jobIds);
-        } catch (error) {
-          process.emitWarning(
-            `berth: a redis settle listener threw: ${String(error)}`,
-            'BerthWarning',
-          );
-        }
+        callListener('a redis settle listener', () => onSettled(jobIds));
       }
     },
     clear() {

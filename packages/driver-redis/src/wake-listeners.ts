@@ -1,4 +1,4 @@
-import type { Unsubscribe } from '@berth/core/driver';
+import { callListener, type Unsubscribe } from '@berth/core/driver';
 
 interface Listener {
   readonly queues: ReadonlySet<string>;
@@ -29,13 +29,8 @@ export interface WakeListeners {
 export function createWakeListeners(channel: string): WakeListeners {
   const listeners = new Set<Listener>();
   /** Calls one listener's callback; a throw is only a warning. */
-  const tell = <T>(callback: (value: T) => void, value: T) => {
-    try {
-      callback(value);
-    } catch (error) {
-      process.emitWarning(`berth: a redis wake listener threw: ${String(error)}`, 'BerthWarning');
-    }
-  };
+  const tell = <T>(callback: (value: T) => void, value: T) =>
+    callListener('a redis wake listener', () => callback(value));
   const cancelled = (message: string) => {
     const jobId = message.slice(1, 1 + ID_LENGTH);
     const queue = message.slice(1 + ID_LENGTH);
