@@ -7,41 +7,35 @@ import { announceJobSettled } from './settle-hub.js';
  */
 export const SETTLE_WATCH_LINGER_MS = 10_000;
 
-interface Watch {
-  waits: number;
-  /** Resolves once the watch listens (true) or could not (false: waits then only poll). */
-  live: Promise<boolean>;
+/** One driver's settle subscription and the waits holding it. */
+class Watch {
+  waits = 0;
   unsubscribe: Unsubscribe | undefined;
   linger: NodeJS.Timeout | undefined;
+  /** Resolves once the watch listens (true) or could not (false: waits then only poll). */
+  readonly live: Promise<boolean>;
+
+  constructor(driver: Driver, watchSettles: NonNullable<Driver['watchSettles']>) {
+    this.live = watchSettles((jobIds) => {
+      for (const id of jobIds) announceJobSettled(driver, id);
+    }).then(
+      (unsubscribe) => {
+        this.unsubscribe = unsubscribe;
+        // Every wait ended while the subscription was being made.
+        if (this.waits === 0) release(driver, this);
+        return true;
+      },
+      () => {
+        // A hint only: the waits poll, and the next wait tries to watch again.
+        if (watches.get(driver) === this) watches.delete(driver);
+        return false;
+      },
+    );
+  }
 }
 
 // One subscription per driver object, shared by every result wait of this process on it.
 const watches = new WeakMap<Driver, Watch>();
-
-function open(driver: Driver, watchSettles: NonNullable<Driver['watchSettles']>): Watch {
-  const watch: Watch = {
-    waits: 0,
-    live: Promise.resolve(false),
-    unsubscribe: undefined,
-    linger: undefined,
-  };
-  watch.live = watchSettles((jobIds) => {
-    for (const id of jobIds) announceJobSettled(driver, id);
-  }).then(
-    (unsubscribe) => {
-      watch.unsubscribe = unsubscribe;
-      // Every wait ended while the subscription was being made.
-      if (watch.waits === 0) release(driver, watch);
-      return true;
-    },
-    () => {
-      // A hint only: the waits poll, and the next wait tries to watch again.
-      if (watches.get(driver) === watch) watches.delete(driver);
-      return false;
-    },
-  );
-  return watch;
-}
 
 function release(driver: Driver, watch: Watch): void {
   if (watch.linger !== undefined || watch.unsubscribe === undefined) return;
@@ -69,7 +63,7 @@ export async function retainSettleWatch(
   if (watchSettles === undefined) return { live: false, release: () => {} };
   let watch = watches.get(driver);
   if (watch === undefined) {
-    watch = open(driver, watchSettles);
+    watch = new Watch(driver, watchSettles);
     watches.set(driver, watch);
   }
   const held = watch;
