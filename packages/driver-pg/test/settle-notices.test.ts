@@ -3,6 +3,7 @@ import type { Driver } from '@berth/core';
 import { pollUntil, serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { announce } from '../src/settle-presence.js';
 import { settleChannel } from '../src/sql/schema.js';
 import { IDS_PER_NOTICE, WATCH_SLOTS } from '../src/sql/settle-notice.js';
 import { adminPool, openPgDriver } from './pg-factory.js';
@@ -118,6 +119,31 @@ describe('pg settle notices', () => {
       await unwatch?.();
     } finally {
       await acker.end();
+      await dispose();
+    }
+  });
+
+  it('a presence slot a settling transaction keeps past the deadline fails the announce, which gives back the slots it took; after that commit an announce takes them all', async () => {
+    const { driver, schema, dispose } = await openPgDriver();
+    const acker = new pg.Client({ connectionString: await serverUrl('pg') });
+    const watcher = new pg.Client({ connectionString: await serverUrl('pg') });
+    await Promise.all([acker.connect(), watcher.connect()]);
+    try {
+      await acker.query('BEGIN');
+      await acker.query(
+        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, pg_backend_pid() % $2))`,
+        [settleChannel(schema), WATCH_SLOTS],
+      );
+      await expect(announce(watcher, settleChannel(schema), 200)).rejects.toThrow(
+        /1 presence slots .* stayed held/,
+      );
+      expect(await presenceHeld(schema)).toBe(1);
+      await acker.query('COMMIT');
+      await announce(watcher, settleChannel(schema), 200);
+      expect(await presenceHeld(schema)).toBe(WATCH_SLOTS);
+      await driver.close();
+    } finally {
+      await Promise.all([acker.end(), watcher.end()]);
       await dispose();
     }
   });
