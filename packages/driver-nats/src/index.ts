@@ -1,3 +1,4 @@
 export { AnswerLostError } from './lost-answers.js';
-export type { NatsDriverOptions } from './nats-driver.js';
-export { createNatsDriver, DEFAULT_NATS_SERVERS } from './nats-driver.js';
+export { createNatsDriver } from './nats-driver.js';
+export type { NatsDriverOptions } from './nats-options.js';
+export { DEFAULT_NATS_SERVERS } from './nats-options.js';
