@@ -136,5 +136,14 @@ export function openCluster(
   });
   failQueuedOnReconnect(cluster, last);
   // ioredis Cluster follows failovers through its own slot refreshes: nothing to hang up or notice.
-  return { redis: cluster, lastError: last, hungUp: () => undefined, noticed: () => {} };
+  return {
+    redis: cluster,
+    lastError: last,
+    hungUp: () => undefined,
+    noticed: () => {},
+    async close() {
+      if (cluster.status === 'ready') await cluster.quit().catch(() => {});
+      cluster.disconnect();
+    },
+  };
 }

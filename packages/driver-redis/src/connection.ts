@@ -1,7 +1,7 @@
 import { configInvalid } from '@berth/core/driver';
 import { type Cluster, Redis } from 'ioredis';
 import type { ServerAddress } from './denied.js';
-import { reconnectAfterTimeout, reconnectOnReadOnly } from './failover.js';
+import { reconnectAfterTimeout, reconnectOnEnd, reconnectOnReadOnly } from './failover.js';
 import type { ConnectionSettings } from './sentinel.js';
 
 /** The schemes a Redis URL may have; `rediss` is TLS. */
@@ -36,6 +36,8 @@ export interface OwnedConnection<C extends Redis | Cluster = Redis> {
   hungUp(): ServerAddress | undefined;
   /** Told of every failed call: a timeout reconnects (`reconnectAfterTimeout`). */
   noticed(error: unknown): void;
+  /** Closes it for good (QUIT when it is ready); only this ends it. */
+  close(): Promise<void>;
 }
 
 /**
@@ -44,7 +46,8 @@ export interface OwnedConnection<C extends Redis | Cluster = Redis> {
  * (maxRetriesPerRequest 0, no silent resend of a script that may have run), a call made while
  * it reconnects fails at the next failed attempt, and none waits past the command timeout; the
  * connection itself keeps reconnecting, so the driver recovers by itself. A READONLY reply or a
- * command timeout (failover.ts) makes it reconnect.
+ * command timeout (failover.ts) makes it reconnect, and it never ends before `close`
+ * (`reconnectOnEnd`).
  */
 export function openConnection(
   target: string | ConnectionSettings,
@@ -59,6 +62,9 @@ export function openConnection(
     reconnectOnError: reconnectOnReadOnly,
     // A frozen server never answers the FIN of a reconnect: its socket is destroyed soon.
     disconnectTimeout: 500,
+    // A sentinel that takes the question and never answers would stall every reconnect: past
+    // this the next sentinel is asked (without sentinels ioredis reads no such option).
+    sentinelCommandTimeout: commandTimeout,
   };
   const redis =
     typeof target === 'string'
@@ -68,6 +74,8 @@ export function openConnection(
   let address: ServerAddress | undefined;
   let hungUp: ServerAddress | undefined;
   let wasReady = false;
+  let closing = false;
+  reconnectOnEnd(redis, () => !closing);
   const reconnect = reconnectAfterTimeout(redis, Math.min(commandTimeout, 1_000));
   redis.on('connect', () => {
     // A socket the server already closed has no remote address: a URL's host and port then.
@@ -101,6 +109,12 @@ export function openConnection(
     noticed: (error) => {
       // Calls failing while it reconnects name this, not "max retries per request".
       if (reconnect(error)) last = new Error(DROPPED_AFTER_TIMEOUT);
+    },
+    async close() {
+      closing = true;
+      if (redis.status === 'ready') await redis.quit().catch(() => {});
+      // Also after QUIT: with sentinels, this stops the connections watching for a failover.
+      redis.disconnect();
     },
   };
 }

@@ -69,3 +69,18 @@ export function reconnectAfterTimeout(redis: Redis, quietMs: number): (error: un
     return open;
   };
 }
+
+/**
+ * ioredis ends a Sentinel connection for good ("Connection is closed" on every later call, no
+ * reconnect) when it is disconnected while a reconnect is asking the sentinels where the master
+ * is. Its own failover detector does that: the detector of a connection that closed (a killed
+ * primary) stays subscribed to +switch-master, and the announcement, heard seconds later, cuts
+ * short whichever reconnect is under way then. An end its owner did not ask for (`wanted()`
+ * still true) connects again.
+ */
+export function reconnectOnEnd(redis: Redis, wanted: () => boolean): void {
+  redis.on('end', () => {
+    // A connect that fails ends the connection again: this runs again then.
+    if (wanted()) redis.connect().catch(() => {});
+  });
+}

@@ -136,7 +136,6 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       : options.redis === undefined
         ? openConnection(sentinel ?? url ?? DEFAULT_REDIS_URL, timeout)
         : undefined;
-  const owned = connection !== undefined;
   // One of the two is set: the app's connection, or the one opened from the URL.
   const redis = connection?.redis ?? (options.redis as Redis | Cluster);
 
@@ -281,10 +280,8 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
       if (closed) return;
       closed = true;
       await wake.close();
-      if (!owned) return;
-      if (redis.status === 'ready') await redis.quit().catch(() => {});
-      // Also after QUIT: with sentinels, this stops the connections watching for a failover.
-      redis.disconnect();
+      // The app's own connection (`redis`) is never closed by the driver.
+      await connection?.close();
     },
   };
   return createDriver(backend);

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { reconnectOnEnd } from './failover.js';
 
 /** What the driver's pub/sub connection tells its owner. */
 export interface SubscriberEvents {
@@ -35,6 +36,8 @@ export function createSubscriber(base: Redis, events: SubscriberEvents): Subscri
     const opened = base.duplicate({ autoResubscribe: false });
     opened.on('error', () => {});
     opened.on('message', events.message);
+    // Ended by ioredis while still wanted (failover.ts): it connects again, and subscribes below.
+    reconnectOnEnd(opened, () => connection === opened);
     let connectedBefore = false;
     opened.on('ready', () => {
       if (!connectedBefore) {
