@@ -24,7 +24,7 @@ export interface CrashRecoveryOptions {
   /** Node flags for the worker processes, e.g. a TypeScript loader when the module is TypeScript. */
   readonly execArgv?: readonly string[];
   /**
-   * The lease the workers take (default {@link CRASH_LEASE_MS}). The rescuer's clock runs twice
+   * The lease the workers take (default 60 000 ms). The rescuer's clock runs twice
    * this ahead, so to it the killed worker's leases have lapsed from its start.
    */
   readonly visibilityTimeoutMs?: number;

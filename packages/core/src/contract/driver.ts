@@ -40,7 +40,7 @@ export type Unsubscribe = () => Promise<void>;
 
 /**
  * The queue as apps and the runtime see it. Built by {@link createDriver} from a
- * {@link DriverBackend}: core screens every input here, so every driver refuses alike, and
+ * `DriverBackend`: core screens every input here, so every driver refuses alike, and
  * wraps any raw backend error as DRIVER_UNAVAILABLE.
  */
 export interface Driver extends DeleteJobs {
@@ -60,14 +60,14 @@ export interface Driver extends DeleteJobs {
   /**
    * Stores `value` (JSON, at most MAX_PROGRESS_BYTES) as the job's `progress` while the fence
    * holds; answers whether it landed. A later value replaces it; nothing else clears it (see
-   * {@link DriverBackend.progress}). The worker calls it through `ctx.progress`. Group `progress`.
+   * `DriverBackend.progress`). The worker calls it through `ctx.progress`. Group `progress`.
    */
   progress(fence: Fence, value: Json): Promise<boolean>;
   ackMany(items: readonly AckItem[]): Promise<readonly boolean[]>;
   nackMany(items: readonly NackItem[]): Promise<readonly boolean[]>;
   /**
    * Renews many leases in ONE driver call, each exactly as `extend`; answers per item, in input
-   * order (see {@link DriverBackend.extendMany}). Empty input answers `[]` with no round trip.
+   * order (see `DriverBackend.extendMany`). Empty input answers `[]` with no round trip.
    * The worker's one lease timer renews every due job through it. Group `settle`.
    */
   extendMany(items: readonly Fence[], visibilityTimeoutMs: number): Promise<readonly boolean[]>;
@@ -106,7 +106,7 @@ export interface Driver extends DeleteJobs {
   check(): Promise<void>;
   /**
    * Present when the backend can push wake-ups; otherwise the worker polls. `onCancelled`, when
-   * given, hears of each cancel of a running job of `queues` (see {@link DriverBackend.subscribe}):
+   * given, hears of each cancel of a running job of `queues` (see `DriverBackend.subscribe`):
    * a worker ends that job's attempt at once instead of at its next lease renewal.
    */
   readonly subscribe?: (
@@ -285,7 +285,7 @@ export interface DriverBackend extends DeleteBackend, EnqueueBackend {
   purge(request: ScreenedPurge): Promise<number>;
 
   readonly steps: StepStore;
-  /** See {@link AttemptStore}: records written inside the changes that end attempts. */
+  /** See `AttemptStore`: records written inside the changes that end attempts. */
   readonly attempts: AttemptBackend;
   readonly events: EventBackend;
   readonly leases: LeaseStore;
@@ -297,11 +297,11 @@ export interface DriverBackend extends DeleteBackend, EnqueueBackend {
   readonly marks: MarkStore;
   /** Paused queues; `claim` skips them inside its atomic change (contract/pause.ts). Group `pause`. */
   readonly pauses: PauseBackend;
-  /** The backfill ledger (see {@link BackfillBackend}). */
+  /** The backfill ledger (see `BackfillBackend`). */
   readonly backfills: BackfillBackend;
-  /** Stored schedules (see {@link ScheduleBackend}). Group `schedules`. */
+  /** Stored schedules (see `ScheduleBackend`). Group `schedules`. */
   readonly schedules: ScheduleBackend;
-  /** Job logs: see {@link LogStore} for what each call must do. Group `logs`. */
+  /** Job logs: see `LogStore` for what each call must do. Group `logs`. */
   readonly logs: LogBackend;
   /**
    * Resolves once the backend is reachable and holds everything this driver needs: one cheap

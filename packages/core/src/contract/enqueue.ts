@@ -41,7 +41,7 @@ export interface EnqueueBackend {
   /**
    * Inserts one job (`runAt > now` → `delayed`, else `ready`; attempts 0, claim 0), with a
    * fresh `runId` and the next insertion sequence, in ONE atomic change that checks the caller
-   * `id` first, then the live key; answers what it found (see {@link InsertOutcome}) and writes
+   * `id` first, then the live key; answers what it found (see `InsertOutcome`) and writes
    * nothing unless it answers `landed` with a new row. `request.advanceMark` is undefined here.
    */
   insert(request: ScreenedEnqueue): Promise<InsertOutcome>;

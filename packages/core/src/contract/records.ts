@@ -89,7 +89,7 @@ export interface EnqueueRequest {
    * the job's own `id` (JOB_INVALID, field `parentId`).
    */
   readonly parentId?: string;
-  /** Only in a {@link MarkedEnqueueRequest}. */
+  /** Only in a `MarkedEnqueueRequest`. */
   readonly advanceMark?: undefined;
 }
 
@@ -129,7 +129,7 @@ export interface MarkPassed {
 }
 
 /**
- * An {@link EnqueueRequest} (or {@link MarkedEnqueueRequest}) after screening: every default
+ * An `EnqueueRequest` (or `MarkedEnqueueRequest`) after screening: every default
  * filled, every value checked.
  */
 export interface ScreenedEnqueue {

@@ -132,5 +132,5 @@ export interface BerthErrorMetas {
   WEBHOOK_INVALID: { readonly reason: 'header' | 'timestamp' | 'signature' | 'body' };
 }
 
-/** Every registered code: core's, and any a driver or app merged into {@link BerthErrorMetas}. */
+/** Every registered code: core's, and any a driver or app merged into `BerthErrorMetas`. */
 export type BerthErrorCode = keyof BerthErrorMetas & string;
