@@ -84,7 +84,10 @@ export async function runOnSettled(input: {
   }
 }
 
-/** A worker's `onSettled` calls in progress: one started per outcome that landed; stop() waits. */
+/**
+ * What a worker runs once an outcome landed — its job's `onSettled`, a child's wake-up of its
+ * parent — still in progress; stop() waits for them within its grace.
+ */
 export class SettledHooks {
   private readonly calls = new Set<Promise<void>>();
   private readonly ended = new Emptying(() => this.calls.size);
@@ -107,9 +110,14 @@ export class SettledHooks {
       logger,
       signal: this.stopping.signal,
     });
-    this.calls.add(call);
-    void call.finally(() => {
-      this.calls.delete(call);
+    this.track(call);
+  }
+
+  /** Makes stop() wait for `work`, started for an outcome that landed. */
+  track(work: Promise<void>): void {
+    this.calls.add(work);
+    void work.finally(() => {
+      this.calls.delete(work);
       this.ended.changed();
     });
   }
