@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { type BackfillRun, createClient } from '@berth/core';
 import { createPgDriver } from '@berth/driver-pg';
 import pg from 'pg';
-import { childArgs } from '../child-command.ts';
+import { killableWorkers } from '../child/killable-workers.ts';
 import { chaosBackfill } from './definition.ts';
 import { CREATE_ITEMS, FILL_ITEMS, TALLY } from './rows-sql.ts';
 
@@ -45,21 +44,13 @@ export async function runBackfillKill(options: BackfillKillOptions): Promise<Bac
   const schema = `chaos_backfill_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString: options.pgUrl, max: 4 });
   const driver = createPgDriver({ pool, schema });
-  const workers = new Set<ChildProcess>();
-  const spawnWorker = () => {
-    const spec = {
-      pgUrl: options.pgUrl,
-      schema,
-      batch: options.batch,
-      rowsPerSecond: options.rowsPerSecond,
-      workMs: options.workMs,
-    };
-    const child = spawn(process.execPath, [...childArgs(WORKER), JSON.stringify(spec)], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    workers.add(child);
-    child.once('exit', () => workers.delete(child));
-  };
+  const workers = killableWorkers(WORKER, {
+    pgUrl: options.pgUrl,
+    schema,
+    batch: options.batch,
+    rowsPerSecond: options.rowsPerSecond,
+    workMs: options.workMs,
+  });
   const began = performance.now();
   try {
     await pool.query(`CREATE SCHEMA "${schema}"`);
@@ -70,7 +61,7 @@ export async function runBackfillKill(options: BackfillKillOptions): Promise<Bac
     const client = createClient({ driver });
     const backfill = chaosBackfill({ pool, schema, ...options });
     const { runId } = await client.backfills.start(backfill);
-    for (let n = 0; n < options.workers; n += 1) spawnWorker();
+    for (let n = 0; n < options.workers; n += 1) workers.spawn();
     let kills = 0;
     let run: BackfillRun | undefined;
     const deadline = Date.now() + options.deadlineMs;
@@ -82,14 +73,14 @@ export async function runBackfillKill(options: BackfillKillOptions): Promise<Bac
         // Kill the process that holds the runner job (its workerId names its pid): the one
         // whose pass is in flight.
         const holder = (await driver.get(run.jobId))?.claimedBy;
-        const victim = [...workers].find((worker) => holder === `backfill-${worker.pid}`);
+        const victim = [...workers.alive].find((worker) => holder === `backfill-${worker.pid}`);
         if (victim === undefined) {
           await sleep(25);
           continue;
         }
         victim.kill('SIGKILL');
         kills += 1;
-        spawnWorker();
+        workers.spawn();
       }
       await sleep(25);
     }
@@ -105,7 +96,7 @@ export async function runBackfillKill(options: BackfillKillOptions): Promise<Bac
       elapsedMs: Math.round(performance.now() - began),
     };
   } finally {
-    for (const worker of workers) worker.kill('SIGKILL');
+    workers.killAll();
     await driver.close().catch(() => {});
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
     await pool.end();

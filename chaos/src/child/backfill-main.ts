@@ -5,6 +5,7 @@ import { createWorker } from '@berth/core';
 import { createPgDriver } from '@berth/driver-pg';
 import pg from 'pg';
 import { chaosBackfill } from '../backfill/definition.ts';
+import { startWhenReady } from './start-when-ready.ts';
 
 interface BackfillWorkerSpec {
   readonly pgUrl: string;
@@ -28,16 +29,4 @@ const worker = createWorker({
   pollIntervalMs: 100,
 });
 
-process.once('disconnect', () => process.exit(1));
-async function start(): Promise<void> {
-  for (;;) {
-    try {
-      await worker.start();
-      process.send?.({ type: 'ready' });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-void start();
+startWhenReady(worker);

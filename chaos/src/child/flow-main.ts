@@ -5,6 +5,7 @@ import { createWorker } from '@berth/core';
 import { createPgDriver } from '@berth/driver-pg';
 import pg from 'pg';
 import { flowJobs } from '../flow/jobs.ts';
+import { startWhenReady } from './start-when-ready.ts';
 
 interface FlowWorkerSpec {
   readonly pgUrl: string;
@@ -32,16 +33,4 @@ const worker = createWorker({
   eventPollMs: spec.eventPollMs,
 });
 
-process.once('disconnect', () => process.exit(1));
-async function start(): Promise<void> {
-  for (;;) {
-    try {
-      await worker.start();
-      process.send?.({ type: 'ready' });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-void start();
+startWhenReady(worker);

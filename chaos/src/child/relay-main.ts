@@ -4,6 +4,7 @@
 import { createOutboxRelay } from '@berth/core';
 import { createPgOutbox } from '@berth/driver-pg';
 import { createRedisDriver } from '@berth/driver-redis';
+import { startWhenReady } from './start-when-ready.ts';
 
 interface RelaySpec {
   readonly pgUrl: string;
@@ -24,16 +25,4 @@ const relay = createOutboxRelay({
   pollIntervalMs: 200,
 });
 
-process.once('disconnect', () => process.exit(1));
-async function start(): Promise<void> {
-  for (;;) {
-    try {
-      await relay.start();
-      process.send?.({ type: 'ready' });
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-void start();
+startWhenReady(relay);

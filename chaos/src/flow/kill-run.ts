@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { type AttemptRecord, createClient, type JobRecord, type StepRecord } from '@berth/core';
 import { createPgDriver } from '@berth/driver-pg';
 import pg from 'pg';
-import { childArgs } from '../child-command.ts';
+import { killableWorkers } from '../child/killable-workers.ts';
 import {
   expectedFlowSum,
   expectedInvokeSum,
@@ -124,21 +124,13 @@ export async function runFlowKill(options: FlowKillOptions): Promise<FlowKillRep
   const schema = `chaos_flow_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString: options.pgUrl, max: 4 });
   const driver = createPgDriver({ pool, schema });
-  const workers = new Set<ChildProcess>();
-  const spawnWorker = () => {
-    const spec = {
-      pgUrl: options.pgUrl,
-      schema,
-      workMs: options.workMs,
-      concurrency: options.concurrency,
-      eventPollMs: options.eventPollMs,
-    };
-    const child = spawn(process.execPath, [...childArgs(WORKER), JSON.stringify(spec)], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
-    workers.add(child);
-    child.once('exit', () => workers.delete(child));
-  };
+  const workers = killableWorkers(WORKER, {
+    pgUrl: options.pgUrl,
+    schema,
+    workMs: options.workMs,
+    concurrency: options.concurrency,
+    eventPollMs: options.eventPollMs,
+  });
   const listAll = async (queue: string): Promise<JobRecord[]> => {
     const jobs: JobRecord[] = [];
     let after: string | undefined;
@@ -165,7 +157,7 @@ export async function runFlowKill(options: FlowKillOptions): Promise<FlowKillRep
       const held = (worker: ChildProcess, queue: string) =>
         running.filter((job) => job.claimedBy === `flow-${worker.pid}` && job.queue === queue)
           .length;
-      const candidates = [...workers]
+      const candidates = [...workers.alive]
         .filter((worker) => worker.exitCode === null && worker.signalCode === null)
         .map((worker) => ({
           worker,
@@ -216,7 +208,7 @@ export async function runFlowKill(options: FlowKillOptions): Promise<FlowKillRep
       );
     }
     const childTotal = (options.invokers + options.flows) * 3;
-    for (let n = 0; n < options.workers; n += 1) spawnWorker();
+    for (let n = 0; n < options.workers; n += 1) workers.spawn();
 
     let kills = 0;
     const killed: { pid: number; at: number; parents: number; children: number }[] = [];
@@ -253,7 +245,7 @@ export async function runFlowKill(options: FlowKillOptions): Promise<FlowKillRep
             parents: victim.parents,
             children: victim.children,
           });
-          spawnWorker();
+          workers.spawn();
         }
       }
       await sleep(50);
@@ -423,7 +415,7 @@ export async function runFlowKill(options: FlowKillOptions): Promise<FlowKillRep
       timedOut,
     };
   } finally {
-    for (const worker of workers) worker.kill('SIGKILL');
+    workers.killAll();
     await driver.close().catch(() => {});
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
     await pool.end();
