@@ -7,11 +7,14 @@
 // Its own command, never part of `pnpm bench` or `pnpm test`:
 //   pnpm exec tsx --conditions=@berth/source src/cancel-latency.ts --samples 50 --rounds 3
 
-import { parseArgs } from 'node:util';
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
-import { markdownTable, millis } from './format.ts';
-import { PAIR_SYSTEMS, pairRounds, roundsCell } from './pair-rounds.ts';
-import { percentile } from './stats.ts';
+import {
+  describeLatency,
+  latencyOf,
+  latencyTable,
+  pairRounds,
+  readPairArgs,
+} from './pair-rounds.ts';
 
 const MODES = ['heard', 'renewal'] as const;
 type Mode = (typeof MODES)[number];
@@ -76,37 +79,20 @@ async function sample(pair: [Driver, Driver], mode: Mode, samples: number): Prom
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      samples: { type: 'string', default: '50' },
-      'renewal-samples': { type: 'string', default: '5' },
-      rounds: { type: 'string', default: '3' },
-      systems: { type: 'string', default: Object.keys(PAIR_SYSTEMS).join(',') },
-    },
-  });
-  const names = values.systems.split(',');
+  const args = readPairArgs('renewal-samples', { samples: 50, slowSamples: 5 });
   const figures = await pairRounds({
-    systems: names,
+    systems: args.systems,
     modes: MODES,
-    rounds: Number(values.rounds),
-    measure: async (pair, mode) => {
-      const count = Number(mode === 'heard' ? values.samples : values['renewal-samples']);
-      const took = (await sample(pair, mode, count)).sort((a, b) => a - b);
-      return { p50: percentile(took, 0.5), p95: percentile(took, 0.95) };
-    },
-    describe: (figure) => `p50 ${millis(figure.p50)} ms, p95 ${millis(figure.p95)} ms`,
+    rounds: args.rounds,
+    measure: async (pair, mode) =>
+      latencyOf(await sample(pair, mode, mode === 'heard' ? args.samples : args.slowSamples)),
+    describe: describeLatency,
   });
   console.log(
-    `\n${markdownTable(
-      ['system', 'heard p50 ms', 'heard p95 ms', 'renewal only p50 ms', 'renewal only p95 ms'],
-      names.map((name) => [
-        name,
-        roundsCell(figures, `${name} heard`, (f) => f.p50),
-        roundsCell(figures, `${name} heard`, (f) => f.p95),
-        roundsCell(figures, `${name} renewal`, (f) => f.p50),
-        roundsCell(figures, `${name} renewal`, (f) => f.p95),
-      ]),
-    )}\n`,
+    `\n${latencyTable(figures, args.systems, [
+      ['heard', 'heard p50 ms', 'heard p95 ms'],
+      ['renewal', 'renewal only p50 ms', 'renewal only p95 ms'],
+    ])}\n`,
   );
 }
 

@@ -9,11 +9,14 @@
 // `pnpm bench` or `pnpm test`:
 //   pnpm exec tsx --conditions=@berth/source src/invoke-latency.ts --samples 100 --rounds 3
 
-import { parseArgs } from 'node:util';
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
-import { markdownTable, millis } from './format.ts';
-import { PAIR_SYSTEMS, pairRounds, roundsCell } from './pair-rounds.ts';
-import { percentile } from './stats.ts';
+import {
+  describeLatency,
+  latencyOf,
+  latencyTable,
+  pairRounds,
+  readPairArgs,
+} from './pair-rounds.ts';
 
 const MODES = ['announced', 'poll only'] as const;
 type Mode = (typeof MODES)[number];
@@ -83,47 +86,21 @@ async function sample(pair: [Driver, Driver], mode: Mode, samples: number): Prom
   return took;
 }
 
-interface Figure {
-  readonly p50: number;
-  readonly p95: number;
-}
-
-function figureOf(took: readonly number[]): Figure {
-  const sorted = [...took].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
-}
-
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      samples: { type: 'string', default: '100' },
-      'poll-samples': { type: 'string', default: '5' },
-      rounds: { type: 'string', default: '3' },
-      systems: { type: 'string', default: Object.keys(PAIR_SYSTEMS).join(',') },
-    },
-  });
-  const names = values.systems.split(',');
+  const args = readPairArgs('poll-samples', { samples: 100, slowSamples: 5 });
   const figures = await pairRounds({
-    systems: names,
+    systems: args.systems,
     modes: MODES,
-    rounds: Number(values.rounds),
-    measure: async (pair, mode) => {
-      const count = Number(mode === 'announced' ? values.samples : values['poll-samples']);
-      return figureOf(await sample(pair, mode, count));
-    },
-    describe: (figure) => `p50 ${millis(figure.p50)} ms, p95 ${millis(figure.p95)} ms`,
+    rounds: args.rounds,
+    measure: async (pair, mode) =>
+      latencyOf(await sample(pair, mode, mode === 'announced' ? args.samples : args.slowSamples)),
+    describe: describeLatency,
   });
   console.log(
-    `\n${markdownTable(
-      ['system', 'announced: p50 ms', 'p95 ms', 'poll only: p50 ms', 'p95 ms'],
-      names.map((name) => [
-        name,
-        roundsCell(figures, `${name} announced`, (f) => f.p50),
-        roundsCell(figures, `${name} announced`, (f) => f.p95),
-        roundsCell(figures, `${name} poll only`, (f) => f.p50),
-        roundsCell(figures, `${name} poll only`, (f) => f.p95),
-      ]),
-    )}\n`,
+    `\n${latencyTable(figures, args.systems, [
+      ['announced', 'announced: p50 ms', 'p95 ms'],
+      ['poll only', 'poll only: p50 ms', 'p95 ms'],
+    ])}\n`,
   );
 }
 

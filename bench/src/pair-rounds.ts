@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
 import type { Driver } from '@berth/core';
 import { openPair } from './driver-pair.ts';
-import { millis, spreadText } from './format.ts';
+import { markdownTable, millis, spreadText } from './format.ts';
 import { cleanUp, locateServers } from './servers.ts';
-import { spread } from './stats.ts';
+import { percentile, spread } from './stats.ts';
 import type { ServerKind } from './systems/types.ts';
 
 /** The systems a two-driver latency run can take, by bench name. */
@@ -64,3 +65,66 @@ export const roundsCell = <Figure>(
   key: string,
   pick: (figure: Figure) => number,
 ): string => spreadText(spread((figures.get(key) ?? []).map(pick)), millis);
+
+/** The command line of a two-driver latency bench. */
+export interface PairArgs {
+  readonly systems: readonly string[];
+  readonly rounds: number;
+  /** Samples a round in the fast mode (`--samples`). */
+  readonly samples: number;
+  /** Samples a round in the slow mode (its own option: each sample waits out a poll). */
+  readonly slowSamples: number;
+}
+
+/** Reads `--samples`, the slow mode's `--<slowOption>`, `--rounds` and `--systems`. */
+export function readPairArgs(
+  slowOption: string,
+  defaults: { readonly samples: number; readonly slowSamples: number },
+): PairArgs {
+  const { values } = parseArgs({
+    options: {
+      samples: { type: 'string', default: String(defaults.samples) },
+      [slowOption]: { type: 'string', default: String(defaults.slowSamples) },
+      rounds: { type: 'string', default: '3' },
+      systems: { type: 'string', default: Object.keys(PAIR_SYSTEMS).join(',') },
+    },
+  });
+  return {
+    systems: String(values.systems).split(','),
+    rounds: Number(values.rounds),
+    samples: Number(values.samples),
+    slowSamples: Number(values[slowOption]),
+  };
+}
+
+/** A latency figure: the p50 and p95 of one round's samples, ms. */
+export interface Latency {
+  readonly p50: number;
+  readonly p95: number;
+}
+
+export function latencyOf(took: readonly number[]): Latency {
+  const sorted = [...took].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
+}
+
+export const describeLatency = (figure: Latency): string =>
+  `p50 ${millis(figure.p50)} ms, p95 ${millis(figure.p95)} ms`;
+
+/** The table of each system's p50 and p95 in each mode: `[mode, p50 heading, p95 heading]`. */
+export function latencyTable(
+  figures: Map<string, Latency[]>,
+  systems: readonly string[],
+  modes: readonly (readonly [mode: string, p50: string, p95: string])[],
+): string {
+  return markdownTable(
+    ['system', ...modes.flatMap(([, p50, p95]) => [p50, p95])],
+    systems.map((name) => [
+      name,
+      ...modes.flatMap(([mode]) => [
+        roundsCell(figures, `${name} ${mode}`, (f) => f.p50),
+        roundsCell(figures, `${name} ${mode}`, (f) => f.p95),
+      ]),
+    ]),
+  );
+}

@@ -9,10 +9,9 @@
 // rounds of p50/p95. Its own command, never part of `pnpm bench` or `pnpm test`:
 //   pnpm exec tsx --conditions=@berth/source src/result-latency.ts --samples 200 --rounds 3
 
-import { parseArgs } from 'node:util';
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
 import { markdownTable, millis } from './format.ts';
-import { PAIR_SYSTEMS, pairRounds, roundsCell } from './pair-rounds.ts';
+import { pairRounds, readPairArgs, roundsCell } from './pair-rounds.ts';
 import { percentile } from './stats.ts';
 
 const MODES = ['notices', 'polling'] as const;
@@ -107,23 +106,14 @@ function figureOf(took: readonly Took[]): Figure {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      samples: { type: 'string', default: '200' },
-      'polling-samples': { type: 'string', default: '20' },
-      rounds: { type: 'string', default: '3' },
-      systems: { type: 'string', default: Object.keys(PAIR_SYSTEMS).join(',') },
-    },
-  });
-  const names = values.systems.split(',');
+  const args = readPairArgs('polling-samples', { samples: 200, slowSamples: 20 });
+  const names = args.systems;
   const figures = await pairRounds({
     systems: names,
     modes: MODES,
-    rounds: Number(values.rounds),
-    measure: async (pair, mode) => {
-      const count = Number(mode === 'notices' ? values.samples : values['polling-samples']);
-      return figureOf(await sample(pair, mode, count));
-    },
+    rounds: args.rounds,
+    measure: async (pair, mode) =>
+      figureOf(await sample(pair, mode, mode === 'notices' ? args.samples : args.slowSamples)),
     describe: (figure) =>
       `from ack p50 ${millis(figure.ackP50)} ms, p95 ${millis(figure.ackP95)} ms; from return p50 ${millis(figure.returnP50)} ms`,
   });
