@@ -4,11 +4,11 @@ import type { EnqueueRequest, Json } from '../../contract/records.js';
 import { jobInvalid } from '../../errors/refusals.js';
 import { timeOrderedUuid } from '../../ids.js';
 import { screenArray, screening, screenObject } from '../../screen/values.js';
-import type { EnqueueOptions } from '../client/client-types.js';
 import { toEnqueueRequest } from '../client/enqueue-request.js';
 import { announceDue } from '../due-hub.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import type { FlowManifest } from './children-step.js';
+import { screenDecidedOptions } from './decided-options.js';
 import { flowEventName, invokedChildId } from './flow-names.js';
 import type { ChildFailurePolicy, FlowEnqueued, ManifestChild } from './flow-types.js';
 import { MAX_FLOW_CHILDREN } from './flow-types.js';
@@ -19,23 +19,13 @@ const POLICIES: readonly ChildFailurePolicy[] = ['fail', 'ignore', 'continue'];
 const PARENT_REFUSED = ['idempotencyKey', 'onConflict', 'throttle', 'debounce'];
 const CHILD_REFUSED = ['id', 'tenantId', ...PARENT_REFUSED];
 
-const screenFlowOptions = (
-  field: string,
-  given: unknown,
-  refused: readonly string[],
-): EnqueueOptions => {
-  if (given === undefined) return {};
-  const options = { ...screenObject(field, given) };
-  for (const name of refused) {
-    if (options[name] !== undefined) {
-      throw jobInvalid(
-        `${field}.${name}`,
-        'is not for a flow: the flow gives its jobs their ids (pass the parent an id to make a retried enqueueFlow answer the same flow) and the parent its tenant to every child',
-      );
-    }
-  }
-  return options as EnqueueOptions;
-};
+const screenFlowOptions = (field: string, given: unknown, refused: readonly string[]) =>
+  screenDecidedOptions(
+    field,
+    given,
+    refused,
+    'is not for a flow: the flow gives its jobs their ids (pass the parent an id to make a retried enqueueFlow answer the same flow) and the parent its tenant to every child',
+  );
 
 const screenFlow = screening('flow', (flow: unknown) => {
   const given = screenObject('flow', flow);

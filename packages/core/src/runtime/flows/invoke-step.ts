@@ -1,29 +1,21 @@
 import type { StepRecord } from '../../contract/steps.js';
-import { jobInvalid } from '../../errors/refusals.js';
-import { screenObject } from '../../screen/values.js';
-import type { EnqueueOptions } from '../client/client-types.js';
 import { screenJobDefinition, toEnqueueRequest } from '../client/enqueue-request.js';
 import { announceDue } from '../due-hub.js';
 import { outcomeJson } from './child-outcome.js';
 import { answerOf, lookAtChildren, parkForChildren, type StepCore } from './child-steps.js';
+import { screenDecidedOptions } from './decided-options.js';
 import { flowEventName, invokedChildId } from './flow-names.js';
 
 /** Options an invoke decides itself: the child's id, key and tenant are the parent's to give. */
 const DECIDED = ['id', 'idempotencyKey', 'onConflict', 'tenantId', 'throttle', 'debounce'];
 
-function invokeOptions(given: unknown): EnqueueOptions {
-  if (given === undefined) return {};
-  const options = { ...screenObject('options', given) };
-  for (const field of DECIDED) {
-    if (options[field] !== undefined) {
-      throw jobInvalid(
-        `options.${field}`,
-        'is decided by step.invoke: the child takes its id from the step and its tenant from the parent',
-      );
-    }
-  }
-  return options as EnqueueOptions;
-}
+const invokeOptions = (given: unknown) =>
+  screenDecidedOptions(
+    'options',
+    given,
+    DECIDED,
+    'is decided by step.invoke: the child takes its id from the step and its tenant from the parent',
+  );
 
 /**
  * `step.invoke(name, job, payload, options)`: enqueues the child once per run (its id derived
