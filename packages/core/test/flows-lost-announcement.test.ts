@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, type Driver, defineJob } from '../src/index.js';
+import { createClient, defineJob } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 import { driveToState, gate, recordingLogger } from './support/runtime.js';
 import { testWorkers } from './support/workers.js';
+import { wrapDriver } from './support/wrap.js';
 
 const workers = testWorkers({
   visibilityTimeoutMs: 30_000,
@@ -14,16 +15,12 @@ const workers = testWorkers({
 /** The memory driver whose flow announcements never land (a crash right after the settle). */
 function silentParents() {
   const { driver, clock } = memoryOnManualClock();
-  const dropping: Driver = Object.create(driver, {
+  const dropping = wrapDriver(driver, {
     events: {
-      value: Object.create(driver.events, {
-        publish: {
-          value: (...args: Parameters<Driver['events']['publish']>) =>
-            args[0].startsWith('berth.flow:') && (args[1] as { kind?: string })?.kind === 'settled'
-              ? Promise.reject(new Error('the connection dropped'))
-              : driver.events.publish(...args),
-        },
-      }),
+      publish: (...args) =>
+        args[0].startsWith('berth.flow:') && (args[1] as { kind?: string })?.kind === 'settled'
+          ? Promise.reject(new Error('the connection dropped'))
+          : driver.events.publish(...args),
     },
   });
   return { driver: dropping, clock };

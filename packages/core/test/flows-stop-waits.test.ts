@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, createWorker, type Driver, defineJob } from '../src/index.js';
+import { createClient, createWorker, defineJob } from '../src/index.js';
 import { memoryOnManualClock } from './support/memory.js';
 import { driveToState, gate, recordingLogger } from './support/runtime.js';
+import { wrapDriver } from './support/wrap.js';
 
 /** The memory driver whose event publishes take a while (a remote server's round trip). */
 function slowPublishes() {
   const { driver, clock } = memoryOnManualClock();
-  const slow: Driver = Object.create(driver, {
+  const slow = wrapDriver(driver, {
     events: {
-      value: Object.create(driver.events, {
-        publish: {
-          value: async (...args: Parameters<Driver['events']['publish']>) => {
-            await new Promise((resolve) => setTimeout(resolve, 50));
-            return driver.events.publish(...args);
-          },
-        },
-      }),
+      publish: async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return driver.events.publish(...args);
+      },
     },
   });
   return { driver: slow, clock, inner: driver };

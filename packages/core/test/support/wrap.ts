@@ -1,4 +1,4 @@
-import type { Driver, LeaseStore } from '../../src/index.js';
+import type { Driver, EventStore, LeaseStore } from '../../src/index.js';
 
 /** The driver with some calls replaced; `calls` counts every call of the replaced members. */
 export function wrapDriver(
@@ -11,8 +11,16 @@ export function wrapDriver(
       >
     >;
     readonly leases?: Partial<LeaseStore>;
+    readonly events?: Partial<EventStore>;
   },
 ): Driver {
+  const events: EventStore = {
+    publish: (...args) => driver.events.publish(...args),
+    find: (...args) => driver.events.find(...args),
+    list: (...args) => driver.events.list(...args),
+    purgeExpired: (...args) => driver.events.purgeExpired(...args),
+    ...overrides.events,
+  };
   const leases: LeaseStore = {
     acquire: (...args) => driver.leases.acquire(...args),
     renew: (...args) => driver.leases.renew(...args),
@@ -26,6 +34,7 @@ export function wrapDriver(
   return new Proxy(driver, {
     get(target, property, receiver) {
       if (property === 'leases') return leases;
+      if (property === 'events') return events;
       const replaced = (overrides.top as Record<PropertyKey, unknown> | undefined)?.[property];
       if (replaced !== undefined) return replaced;
       const value: unknown = Reflect.get(target, property, receiver);
