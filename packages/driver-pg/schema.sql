@@ -830,6 +830,110 @@ END
 $$;
 
 --
+-- Name: lifecycle_horizon(integer); Type: FUNCTION; Schema: berth; Owner: -
+--
+
+CREATE FUNCTION berth.lifecycle_horizon(p_wait_ms integer) RETURNS xid8
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  v_own xid8 := pg_current_xact_id();
+  v_snapshot pg_snapshot := pg_current_snapshot();
+  v_bound bigint := greatest(v_own, pg_snapshot_xmax(v_snapshot))::text::bigint;
+  v_key bigint := hashtextextended('"berth"' || chr(1) || 'lifecycle horizon', 0);
+  v_until timestamptz := clock_timestamp() + p_wait_ms * interval '1 millisecond';
+  v_writers xid[];
+  v_oldest xid8;
+BEGIN
+  -- A session lock, held only around the write: readers never wait on each other's waits.
+  PERFORM pg_advisory_lock(v_key);
+  BEGIN
+    PERFORM setval('"berth".lifecycle_horizon', v_bound)
+    FROM "berth".lifecycle_horizon h WHERE h.last_value < v_bound;
+  EXCEPTION WHEN OTHERS OR query_canceled THEN
+    PERFORM pg_advisory_unlock(v_key);
+    RAISE;
+  END;
+  PERFORM pg_advisory_unlock(v_key);
+  v_writers := ARRAY(
+    SELECT t.transactionid FROM pg_locks r
+    JOIN pg_locks t ON t.virtualtransaction = r.virtualtransaction
+    WHERE r.locktype = 'relation' AND r.relation = '"berth".jobs'::regclass
+      AND r.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
+      AND t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock');
+  LOOP
+    SELECT min(x) INTO v_oldest FROM pg_snapshot_xip(v_snapshot) AS x
+    WHERE x::xid = ANY (v_writers) AND pg_xact_status(x) = 'in progress';
+    IF v_oldest IS NULL THEN
+      RETURN pg_snapshot_xmax(v_snapshot);
+    END IF;
+    EXIT WHEN clock_timestamp() >= v_until;
+    PERFORM pg_sleep(0.001);
+  END LOOP;
+  RETURN v_oldest;
+END
+$$;
+
+--
+-- Name: lifecycle_stamp(); Type: FUNCTION; Schema: berth; Owner: -
+--
+
+CREATE FUNCTION berth.lifecycle_stamp() RETURNS xid8
+    LANGUAGE sql
+    AS $$
+  SELECT greatest(pg_current_xact_id(),
+    (pg_snapshot_xmax(pg_current_snapshot())::text::numeric - 1)::text::xid8,
+    (SELECT h.last_value FROM "berth".lifecycle_horizon h)::text::xid8)
+$$;
+
+--
+-- Name: lifecycle_trim(integer, integer); Type: FUNCTION; Schema: berth; Owner: -
+--
+
+CREATE FUNCTION berth.lifecycle_trim(p_keep integer, p_limit integer) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  v_edge record;
+  v_row record;
+  v_budget bigint := p_limit;
+  v_live bigint;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('"berth"' || chr(1) || 'lifecycle trim', 0));
+  SELECT c.stamp, c.id, c.seen INTO v_edge FROM (
+    SELECT b.stamp, b.id, sum(b.events - b.kept_from + 1) OVER (
+        ORDER BY b.stamp DESC, b.id DESC ROWS UNBOUNDED PRECEDING) AS seen
+    FROM "berth".lifecycle_batches b
+    ORDER BY b.stamp DESC, b.id DESC) c
+  WHERE c.seen >= p_keep
+  LIMIT 1;
+  IF NOT FOUND THEN
+    RETURN 0;
+  END IF;
+  FOR v_row IN
+    SELECT b.stamp, b.id, b.events, b.kept_from FROM "berth".lifecycle_batches b
+    WHERE (b.stamp, b.id) <= (v_edge.stamp, v_edge.id)
+    ORDER BY b.stamp, b.id
+  LOOP
+    EXIT WHEN v_budget = 0;
+    IF v_row.stamp = v_edge.stamp AND v_row.id = v_edge.id THEN
+      v_live := least(v_budget, v_edge.seen - p_keep);
+    ELSE
+      v_live := least(v_budget, v_row.events - v_row.kept_from + 1);
+    END IF;
+    IF v_live = v_row.events - v_row.kept_from + 1 THEN
+      DELETE FROM "berth".lifecycle_batches b WHERE b.stamp = v_row.stamp AND b.id = v_row.id;
+    ELSIF v_live > 0 THEN
+      UPDATE "berth".lifecycle_batches b SET kept_from = b.kept_from + v_live
+      WHERE b.stamp = v_row.stamp AND b.id = v_row.id;
+    END IF;
+    v_budget := v_budget - v_live;
+  END LOOP;
+  RETURN p_limit - v_budget;
+END
+$$;
+
+--
 -- Name: publish_event(uuid, text, json, bigint, bigint, text, integer); Type: FUNCTION; Schema: berth; Owner: -
 --
 
@@ -1049,6 +1153,69 @@ END
 $$;
 
 --
+-- Name: tell_lifecycle(); Type: FUNCTION; Schema: berth; Owner: -
+--
+
+CREATE FUNCTION berth.tell_lifecycle() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  v_stamp xid8 := "berth".lifecycle_stamp();
+BEGIN
+  IF strpos(current_query(), 'claim_jobs') > 0 THEN
+    INSERT INTO "berth".lifecycle_batches
+      (stamp, events, job_ids, types, names, queues, tenant_ids, attempts, ats)
+    SELECT v_stamp, count(*), array_agg(n.id), array_agg('stalled'::text), array_agg(n.name),
+      array_agg(n.queue), array_agg(n.tenant_id), array_agg(o.attempts), array_agg(n.updated_at)
+    FROM lifecycle_old o JOIN lifecycle_new n ON n.id = o.id
+    WHERE o.state = 'running' AND (n.claim <> o.claim OR n.state IN ('dead', 'failed'))
+    HAVING count(*) > 0;
+  END IF;
+  INSERT INTO "berth".lifecycle_batches
+    (stamp, events, job_ids, types, names, queues, tenant_ids, attempts, ats)
+  SELECT v_stamp, count(*), array_agg(e.id), array_agg(e.type), array_agg(e.name),
+    array_agg(e.queue), array_agg(e.tenant_id), array_agg(e.attempts), array_agg(e.updated_at)
+  FROM (
+    SELECT n.id, n.name, n.queue, n.tenant_id, n.attempts, n.updated_at, CASE
+        WHEN n.claim <> o.claim THEN 'active'
+        WHEN o.state = 'running' THEN CASE n.state
+          WHEN 'completed' THEN 'completed'
+          WHEN 'ready' THEN 'retried'
+          WHEN 'delayed' THEN 'retried'
+          WHEN 'suspended' THEN 'suspended'
+          WHEN 'cancelled' THEN 'cancelled'
+          WHEN 'dead' THEN 'dead'
+          WHEN 'failed' THEN 'failed'
+          END
+        WHEN n.state = 'cancelled' AND o.state IN ('ready', 'delayed', 'suspended')
+          THEN 'cancelled'
+        END AS type
+    FROM lifecycle_old o JOIN lifecycle_new n ON n.id = o.id
+    WHERE n.claim <> o.claim OR n.state <> o.state
+  ) e
+  WHERE e.type IS NOT NULL
+  HAVING count(*) > 0;
+  RETURN NULL;
+END
+$$;
+
+--
+-- Name: tell_progress(); Type: FUNCTION; Schema: berth; Owner: -
+--
+
+CREATE FUNCTION berth.tell_progress() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  INSERT INTO "berth".lifecycle_batches
+    (stamp, events, job_ids, types, names, queues, tenant_ids, attempts, ats)
+  VALUES ("berth".lifecycle_stamp(), 1, ARRAY[NEW.id], ARRAY['progress'], ARRAY[NEW.name],
+    ARRAY[NEW.queue], ARRAY[NEW.tenant_id], ARRAY[NEW.attempts], ARRAY[NEW.updated_at]);
+  RETURN NULL;
+END
+$$;
+
+--
 -- Name: backfill_runs; Type: TABLE; Schema: berth; Owner: -
 --
 
@@ -1204,6 +1371,48 @@ CREATE TABLE berth.leases (
     holder text NOT NULL,
     expires_at bigint NOT NULL
 );
+
+--
+-- Name: lifecycle_batches; Type: TABLE; Schema: berth; Owner: -
+--
+
+CREATE TABLE berth.lifecycle_batches (
+    stamp xid8 NOT NULL,
+    id bigint NOT NULL,
+    events integer NOT NULL,
+    kept_from integer DEFAULT 1 NOT NULL,
+    job_ids uuid[] NOT NULL,
+    types text[] NOT NULL,
+    names text[] NOT NULL,
+    queues text[] NOT NULL,
+    tenant_ids text[] NOT NULL,
+    attempts integer[] NOT NULL,
+    ats bigint[] NOT NULL
+);
+
+--
+-- Name: lifecycle_batches_id_seq; Type: SEQUENCE; Schema: berth; Owner: -
+--
+
+ALTER TABLE berth.lifecycle_batches ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME berth.lifecycle_batches_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: lifecycle_horizon; Type: SEQUENCE; Schema: berth; Owner: -
+--
+
+CREATE SEQUENCE berth.lifecycle_horizon
+    START WITH 0
+    INCREMENT BY 1
+    MINVALUE 0
+    NO MAXVALUE
+    CACHE 1;
 
 --
 -- Name: marks; Type: TABLE; Schema: berth; Owner: -
@@ -1379,6 +1588,13 @@ ALTER TABLE ONLY berth.jobs_listed
 
 ALTER TABLE ONLY berth.leases
     ADD CONSTRAINT leases_pkey PRIMARY KEY (name);
+
+--
+-- Name: lifecycle_batches lifecycle_batches_pkey; Type: CONSTRAINT; Schema: berth; Owner: -
+--
+
+ALTER TABLE ONLY berth.lifecycle_batches
+    ADD CONSTRAINT lifecycle_batches_pkey PRIMARY KEY (stamp, id);
 
 --
 -- Name: marks marks_pkey; Type: CONSTRAINT; Schema: berth; Owner: -
@@ -1600,6 +1816,12 @@ CREATE TRIGGER jobs_attempt_error_kept AFTER UPDATE OF last_error ON berth.jobs 
 CREATE TRIGGER jobs_claim_stamped BEFORE UPDATE OF claim ON berth.jobs FOR EACH ROW WHEN ((new.claim <> old.claim)) EXECUTE FUNCTION berth.stamp_claim();
 
 --
+-- Name: jobs jobs_lifecycle_told; Type: TRIGGER; Schema: berth; Owner: -
+--
+
+CREATE TRIGGER jobs_lifecycle_told AFTER UPDATE ON berth.jobs REFERENCING OLD TABLE AS lifecycle_old NEW TABLE AS lifecycle_new FOR EACH STATEMENT EXECUTE FUNCTION berth.tell_lifecycle();
+
+--
 -- Name: jobs jobs_listed_add; Type: TRIGGER; Schema: berth; Owner: -
 --
 
@@ -1610,6 +1832,12 @@ CREATE TRIGGER jobs_listed_add AFTER INSERT ON berth.jobs REFERENCING NEW TABLE 
 --
 
 CREATE TRIGGER jobs_listed_drop AFTER DELETE ON berth.jobs REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION berth.jobs_listed_drop();
+
+--
+-- Name: jobs jobs_progress_told; Type: TRIGGER; Schema: berth; Owner: -
+--
+
+CREATE TRIGGER jobs_progress_told AFTER UPDATE OF progress ON berth.jobs FOR EACH ROW WHEN (((old.state = 'running'::text) AND (new.state = 'running'::text) AND (new.claim = old.claim))) EXECUTE FUNCTION berth.tell_progress();
 
 --
 -- Name: job_attempts job_attempts_job_id_fkey; Type: FK CONSTRAINT; Schema: berth; Owner: -

@@ -24,7 +24,13 @@ export type {
   KitOptions,
   SiblingContext,
 } from './kit.js';
-export { DEFAULT_SCALE_BACKLOG, KIT_T0, TOPOLOGY_DEEP_ONLY, withCapabilities } from './kit.js';
+export {
+  DEFAULT_SCALE_BACKLOG,
+  KIT_LIFECYCLE_RETENTION,
+  KIT_T0,
+  TOPOLOGY_DEEP_ONLY,
+  withCapabilities,
+} from './kit.js';
 export type { Normalized } from './normalize.js';
 export type {
   OutboxKitCase,

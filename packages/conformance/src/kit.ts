@@ -31,17 +31,30 @@ export interface DriverUnderTest {
   readonly server?: ServerControl;
 }
 
+/**
+ * The lifecycle retention every driver the kit opens is given (FactoryContext): more events
+ * than any differential sequence writes, few enough that group `lifecycle` writes past twice it.
+ */
+export const KIT_LIFECYCLE_RETENTION = 500;
+
 export interface FactoryContext {
   /** The clock the driver must read every instant from. */
   readonly clock: ManualClock;
   /** Pass as the driver's `hooks` option: the kit sets the seams through it. */
   readonly hooks: DriverHooks;
+  /**
+   * Pass as the driver's `lifecycleRetention` option (always KIT_LIFECYCLE_RETENTION): group
+   * `lifecycle` writes past it and checks what is kept.
+   */
+  readonly lifecycleRetention: number;
 }
 
 /** What a sibling is opened with: a clock of its own (a publisher on a skewed clock) or the case's. */
 export interface SiblingContext {
   readonly clock: Clock;
   readonly hooks: DriverHooks;
+  /** Pass as the sibling's `lifecycleRetention` option, as the first driver's. */
+  readonly lifecycleRetention: number;
 }
 
 /**

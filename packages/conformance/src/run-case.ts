@@ -1,6 +1,6 @@
 import { type Clock, createManualClock, type Driver, type DriverHooks } from '@berth/core';
 import type { DriverFactory, KitCase, KitHooks, KitOptions } from './kit.js';
-import { KIT_T0 } from './kit.js';
+import { KIT_LIFECYCLE_RETENTION, KIT_T0 } from './kit.js';
 
 /**
  * Runs one case on a fresh driver, and disposes of the driver (and every sibling the case
@@ -24,7 +24,7 @@ export async function runCase(
       await seams.beforeMarkedEnqueue?.();
     },
   };
-  const made = await factory({ clock, hooks });
+  const made = await factory({ clock, hooks, lifecycleRetention: KIT_LIFECYCLE_RETENTION });
   const siblings: Driver[] = [];
   const sibling = async (siblingClock: Clock = clock): Promise<Driver> => {
     if (made.sibling === undefined) {
@@ -32,7 +32,11 @@ export async function runCase(
         `the ${made.driver.name} factory answers no sibling(): this case needs several drivers over one store`,
       );
     }
-    const opened = await made.sibling({ clock: siblingClock, hooks });
+    const opened = await made.sibling({
+      clock: siblingClock,
+      hooks,
+      lifecycleRetention: KIT_LIFECYCLE_RETENTION,
+    });
     siblings.push(opened);
     return opened;
   };

@@ -16,6 +16,7 @@ import { describeReceived } from './errors/received.js';
 import { configInvalid, jobInvalid } from './errors/refusals.js';
 import { configuring } from './internal/config-screen.js';
 import { guarded } from './internal/guard.js';
+import { screenedLifecycle } from './lifecycle-store.js';
 import { toListPage } from './list-page.js';
 import { screenedLogStore } from './logs-store.js';
 import { parentAnnouncer } from './runtime/flows/announce-settled.js';
@@ -295,6 +296,7 @@ export function createDriver(backend: DriverBackend): Driver {
     backfills: screenedBackfills(backend.backfills, run),
     schedules: screenedSchedules(backend.schedules, limit, run),
     logs: screenedLogStore(backend, run),
+    lifecycle: screenedLifecycle(backend, run),
     ...(subscribe === undefined
       ? {}
       : {

@@ -1,7 +1,9 @@
 import { type Clock, systemClock } from './clock.js';
 import type { DriverHooks } from './contract/driver.js';
+import { DEFAULT_LIFECYCLE_RETENTION } from './contract/lifecycle.js';
 import { DEFAULT_MAX_PAYLOAD_BYTES } from './contract/limits.js';
 import { defaultCursorSecret } from './screen/cursor.js';
+import { checkLifecycleRetention } from './screen/lifecycle.js';
 
 /**
  * The options every driver takes, meaning the same on each: a driver's own options extend these
@@ -24,6 +26,12 @@ export interface BaseDriverOptions {
    * cursors unforgeable.
    */
   readonly cursorSecret?: string;
+  /**
+   * The lifecycle events the store keeps at least (`driver.lifecycle`), from
+   * MIN_LIFECYCLE_RETENTION to MAX_LIFECYCLE_RETENTION. Default DEFAULT_LIFECYCLE_RETENTION
+   * (10 000). Give every process of one deployment the same value.
+   */
+  readonly lifecycleRetention?: number;
 }
 
 /** {@link BaseDriverOptions} with every default filled in. */
@@ -32,13 +40,14 @@ export interface BaseDriverSettings {
   readonly hooks: DriverHooks;
   readonly maxPayloadBytes: number;
   readonly cursorSecret: string;
+  readonly lifecycleRetention: number;
 }
 
 /**
  * The base options' values: the given ones, else the defaults. `driver` is the driver's name and
  * `store` where its data lives (a schema, a prefix): together they derive the default cursor
  * secret. Values are checked where they are used (`createDriver` screens the payload limit and
- * the secret), so every driver refuses a bad one alike.
+ * the secret; the retention is checked here), so every driver refuses a bad one alike.
  */
 export function resolveBaseOptions(
   driver: string,
@@ -50,5 +59,8 @@ export function resolveBaseOptions(
     hooks: options.hooks ?? {},
     maxPayloadBytes: options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES,
     cursorSecret: options.cursorSecret ?? defaultCursorSecret(driver, store),
+    lifecycleRetention: checkLifecycleRetention(
+      options.lifecycleRetention ?? DEFAULT_LIFECYCLE_RETENTION,
+    ),
   };
 }

@@ -35,6 +35,14 @@ export type {
 export type { EnqueueBackend, InsertOutcome, KeyedEnqueue } from './contract/enqueue.js';
 export type { EventBackend } from './contract/events.js';
 export type {
+  LifecycleBackend,
+  LifecycleEvent,
+  LifecycleEventType,
+  LifecyclePage,
+  ScreenedLifecycleRead,
+} from './contract/lifecycle.js';
+export { LIFECYCLE_READ_SCAN } from './contract/lifecycle.js';
+export type {
   LogBackend,
   ScreenedLogList,
 } from './contract/logs.js';
@@ -159,3 +167,4 @@ export {
   createCursorCodec,
   defaultCursorSecret,
 } from './screen/cursor.js';
+export { lifecyclePositionInvalid } from './screen/lifecycle.js';

@@ -57,6 +57,22 @@ export type {
   LeaseHolder,
   LeaseStore,
 } from './contract/leases.js';
+export type {
+  LifecycleEvent,
+  LifecycleEventType,
+  LifecyclePage,
+  LifecycleReadRequest,
+  LifecycleStore,
+} from './contract/lifecycle.js';
+export {
+  DEFAULT_LIFECYCLE_PAGE,
+  DEFAULT_LIFECYCLE_RETENTION,
+  LIFECYCLE_EVENT_TYPES,
+  LIFECYCLE_READ_SCAN,
+  MAX_LIFECYCLE_PAGE,
+  MAX_LIFECYCLE_RETENTION,
+  MIN_LIFECYCLE_RETENTION,
+} from './contract/lifecycle.js';
 export {
   DEFAULT_EVENT_TTL_MS,
   DEFAULT_JOB_PAGE,

@@ -57,7 +57,7 @@ describe('retention batches', () => {
       intervalMs: HOUR,
       batchSize: 10,
     });
-    expect(await retention.runOnce()).toEqual({ purged: 25, eventsPurged: 7 });
+    expect(await retention.runOnce()).toEqual({ purged: 25, eventsPurged: 7, lifecycleTrimmed: 0 });
     expect(purges).toEqual([
       { limit: 10, removed: 10 },
       { limit: 10, removed: 10 },
@@ -79,7 +79,7 @@ describe('retention batches', () => {
       batchSize: 10,
       eventPurge: false,
     });
-    expect(await retention.runOnce()).toEqual({ purged: 20, eventsPurged: 0 });
+    expect(await retention.runOnce()).toEqual({ purged: 20, eventsPurged: 0, lifecycleTrimmed: 0 });
     expect(purges.map((call) => call.removed)).toEqual([10, 10, 0]);
   });
 
@@ -134,9 +134,35 @@ describe('retention batches', () => {
       batchSize: 10,
       eventPurge: false,
     });
-    expect(await retention.runOnce()).toEqual({ purged: 10, eventsPurged: 0 });
+    expect(await retention.runOnce()).toEqual({ purged: 10, eventsPurged: 0, lifecycleTrimmed: 0 });
     await stopped;
     expect(purges).toHaveLength(1);
-    expect(await retention.runOnce()).toEqual({ purged: 20, eventsPurged: 0 });
+    expect(await retention.runOnce()).toEqual({ purged: 20, eventsPurged: 0, lifecycleTrimmed: 0 });
+  });
+});
+
+describe('retention trims the lifecycle stream', () => {
+  it('a sweep calls lifecycle.trim with batchSize until a call answers fewer, and counts what went', async () => {
+    const { driver } = memoryOnManualClock();
+    const backlog = [7, 7, 3];
+    const limits: number[] = [];
+    const trimming: Driver = {
+      ...driver,
+      lifecycle: {
+        ...driver.lifecycle,
+        trim: async (options) => {
+          limits.push(options?.limit ?? -1);
+          return backlog.shift() ?? 0;
+        },
+      },
+    };
+    const retention = createRetention({
+      driver: trimming,
+      keep: {},
+      intervalMs: HOUR,
+      batchSize: 7,
+    });
+    expect(await retention.runOnce()).toEqual({ purged: 0, eventsPurged: 0, lifecycleTrimmed: 17 });
+    expect(limits).toEqual([7, 7, 7]);
   });
 });

@@ -52,7 +52,7 @@ describe('retention', () => {
 
     const sweep = await retention.runOnce();
 
-    expect(sweep).toEqual({ purged: 2, eventsPurged: 0 });
+    expect(sweep).toEqual({ purged: 2, eventsPurged: 0, lifecycleTrimmed: 0 });
     expect(await driver.get(oldCompleted)).toBeUndefined();
     expect(await driver.get(oldDead)).toBeUndefined();
     for (const id of [oldCancelled, youngCompleted, live]) {
@@ -60,7 +60,7 @@ describe('retention', () => {
     }
     expect(logger.lines).toContainEqual([
       'retention sweep',
-      { purged: 2, eventsPurged: 0, keepMs: { completed: HOUR, dead: HOUR } },
+      { purged: 2, eventsPurged: 0, lifecycleTrimmed: 0, keepMs: { completed: HOUR, dead: HOUR } },
     ]);
   });
 
@@ -110,8 +110,8 @@ describe('retention', () => {
     }).runOnce();
     const withEvents = await createRetention({ driver, keep: {}, intervalMs: HOUR }).runOnce();
 
-    expect(without).toEqual({ purged: 0, eventsPurged: 0 });
-    expect(withEvents).toEqual({ purged: 0, eventsPurged: 2 });
+    expect(without).toEqual({ purged: 0, eventsPurged: 0, lifecycleTrimmed: 0 });
+    expect(withEvents).toEqual({ purged: 0, eventsPurged: 2, lifecycleTrimmed: 0 });
     expect((await driver.events.list()).map((event) => event.name)).toEqual(['long']);
   });
 

@@ -1,6 +1,7 @@
 import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/core/driver';
 import { endAttempt } from './attempts.js';
 import type { RowHeap } from './heap.js';
+import { tell } from './lifecycle.js';
 import { claimsBefore, drain, type Lane, lanesOf, syncClock } from './placement.js';
 import { toClaimed, toRecord } from './record.js';
 import { clearLease, type Row, type Store, setState } from './store.js';
@@ -12,12 +13,15 @@ const LEASE_LAPSED = {
 } as const;
 
 function bury(store: Store, row: Row, failed: boolean, now: number): JobRecord {
+  tell(store.lifecycle, row, 'stalled', now);
   endAttempt(row, 'lapsed', now, LEASE_LAPSED);
   clearLease(row);
   row.finishedAt = now;
   row.updatedAt = now;
   row.lastError = { ...LEASE_LAPSED };
-  setState(store, row, failed ? 'failed' : 'dead');
+  const settled = failed ? 'failed' : 'dead';
+  setState(store, row, settled);
+  tell(store.lifecycle, row, settled, now);
   return toRecord(row, now);
 }
 
@@ -25,7 +29,10 @@ function take(store: Store, row: Row, request: ScreenedClaim, now: number): Clai
   // A suspended row coming back is a resume of the same attempt, not a new one.
   const resumed = row.state === 'suspended';
   // A running row is a lapsed lease taken again: its attempt ended when the lease ran out.
-  if (row.state === 'running') endAttempt(row, 'lapsed', now);
+  if (row.state === 'running') {
+    tell(store.lifecycle, row, 'stalled', now);
+    endAttempt(row, 'lapsed', now);
+  }
   if (!resumed) row.attempts += 1;
   row.claimedAt = now;
   row.claim += 1;
@@ -34,6 +41,7 @@ function take(store: Store, row: Row, request: ScreenedClaim, now: number): Clai
   row.updatedAt = now;
   row.waitFor = undefined;
   setState(store, row, 'running');
+  tell(store.lifecycle, row, 'active', now);
   return toClaimed(row, now, resumed);
 }
 

@@ -64,8 +64,13 @@ export interface MemoryDriverOptions extends BaseDriverOptions {
 const stores = new WeakMap<Driver, Store>();
 
 /** The store `options` asks for: a fresh one, or a view of another driver's with its own clock. */
-function storeFor(options: MemoryDriverOptions, clock: Clock, hooks: DriverHooks): Store {
-  if (options.sameStoreAs === undefined) return createStore(clock, hooks);
+function storeFor(
+  options: MemoryDriverOptions,
+  clock: Clock,
+  hooks: DriverHooks,
+  lifecycleRetention: number,
+): Store {
+  if (options.sameStoreAs === undefined) return createStore(clock, hooks, lifecycleRetention);
   const shared = stores.get(options.sameStoreAs);
   if (shared === undefined) {
     throw configInvalid({
@@ -105,7 +110,7 @@ function operate<T>(store: Store, operation: string, call: () => T | Promise<T>)
  */
 export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
   const base = resolveBaseOptions(DRIVER_NAME, DRIVER_NAME, options);
-  const store = storeFor(options, base.clock, base.hooks);
+  const store = storeFor(options, base.clock, base.hooks, base.lifecycleRetention);
   const subscriptions = new Set<() => Promise<void>>();
   const run = <T>(operation: string, call: () => T | Promise<T>) => operate(store, operation, call);
   const backend: DriverBackend = {
@@ -195,6 +200,12 @@ export function createMemoryDriver(options: MemoryDriverOptions = {}): Driver {
     logs: {
       append: (fence, batch) => run('append job logs', () => appendLogs(store, fence, batch)),
       list: (jobId, listOptions) => run('list job logs', () => listLogs(store, jobId, listOptions)),
+    },
+    lifecycle: {
+      read: (request) => run('read lifecycle events', () => store.lifecycle.read(request)),
+      end: () => run('read the lifecycle end', () => store.lifecycle.end()),
+      // The ring drops the oldest event as it writes one: nothing is ever left to trim.
+      trim: () => run('trim lifecycle events', () => 0),
     },
     // Nothing to migrate and nothing to reach: an open store holds all it needs.
     check: () => run('check the backend', () => undefined),

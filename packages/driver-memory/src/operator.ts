@@ -12,6 +12,7 @@ import {
   stepInvalid,
 } from '@berth/core/driver';
 import { endAttempt } from './attempts.js';
+import { tell } from './lifecycle.js';
 import { stateAt, toRecord } from './record.js';
 import { clearLease, findRow, namespaceKey, type Row, type Store, setState } from './store.js';
 import { notify, notifyCancelled } from './wake.js';
@@ -38,6 +39,7 @@ export function cancel(store: Store, id: string, options: ByIdOptions): JobRecor
   row.finishedAt = now;
   row.updatedAt = now;
   setState(store, row, 'cancelled');
+  tell(store.lifecycle, row, 'cancelled', now);
   if (wasRunning) notifyCancelled(store, row.queue, row.id);
   return toRecord(row, now);
 }

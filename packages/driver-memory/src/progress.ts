@@ -1,4 +1,5 @@
 import type { Fence, Json } from '@berth/core/driver';
+import { tell } from './lifecycle.js';
 import { copyJson } from './record.js';
 import { fenced } from './settle.js';
 import type { Store } from './store.js';
@@ -10,7 +11,9 @@ import type { Store } from './store.js';
 export function progress(store: Store, fence: Fence, value: Json): boolean {
   const row = fenced(store, fence);
   if (row === undefined) return false;
+  const now = store.clock.now();
   row.progress = copyJson(value);
-  row.updatedAt = store.clock.now();
+  row.updatedAt = now;
+  tell(store.lifecycle, row, 'progress', now);
   return true;
 }

@@ -9,6 +9,7 @@ import {
   type SuspendOptions,
 } from '@berth/core/driver';
 import { endAttempt } from './attempts.js';
+import { tell } from './lifecycle.js';
 import { clearLease, type Row, type Store, setState } from './store.js';
 import { notify } from './wake.js';
 
@@ -32,6 +33,7 @@ function ackRow(store: Store, fence: Fence, options: AckOptions, now: number): b
   // The screen handed over a fresh copy of the result: nothing else holds it.
   if (options.result !== undefined) row.result = options.result;
   setState(store, row, 'completed');
+  tell(store.lifecycle, row, 'completed', now);
   return true;
 }
 
@@ -53,6 +55,7 @@ function nackRow(
   if (options.cancel === true) {
     row.finishedAt = now;
     setState(store, row, 'cancelled');
+    tell(store.lifecycle, row, 'cancelled', now);
     return true;
   }
   if (options.final !== true && row.attempts < row.maxAttempts) {
@@ -64,10 +67,13 @@ function nackRow(
       setState(store, row, 'ready');
     }
     woke.add(row.queue);
+    tell(store.lifecycle, row, 'retried', now);
     return true;
   }
   row.finishedAt = now;
-  setState(store, row, options.deadLetter === false ? 'failed' : 'dead');
+  const settled = options.deadLetter === false ? 'failed' : 'dead';
+  setState(store, row, settled);
+  tell(store.lifecycle, row, settled, now);
   return true;
 }
 
@@ -124,6 +130,7 @@ export function suspend(store: Store, fence: Fence, options: SuspendOptions): bo
   if (options.waitFor === undefined) row.waitFor = undefined;
   else row.waitFor = options.waitFor;
   setState(store, row, 'suspended');
+  tell(store.lifecycle, row, 'suspended', now);
   if (row.runAt <= now) notify(store, [row.queue]);
   return true;
 }

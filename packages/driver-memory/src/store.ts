@@ -13,6 +13,7 @@ import {
 } from '@berth/core/driver';
 import { EventLog } from './event-log.js';
 import type { RowHeap } from './heap.js';
+import { LifecycleLog } from './lifecycle.js';
 import { ListIndex } from './list-index.js';
 import type { JobLog } from './logs.js';
 import type { Meter } from './meter.js';
@@ -119,6 +120,8 @@ export interface Store {
   readonly logs: Map<string, JobLog>;
   /** Events in publish order, per name, and by expiry. */
   readonly events: EventLog;
+  /** The lifecycle event stream: the newest `lifecycleRetention` events (lifecycle.ts). */
+  readonly lifecycle: LifecycleLog;
   readonly leases: Map<string, Held>;
   /** Slot key → holder → expiry. */
   readonly slots: Map<string, Map<string, number>>;
@@ -139,7 +142,7 @@ export interface Store {
   closed: boolean;
 }
 
-export function createStore(clock: Clock, hooks: DriverHooks): Store {
+export function createStore(clock: Clock, hooks: DriverHooks, lifecycleRetention: number): Store {
   let seq = 0;
   const meter: Meter = { visits: 0 };
   return {
@@ -153,6 +156,7 @@ export function createStore(clock: Clock, hooks: DriverHooks): Store {
     steps: new Map(),
     logs: new Map(),
     events: new EventLog(meter),
+    lifecycle: new LifecycleLog(lifecycleRetention),
     leases: new Map(),
     slots: new Map(),
     marks: new Map(),

@@ -3,8 +3,8 @@ import type { Driver } from '@berth/core';
 import { createMemoryDriver } from '../src/index.js';
 
 /** The memory driver as the kit takes it, siblings over the same in-process store included. */
-export const memory: DriverFactory = async ({ clock, hooks }) => {
-  const driver = createMemoryDriver({ clock, hooks });
+export const memory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
+  const driver = createMemoryDriver({ clock, hooks, lifecycleRetention });
   return {
     driver,
     sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),

@@ -2,8 +2,8 @@ import { type DriverFactory, describeDriver, inProcessStore } from '@berth/confo
 import { kitBudget } from '@berth/test-servers';
 import { createMemoryDriver } from '../src/index.js';
 
-const memory: DriverFactory = async ({ clock, hooks }) => {
-  const driver = createMemoryDriver({ clock, hooks });
+const memory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
+  const driver = createMemoryDriver({ clock, hooks, lifecycleRetention });
   return {
     driver,
     sibling: async (context) => createMemoryDriver({ ...context, sameStoreAs: driver }),

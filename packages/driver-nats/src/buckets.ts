@@ -49,7 +49,7 @@ const storeFailed = (error: JetStreamApiError): boolean =>
  * and with it the directory every store sits in. A stream of someone else's that really overlaps, or a store that really cannot be
  * made (a full disk), is still refused, once `timeoutMs` has passed.
  */
-const settling = (error: unknown) =>
+export const settling = (error: unknown) =>
   error instanceof TimeoutError ||
   notFound(error) ||
   (error instanceof JetStreamApiError && (error.code === SUBJECTS_OVERLAP || storeFailed(error)));
@@ -59,7 +59,7 @@ const settling = (error: unknown) =>
  * 250 ms, between tries. An error `again` accepts is tried again, and a try answering undefined
  * is made again, until `timeoutMs` has passed; then the error is thrown, or `gaveUp()`.
  */
-async function retried<T>(
+export async function retried<T>(
   timeoutMs: number,
   again: (error: unknown) => boolean,
   attempt: () => Promise<T | undefined>,

@@ -2,6 +2,8 @@ import type { ClaimedJob, ClaimOutcome, JobRecord, ScreenedClaim } from '@berth/
 import { hydrateJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
 import { claimOrder, effectiveJob, type Row } from './index/row.js';
+import { announce, tailed } from './lifecycle-announce.js';
+import type { TailEvent } from './lifecycle-head.js';
 import { answerRecord } from './record.js';
 import { buried, taken } from './transitions.js';
 import { giveBackLost, type LostClaim } from './unclaim.js';
@@ -17,7 +19,10 @@ type Outcome<T> =
   | { readonly kind: 'lost' }
   | { readonly kind: 'failed'; readonly error: unknown; readonly lost?: LostClaim };
 
-/** The claim's write for one row: conditional on the revision the index holds, so it lands once. */
+/**
+ * The claim's write for one row: conditional on the revision the index holds, so it lands once.
+ * It carries `active` (after `stalled` for a lapsed lease taken again), published once it landed.
+ */
 async function take(
   context: NatsContext,
   row: Row,
@@ -25,12 +30,16 @@ async function take(
   now: number,
 ): Promise<Outcome<ClaimedJob>> {
   const before = effectiveJob(row);
-  const job = taken(before, request, now);
+  const next = taken(before, request, now);
+  const events: TailEvent[] = [['active', next.attempts]];
+  if (before.state === 'running') events.unshift(['stalled', before.attempts]);
+  const job = tailed(context, before, row.revision, next, events, now);
   const lost: LostClaim = { id: row.id, revision: row.revision, before, wrote: job };
   try {
     if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) {
       return { kind: 'lost' };
     }
+    await announce(context, before, job);
     const record = answerRecord(await hydrateJob(context, job), now);
     const answer: ClaimedJob = {
       ...record,
@@ -52,11 +61,18 @@ async function bury(
   request: ScreenedClaim,
   now: number,
 ): Promise<Outcome<JobRecord>> {
-  const job = buried(effectiveJob(row), request.dropExhausted.includes(row.job.name), now);
+  const before = effectiveJob(row);
+  const next = buried(before, request.dropExhausted.includes(row.job.name), now);
+  const events: TailEvent[] = [
+    ['stalled', before.attempts],
+    [next.state === 'failed' ? 'failed' : 'dead', next.attempts],
+  ];
+  const job = tailed(context, before, row.revision, next, events, now);
   try {
     if ((await writeJob(context, row.id, { job }, row.revision)) === undefined) {
       return { kind: 'lost' };
     }
+    await announce(context, before, job);
     return { kind: 'won', row, answer: answerRecord(await hydrateJob(context, job), now) };
   } catch (error) {
     return { kind: 'failed', error };

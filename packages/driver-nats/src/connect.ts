@@ -3,6 +3,9 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { openBucket, watchedBucket } from './buckets.js';
 import type { NatsContext } from './context.js';
+import { lifecycleState } from './lifecycle-announce.js';
+import { LifecycleRepair, verifiedUpTo } from './lifecycle-repair.js';
+import { openLifecycleStream } from './lifecycle-stream.js';
 import { failingLostAnswers } from './lost-answers.js';
 import { Mirror } from './mirror.js';
 import type { ServerCredentials } from './server-credentials.js';
@@ -22,6 +25,8 @@ export interface ConnectSettings {
   readonly replicas: number;
   readonly timeoutMs: number;
   readonly markerGraceMs: number;
+  /** The lifecycle events the stream keeps (`lifecycleRetention`). */
+  readonly lifecycleRetention: number;
 }
 
 /** Headroom under the server's message cap for a part's headers. */
@@ -51,6 +56,7 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
   const losing = failingLostAnswers(given, [
     settings.subjects.jobsStream,
     settings.subjects.auxStream,
+    settings.subjects.lifecycleStream,
   ]);
   const { nc } = losing;
   try {
@@ -60,16 +66,25 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
     const jsm = await jetstreamManager(nc, { timeout: settings.timeoutMs });
     const { subjects, replicas, timeoutMs } = settings;
     const buckets = { replicas, timeoutMs, version };
-    const [jobs, aux] = await Promise.all([
+    const [jobs, aux, lifecycle] = await Promise.all([
       openBucket(nc, js, { bucket: subjects.jobsBucket, stream: subjects.jobsStream }, buckets),
       openBucket(nc, js, { bucket: subjects.auxBucket, stream: subjects.auxStream }, buckets),
+      openLifecycleStream(nc, js, jsm, subjects, {
+        replicas,
+        timeoutMs,
+        retention: settings.lifecycleRetention,
+      }),
     ]);
+    const events = lifecycleState(lifecycle.stream, lifecycle.last);
+    // Read before the first replay, so the index leaves out the rows the repair pass verified.
+    events.swept = await verifiedUpTo(aux, subjects.lifecycleRepair);
     const mirror = new Mirror(
       await watchedBucket(nc, subjects.jobsBucket, timeoutMs),
       jsm,
       settings.subjects.jobsStream,
       settings.timeoutMs,
       settings.markerGraceMs,
+      () => events.swept,
     );
     await mirror.start();
     const wake = new Wake(nc, settings.subjects.wake);
@@ -81,7 +96,7 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
         wake.wakeAll();
       }
     })();
-    return {
+    const context: NatsContext = {
       subjects: settings.subjects,
       clock: settings.clock,
       hooks: settings.hooks,
@@ -95,6 +110,10 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
       mirror,
       wake,
       settles: new SettleNotices(nc, settings.subjects.settled),
+      lifecycle: events,
+      get repair() {
+        return repair;
+      },
       markerGraceMs: settings.markerGraceMs,
       stopStatus: () => {
         (statuses as { stop?: () => void }).stop?.();
@@ -105,6 +124,10 @@ export async function openContext(settings: ConnectSettings): Promise<NatsContex
         Math.min(512 * 1_024, nc.info?.max_payload ?? 1_048_576) - PART_HEADROOM,
       ),
     };
+    const repair = new LifecycleRepair(context);
+    repair.start();
+    void nc.closed().then(() => repair.stop());
+    return context;
   } catch (error) {
     losing.stop();
     if (settings.connection === undefined) await given.close().catch(() => {});

@@ -4,6 +4,8 @@ import type { KV } from '@nats-io/kv';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { BlobStore } from './blobs.js';
 import type { JobIndex } from './index/job-index.js';
+import type { LifecycleState } from './lifecycle-announce.js';
+import type { LifecycleRepair } from './lifecycle-repair.js';
 import type { Mirror } from './mirror.js';
 import { decodeJson, encodeJson, type StoredDoc } from './record.js';
 import type { SettleNotices } from './settle-notices.js';
@@ -27,6 +29,10 @@ export interface NatsContext extends BlobStore {
   readonly wake: Wake;
   /** Where a change that settled jobs says so once it landed (`watchSettles`). */
   readonly settles: SettleNotices;
+  /** The lifecycle stream and what this process knows of it. */
+  readonly lifecycle: LifecycleState;
+  /** The pass that publishes tails whose writer never did (lifecycle-repair.ts). */
+  readonly repair: LifecycleRepair;
   /** How long delete markers stay in the jobs bucket before a purge removes them. */
   readonly markerGraceMs: number;
   /** Stops following the connection's status (on close). */

@@ -8,6 +8,7 @@ import {
 } from '@berth/core/driver';
 import { deleteJob, type NatsContext } from './context.js';
 import { readJob } from './docs.js';
+import { ensureSent, tailSent } from './lifecycle-announce.js';
 import { createMarkStore } from './marks.js';
 import { answerOf } from './operator.js';
 import { dropOwned } from './purge.js';
@@ -43,6 +44,8 @@ export async function deleteById(
     if (job.mark !== undefined) {
       await createMarkStore(context).advance(job.mark.name, job.mark.value);
     }
+    // Once the record is gone nobody could publish a tail its writer left unsent: now, then.
+    if (!tailSent(context, job, current.revision)) await ensureSent(context, job);
     if (await deleteJob(context, id, current.revision)) {
       await dropOwned(context, job);
       return answer;

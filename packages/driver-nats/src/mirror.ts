@@ -63,7 +63,7 @@ export class Mirror {
   /** Which watch is current: entries a replaced watch still had buffered are dropped. */
   private generation = 0;
   /** The mirror callers read; replaced only by a replay's index that a full sync verified. */
-  index = new JobIndex();
+  index: JobIndex;
   /** A replay's index while it fills: the watch feeds it instead of `index`. */
   private building: JobIndex | undefined;
   /** When (Date.now()) the index last provably held every write: a sync's start, or a replay's. */
@@ -82,7 +82,11 @@ export class Mirror {
     private readonly timeoutMs: number,
     /** How long delete markers are kept: a watch that stood still longer may have missed some. */
     private readonly markerGraceMs: number,
-  ) {}
+    /** How far the lifecycle repair pass verified: each index keeps only rows written after. */
+    private readonly verified: () => number = () => 0,
+  ) {
+    this.index = new JobIndex(verified);
+  }
 
   /** Starts the watch, waits until the index holds every key the bucket held, and the heartbeat. */
   async start(): Promise<void> {
@@ -161,7 +165,7 @@ export class Mirror {
       this.generation += 1;
       if (fresh) {
         this.current = Date.now();
-        this.building = new JobIndex();
+        this.building = new JobIndex(this.verified);
         this.replayed = this.building;
       }
       try {

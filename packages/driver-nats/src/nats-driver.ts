@@ -22,6 +22,7 @@ import { enqueueMany } from './enqueue-many.js';
 import { createEventStore } from './events.js';
 import { extendMany } from './extend-many.js';
 import { createLeaseStore } from './leases.js';
+import { lifecycleEnd, readLifecycle } from './lifecycle-read.js';
 import { appendLogs, listLogs } from './logs.js';
 import { createMarkStore } from './marks.js';
 import { DEFAULT_NATS_SERVERS, type NatsDriverOptions, screenOptions } from './nats-options.js';
@@ -101,6 +102,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       replicas,
       timeoutMs,
       markerGraceMs,
+      lifecycleRetention: base.lifecycleRetention,
     }).catch((error: unknown) => {
       opening = undefined;
       throw error;
@@ -192,6 +194,12 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
         storesOf(context).marks.advance(name, value),
       ),
     },
+    lifecycle: {
+      read: on('read lifecycle events', readLifecycle),
+      end: on('read the lifecycle end', lifecycleEnd),
+      // The stream keeps at most lifecycleRetention messages, dropping the oldest as it writes.
+      trim: async () => 0,
+    },
     pauses: {
       pause: on('pause a queue', pause),
       resume: on('resume a queue', resume),
@@ -199,12 +207,13 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
     },
     backfills: backfillBackend(on),
     schedules: scheduleBackend(on),
-    // Nothing to migrate: the driver creates its buckets on first use. One round trip shows
-    // the server answers and both buckets are there.
+    // Nothing to migrate: the driver creates its streams on first use. One round trip shows
+    // the server answers and every stream is there.
     check: on('check the backend', async (context) => {
       await Promise.all([
         context.jsm.streams.info(context.subjects.jobsStream),
         context.jsm.streams.info(context.subjects.auxStream),
+        context.jsm.streams.info(context.subjects.lifecycleStream),
       ]);
     }),
     subscribe: on('subscribe', (context, queues, onWork, onCancelled) =>
@@ -217,6 +226,7 @@ export function createNatsDriver(options: NatsDriverOptions = {}): Driver {
       const context = await opening?.catch(() => undefined);
       if (context === undefined) return;
       context.mirror.stop();
+      context.repair.stop();
       context.stopStatus();
       context.wake.close();
       context.settles.close();

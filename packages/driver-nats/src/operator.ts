@@ -14,6 +14,8 @@ import { hydrateJob } from './blobs.js';
 import { type NatsContext, writeJob } from './context.js';
 import { type CurrentJob, readJob } from './docs.js';
 import { effectiveJob } from './index/row.js';
+import { announce, tailed } from './lifecycle-announce.js';
+import type { TailEvent } from './lifecycle-head.js';
 import { answerRecord, type StoredJob } from './record.js';
 import { cancelled, promoted } from './transitions.js';
 
@@ -46,22 +48,28 @@ export async function get(
 
 /**
  * A by-id change: the record read now, `decide` answers the new record (or throws a refusal),
- * and ONE conditional write of the record lands it; when the key moved meanwhile, it is read
- * and decided again.
+ * and ONE conditional write of the record lands it, carrying the lifecycle events `told` names
+ * (published before the call answers); when the key moved meanwhile, it is read and decided again.
  */
 async function change(
   context: NatsContext,
   id: string,
   options: ByIdOptions,
   decide: (current: CurrentJob, now: number) => StoredJob,
+  told: readonly TailEvent['0'][] = [],
 ): Promise<{ job: StoredJob; now: number }> {
   await context.mirror.syncOwn();
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
     const current = await readJob(context, id);
     if (!visibleTo(current?.job, options) || current === undefined) throw jobNotFound(id);
     const now = context.clock.now();
-    const job = decide(current, now);
-    if ((await writeJob(context, id, { job }, current.revision)) !== undefined) return { job, now };
+    const next = decide(current, now);
+    const events = told.map((type): TailEvent => [type, next.attempts]);
+    const job = tailed(context, current.job, current.revision, next, events, now);
+    if ((await writeJob(context, id, { job }, current.revision)) !== undefined) {
+      await announce(context, current.job, job);
+      return { job, now };
+    }
   }
   throw new Error(`job ${id} kept changing under ${TRIES} writes`);
 }
@@ -73,13 +81,19 @@ export async function cancel(
 ): Promise<JobRecord> {
   // The state the landed write replaced: a running job's workers are told of its cancel.
   let was: StoredJob['state'] | undefined;
-  const { job, now } = await change(context, id, options, ({ job: current }, at) => {
-    if (!LIVE_STATES.has(current.state)) {
-      throw jobNotCancellable(id, effectiveState(current.state, current.runAt, at));
-    }
-    was = current.state;
-    return cancelled(current, at);
-  });
+  const { job, now } = await change(
+    context,
+    id,
+    options,
+    ({ job: current }, at) => {
+      if (!LIVE_STATES.has(current.state)) {
+        throw jobNotCancellable(id, effectiveState(current.state, current.runAt, at));
+      }
+      was = current.state;
+      return cancelled(current, at);
+    },
+    ['cancelled'],
+  );
   if (was === 'running') context.wake.publishCancelled(id, job.queue);
   // A cancel from any live state settles the job: result waits hear it.
   context.settles.publish([id]);

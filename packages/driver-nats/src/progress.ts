@@ -13,10 +13,16 @@ const progressed = (job: StoredJob, value: Json, now: number): StoredJob => ({
   updatedAt: now,
 });
 
-/** The fenced progress write: ONE conditional write of the job's record. */
+/** The fenced progress write: ONE conditional write of the job's record, writing `progress`. */
 export async function progress(context: NatsContext, fence: Fence, value: Json): Promise<boolean> {
   await context.mirror.syncOwn();
   const now = context.clock.now();
-  const job = await fenced(context, fence, (current) => progressed(current, value, now), now);
+  const job = await fenced(
+    context,
+    fence,
+    (current) => progressed(current, value, now),
+    now,
+    (written) => [['progress', written.attempts]],
+  );
   return job !== undefined;
 }

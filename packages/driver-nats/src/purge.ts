@@ -4,6 +4,7 @@ import { collectMarkers } from './delete-markers.js';
 import { decideBatch } from './docs.js';
 import { readHolder } from './holders.js';
 import { finishedOrder, type Row } from './index/row.js';
+import { ensureSent, tailSent } from './lifecycle-announce.js';
 import { decideMarked } from './mark-commit.js';
 import { createMarkStore } from './marks.js';
 import type { StoredJob } from './record.js';
@@ -34,6 +35,8 @@ async function remove(context: NatsContext, row: Row): Promise<boolean> {
   // Only rows an earlier driver version wrote carry a mark (job first, mark after): such a row
   // goes only once its mark stands. Rows written now show only once their mark stands.
   if (job.mark !== undefined) await createMarkStore(context).advance(job.mark.name, job.mark.value);
+  // Once the record is gone nobody could publish a tail its writer left unsent: now, then.
+  if (!tailSent(context, job, row.revision)) await ensureSent(context, job);
   if (!(await deleteJob(context, row.id, row.revision))) return false;
   await dropOwned(context, job);
   return true;

@@ -5,6 +5,7 @@ import {
   type Json,
   type Mutable,
 } from '@berth/core/driver';
+import type { LifecycleHead } from './lifecycle-head.js';
 import { requeued } from './transitions.js';
 
 /**
@@ -28,6 +29,8 @@ export interface StoredJob extends Omit<JobRecord, 'payload'> {
   readonly logs?: LogHead;
   /** Content too large to sit in the record, kept in parts in the aux bucket. */
   readonly spill?: Spill;
+  /** Its lifecycle events: how many, and those of its last change that wrote any. */
+  readonly lc?: LifecycleHead;
   /**
    * Only on rows an earlier driver version wrote for an `advanceMark` enqueue (job first, mark
    * after): a purge raises it before it removes the row, so such a row never goes while its mark

@@ -13,6 +13,8 @@ import { type NatsContext, writeJob } from './context.js';
 import { type CurrentJob, readJob } from './docs.js';
 import { eventOf } from './events-codec.js';
 import { effectiveJob } from './index/row.js';
+import { announce, tailed } from './lifecycle-announce.js';
+import { settledEvent, type TailEvent } from './lifecycle-head.js';
 import type { StoredJob } from './record.js';
 import { acked, extended, fenceHolds, nacked, suspended } from './transitions.js';
 
@@ -21,6 +23,12 @@ const TRIES = 8;
 
 /** A fenced change: the record it writes, given the record that holds the fence. */
 type Change = (job: StoredJob, now: number) => StoredJob | Promise<StoredJob>;
+
+/** The lifecycle events a change writes, given the record it wrote (none: a lease extension). */
+export type Told = (job: StoredJob) => readonly TailEvent[];
+
+/** A settle's event: the state it left the job in (`retried` when sent back to work). */
+const settledTold: Told = (job) => [settledEvent(job)];
 
 /** The job as the index holds it (read-your-writes), or read now when the index has none. */
 function fromIndex(context: NatsContext, id: string): CurrentJob | undefined {
@@ -32,13 +40,15 @@ function fromIndex(context: NatsContext, id: string): CurrentJob | undefined {
  * Lands `change` only through ONE conditional write of the job's record that still holds the
  * fence: running, this worker, this claim. A stale worker's write meets a record whose claim moved
  * on and lands nothing. When the index's copy disagrees (another process wrote since), the record
- * is read again before answering.
+ * is read again before answering. The write carries the change's lifecycle events (`told`),
+ * published once it landed, before the call answers.
  */
 export async function fenced(
   context: NatsContext,
   fence: Fence,
   change: Change,
   now: number,
+  told?: Told,
 ): Promise<StoredJob | undefined> {
   let current = fromIndex(context, fence.jobId);
   let fresh = false;
@@ -49,8 +59,14 @@ export async function fenced(
       fresh = true;
       continue;
     }
-    const job = await change(current.job, now);
-    if ((await writeJob(context, fence.jobId, { job }, current.revision)) !== undefined) return job;
+    const before = current.job;
+    const next = await change(before, now);
+    const job =
+      told === undefined ? next : tailed(context, before, current.revision, next, told(next), now);
+    if ((await writeJob(context, fence.jobId, { job }, current.revision)) !== undefined) {
+      await announce(context, before, job);
+      return job;
+    }
     current = await readJob(context, fence.jobId);
     fresh = true;
   }
@@ -69,7 +85,7 @@ async function settleAll(
   await context.mirror.syncOwn();
   const now = context.clock.now();
   const outcomes = await Promise.allSettled(
-    items.map((item) => fenced(context, item.fence, item.change, now)),
+    items.map((item) => fenced(context, item.fence, item.change, now, settledTold)),
   );
   const woke: string[] = [];
   const settled: string[] = [];
@@ -182,6 +198,7 @@ export async function suspend(
     fence,
     (current) => suspended(current, runAt, waitFor, waitSeq, now),
     now,
+    settledTold,
   );
   if (job !== undefined && runAt <= now) context.wake.publish([job.queue]);
   return job !== undefined;

@@ -17,6 +17,9 @@ import { configInvalid } from '@berth/core/driver';
  *   content too large for its record (`x.<owner>.<field>.<generation>.<part>`).
  * - Wake-ups go over the core NATS subject `berth.<prefix>.wake`, settle notices (the ids of the
  *   jobs a change settled) over `berth.<prefix>.settled`.
+ * - The LIFECYCLE stream (`berth_<prefix>_lifecycle`) holds the lifecycle events, one subject per
+ *   job (`berth.<prefix>.lifecycle.<jobId>`, so its last event is one get away); the aux key
+ *   `v.lifecycle` holds the repair pass's lease and how far it has verified (lifecycle-repair.ts).
  *
  * App-chosen names (keys, lease names, step names) are hashed into key tokens: KV keys allow few
  * characters, and the full name is kept in the value and checked on every read.
@@ -35,6 +38,14 @@ export interface Subjects {
   readonly wake: string;
   /** The core subject of settle notices (`watchSettles`). */
   readonly settled: string;
+  /** The stream of lifecycle events. */
+  readonly lifecycleStream: string;
+  /** The subjects the lifecycle stream takes (every job's). */
+  readonly lifecycleSubjects: string;
+  /** The aux key of the lifecycle repair pass: its lease and the revision it verified up to. */
+  readonly lifecycleRepair: string;
+  /** The subject of one job's lifecycle events. */
+  lifecycle(jobId: string): string;
   /** Job record key. */
   job(id: string): string;
   /** Batch decision key. */
@@ -129,6 +140,10 @@ export function subjectsFor(prefix: string): Subjects {
     auxStream: `KV_${auxBucket}`,
     wake: `berth.${prefix}.wake`,
     settled: `berth.${prefix}.settled`,
+    lifecycleStream: `berth_${prefix}_lifecycle`,
+    lifecycleSubjects: `berth.${prefix}.lifecycle.>`,
+    lifecycleRepair: 'v.lifecycle',
+    lifecycle: (jobId) => `berth.${prefix}.lifecycle.${jobId}`,
     job: (id) => `j.${id}`,
     batch: (id) => `b.${id}`,
     event: (id) => `e.${id}`,

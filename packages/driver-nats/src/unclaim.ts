@@ -45,10 +45,13 @@ async function giveBack(context: NatsContext, lost: LostClaim): Promise<boolean>
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
     const current = await readJob(context, lost.id);
     if (current === undefined || !holds(current.job, lost)) return true;
+    // The claim landed, and with it its lifecycle events: the record keeps them, so they are
+    // published (by the next writer or the repair pass) even if the claim's own publish failed.
     const restored: StoredJob = {
       ...lost.before,
       claim: lost.wrote.claim,
       updatedAt: context.clock.now(),
+      ...(lost.wrote.lc === undefined ? {} : { lc: lost.wrote.lc }),
     };
     if ((await writeJob(context, lost.id, { job: restored }, current.revision)) !== undefined)
       return true;

@@ -23,6 +23,12 @@ import { freshPrefix } from './nats-factory.js';
  * a prefix's buckets, made by the first driver on it, are emptied and reused by a later case.
  * Emptying purges both streams; a prefix is handed out again only once its streams are settled.
  */
+/** Every stream a prefix's drivers make. */
+const streamsOf = (prefix: string): string[] => [
+  `KV_${prefix}_jobs`,
+  `KV_${prefix}_aux`,
+  `berth_${prefix}_lifecycle`,
+];
 /** The replay grace group restart runs with on the cluster (as on one server: small). */
 const GRACE_MS = 1_500;
 /** How long a purged prefix's replicas may take to apply the purge before it is not reused. */
@@ -52,7 +58,7 @@ export function clusterFactory(): {
    */
   const settled = async (admin: NatsConnection, prefix: string): Promise<boolean> => {
     const jsm = await jetstreamManager(admin);
-    const streams = ['jobs', 'aux'].map((bucket) => `KV_${prefix}_${bucket}`);
+    const streams = streamsOf(prefix);
     const deadline = Date.now() + REPLICAS_CURRENT_MS;
     while (Date.now() < deadline) {
       const infos = await Promise.all(streams.map((stream) => jsm.streams.info(stream))).catch(
@@ -73,7 +79,7 @@ export function clusterFactory(): {
   /** Purges a prefix's streams; answers whether it may be handed out again. */
   const empty = async (admin: NatsConnection, prefix: string): Promise<boolean> => {
     const jsm = await jetstreamManager(admin);
-    const streams = ['jobs', 'aux'].map((bucket) => `KV_${prefix}_${bucket}`);
+    const streams = streamsOf(prefix);
     await Promise.all(streams.map((stream) => jsm.streams.purge(stream)));
     return settled(admin, prefix);
   };
@@ -86,11 +92,18 @@ export function clusterFactory(): {
     return freshPrefix();
   };
 
-  const factory: DriverFactory = async ({ clock, hooks }) => {
+  const factory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
     const { cluster, admin } = await open();
     const servers = [...cluster.urls];
     const prefix = await takePrefix(admin);
-    const driver = createNatsDriver({ servers, prefix, replicas: 3, clock, hooks });
+    const driver = createNatsDriver({
+      servers,
+      prefix,
+      replicas: 3,
+      clock,
+      hooks,
+      lifecycleRetention,
+    });
     return {
       driver,
       sibling: async (context) => createNatsDriver({ ...context, servers, prefix, replicas: 3 }),
@@ -107,7 +120,7 @@ export function clusterFactory(): {
    * through a proxy of its own to every node, so the control may restart the nodes one by one,
    * take the whole cluster away from every instance, or cut one instance off from all three.
    */
-  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
+  const serverFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
     const { cluster } = await open();
     const prefix = freshPrefix();
     const proxies = new Map<Driver, readonly CutProxy[]>();
@@ -146,7 +159,7 @@ export function clusterFactory(): {
         await Promise.all(proxiesOf(instance).map((proxy) => proxy.thaw()));
       },
     };
-    const driver = await openInstance({ clock, hooks });
+    const driver = await openInstance({ clock, hooks, lifecycleRetention });
     return {
       driver,
       sibling: openInstance,

@@ -24,11 +24,11 @@ function admin(url: string): Promise<NatsConnection> {
   return pending;
 }
 
-/** Deletes both streams of `prefix` (a missing one is fine). */
+/** Deletes every stream of `prefix` (a missing one is fine). */
 export async function dropPrefix(url: string, prefix: string): Promise<void> {
   const jsm = await jetstreamManager(await admin(url));
   await Promise.all(
-    [`KV_${prefix}_jobs`, `KV_${prefix}_aux`].map((stream) =>
+    [`KV_${prefix}_jobs`, `KV_${prefix}_aux`, `berth_${prefix}_lifecycle`].map((stream) =>
       jsm.streams.delete(stream).catch(() => false),
     ),
   );
@@ -52,8 +52,8 @@ export async function natsDriver(
   };
 }
 
-export const natsFactory: DriverFactory = async ({ clock, hooks }) => {
-  const { driver, url, prefix, dispose } = await natsDriver({ clock, hooks });
+export const natsFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
+  const { driver, url, prefix, dispose } = await natsDriver({ clock, hooks, lifecycleRetention });
   return {
     driver,
     // Its own connection over the same streams: another process of the deployment.
@@ -71,6 +71,7 @@ export function openTestContext(
   url: string,
   prefix: string,
   markerGraceMs = 3_600_000,
+  lifecycleRetention = 10_000,
 ): Promise<NatsContext> {
   return openContext({
     servers: url,
@@ -81,5 +82,6 @@ export function openTestContext(
     replicas: 1,
     timeoutMs: 10_000,
     markerGraceMs,
+    lifecycleRetention,
   });
 }

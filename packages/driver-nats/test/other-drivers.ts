@@ -10,15 +10,21 @@ import { dropPgSchema, dropRedisPrefix, serverUrl } from '@berth/test-servers';
  * the tests that hold all four to the same answers.
  */
 
-export const memoryFactory: DriverFactory = async ({ clock, hooks }) => {
-  const driver = createMemoryDriver({ clock, hooks });
+export const memoryFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
+  const driver = createMemoryDriver({ clock, hooks, lifecycleRetention });
   return { driver, dispose: () => driver.close() };
 };
 
-export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
+export const pgFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
   const url = await serverUrl('pg');
   const schema = `t_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-  const driver = createPgDriver({ connectionString: url, schema, clock, hooks });
+  const driver = createPgDriver({
+    connectionString: url,
+    schema,
+    clock,
+    hooks,
+    lifecycleRetention,
+  });
   await driver.migrate();
   return {
     driver,
@@ -29,10 +35,10 @@ export const pgFactory: DriverFactory = async ({ clock, hooks }) => {
   };
 };
 
-export const redisFactory: DriverFactory = async ({ clock, hooks }) => {
+export const redisFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
   const url = await serverUrl('redis');
   const prefix = `berth-test-${randomUUID().slice(0, 12)}`;
-  const driver = createRedisDriver({ url, prefix, clock, hooks });
+  const driver = createRedisDriver({ url, prefix, clock, hooks, lifecycleRetention });
   return {
     driver,
     dispose: async () => {

@@ -18,6 +18,8 @@ interface World {
   readonly driver: Driver;
   readonly nc: NatsConnection;
   readonly prefix: string;
+  /** Messages sent so far, but the lifecycle repair pass's (a timer's, whatever the calls). */
+  readonly sent: () => number;
 }
 
 let url: string;
@@ -25,6 +27,12 @@ const worlds: World[] = [];
 
 async function world(backlog: number): Promise<World> {
   const nc = await connect({ servers: url });
+  let repairs = 0;
+  const publish = nc.publish.bind(nc);
+  nc.publish = (subject, ...rest) => {
+    if (subject.endsWith('.v.lifecycle')) repairs += 1;
+    publish(subject, ...rest);
+  };
   const prefix = freshPrefix();
   const driver = createNatsDriver({ connection: nc, prefix, clock: createManualClock(T0) });
   for (let at = 0; at < backlog; at += 1_000) {
@@ -37,7 +45,7 @@ async function world(backlog: number): Promise<World> {
       })),
     );
   }
-  const made = { driver, nc, prefix };
+  const made = { driver, nc, prefix, sent: () => nc.stats().outMsgs - repairs };
   worlds.push(made);
   return made;
 }
@@ -45,9 +53,9 @@ async function world(backlog: number): Promise<World> {
 /** Messages the connection sent while `call` ran. */
 async function sent(made: World, call: (driver: Driver) => Promise<unknown>): Promise<number> {
   await made.driver.stats();
-  const before = made.nc.stats().outMsgs;
+  const before = made.sent();
   await call(made.driver);
-  return made.nc.stats().outMsgs - before;
+  return made.sent() - before;
 }
 
 beforeAll(async () => {

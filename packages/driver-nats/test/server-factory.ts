@@ -22,14 +22,14 @@ export function natsServerFactory(): {
   const serverStart = async () => {
     await server.get();
   };
-  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
+  const serverFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
     const instances = proxiedInstances(await server.get(), GRACE_MS);
     const prefix = freshPrefix();
     const open = (context: SiblingContext) =>
       instances.open((url) =>
         createNatsDriver({ ...context, servers: url, prefix, deleteMarkerGraceMs: GRACE_MS }),
       );
-    const driver = await open({ clock, hooks });
+    const driver = await open({ clock, hooks, lifecycleRetention });
     return {
       driver,
       sibling: open,

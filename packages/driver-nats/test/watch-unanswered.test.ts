@@ -41,6 +41,7 @@ it('a watch whose consumer create goes unanswered after a reconnect is made agai
     replicas: 1,
     timeoutMs: 5_000,
     markerGraceMs: 3_600_000,
+    lifecycleRetention: 10_000,
   });
   try {
     withhold = true;

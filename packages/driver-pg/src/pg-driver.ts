@@ -19,6 +19,7 @@ import { deleteOps } from './ops/delete.js';
 import { enqueueOps } from './ops/enqueue.js';
 import { enqueueAdvancingOps } from './ops/enqueue-advancing.js';
 import { extendManyOps } from './ops/extend-many.js';
+import { lifecycleStore } from './ops/lifecycle.js';
 import { logStore } from './ops/logs.js';
 import { operatorOps } from './ops/operator.js';
 import { pauseStore } from './ops/pause.js';
@@ -40,7 +41,8 @@ import { subscribeWake } from './wake.js';
 
 /**
  * The connection, the schema and the base options (`clock`, `hooks`, `maxPayloadBytes`,
- * `cursorSecret`, whose default derives from the schema: see BaseDriverOptions).
+ * `cursorSecret`, whose default derives from the schema, `lifecycleRetention`: see
+ * BaseDriverOptions).
  */
 export interface PgDriverOptions extends PgConnectionOptions, BaseDriverOptions {
   /** The schema Berth's tables live in. Default `berth`. */
@@ -128,6 +130,7 @@ export function createPgDriver(options: PgDriverOptions = {}): PgDriver {
     backfills: backfillStore(context),
     schedules: scheduleStore(context),
     logs: logStore(context),
+    lifecycle: lifecycleStore(context, base.lifecycleRetention),
     ...checkOps(context),
     ...(listener === undefined
       ? {}

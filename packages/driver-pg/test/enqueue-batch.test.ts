@@ -1,4 +1,4 @@
-import { type DriverFactory, KIT_T0 } from '@berth/conformance';
+import { type DriverFactory, KIT_LIFECYCLE_RETENTION, KIT_T0 } from '@berth/conformance';
 import { createManualClock, type Driver, type EnqueueRequest, isBerthError } from '@berth/core';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
@@ -63,7 +63,11 @@ interface Input {
 /** Plays `input` on a fresh driver: what each call answered, then every row. */
 async function play(factory: DriverFactory, input: Input): Promise<unknown[]> {
   const clock = createManualClock(KIT_T0);
-  const { driver, dispose } = await factory({ clock, hooks: {} });
+  const { driver, dispose } = await factory({
+    clock,
+    hooks: {},
+    lifecycleRetention: KIT_LIFECYCLE_RETENTION,
+  });
   try {
     return await record(driver, input);
   } finally {

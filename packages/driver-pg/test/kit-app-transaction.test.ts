@@ -11,8 +11,8 @@ import { openPgDriver } from './pg-factory.js';
  * failed has aborted the app's transaction.
  */
 const abortingFactory: DriverFactory = withCapabilities(
-  async ({ clock, hooks }) => {
-    const { driver, schema, dispose } = await openPgDriver({ clock, hooks });
+  async ({ clock, hooks, lifecycleRetention }) => {
+    const { driver, schema, dispose } = await openPgDriver({ clock, hooks, lifecycleRetention });
     const url = await serverUrl('pg');
     return {
       driver,
@@ -20,7 +20,13 @@ const abortingFactory: DriverFactory = withCapabilities(
       async inAppTransaction(fn) {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
-        const inApp = createPgDriver({ executor: client, schema, clock, hooks });
+        const inApp = createPgDriver({
+          executor: client,
+          schema,
+          clock,
+          hooks,
+          lifecycleRetention,
+        });
         const requeue: typeof inApp.requeue = async (id, options) => {
           try {
             return await inApp.requeue(id, options);

@@ -27,7 +27,7 @@ describe('pg migrations and connections', () => {
     try {
       expect(await driver.migrate()).toEqual({
         version: LATEST_VERSION,
-        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
       });
       expect(await driver.migrate()).toEqual({ version: LATEST_VERSION, applied: [] });
     } finally {
@@ -43,12 +43,12 @@ describe('pg migrations and connections', () => {
       const onPool = schema();
       const onClient = schema();
       expect(await migrate({ executor: pool, schema: onPool })).toEqual({
-        version: 16,
-        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+        version: 17,
+        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
       });
       expect(await migrate({ executor: client, schema: onClient })).toEqual({
-        version: 16,
-        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+        version: 17,
+        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
       });
       const { rows } = await client.query(
         `SELECT version FROM "${onClient}".migrations ORDER BY version`,
@@ -70,6 +70,7 @@ describe('pg migrations and connections', () => {
         { version: 14 },
         { version: 15 },
         { version: 16 },
+        { version: 17 },
       ]);
     } finally {
       await client.end();

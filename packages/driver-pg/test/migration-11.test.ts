@@ -15,7 +15,7 @@ it('migration 11 upgrades a schema at version 10: the ledger answers DRIVER_NOT_
     await expect(driver.backfills.start(request)).rejects.toMatchObject({
       code: 'DRIVER_NOT_MIGRATED',
     });
-    expect(await driver.migrate()).toMatchObject({ applied: [11, 12, 13, 14, 15, 16] });
+    expect(await driver.migrate()).toMatchObject({ applied: [11, 12, 13, 14, 15, 16, 17] });
     const started = await driver.backfills.start(request);
     expect(started).toMatchObject({ started: true, run: { status: 'running', cursor: 0 } });
     const pass = { jobId: request.jobId, passes: 0, next: null, rows: 12 };

@@ -31,7 +31,7 @@ it('migration 15 upgrades a schema at version 14: stored schedules answer DRIVER
     ]) {
       await expect(call()).rejects.toMatchObject({ code: 'DRIVER_NOT_MIGRATED' });
     }
-    expect(await driver.migrate()).toMatchObject({ applied: [15, 16] });
+    expect(await driver.migrate()).toMatchObject({ applied: [15, 16, 17] });
     const stored = { ...write, revision: 1, createdAt: t0, updatedAt: t0 };
     expect(await driver.schedules.put(write, 0)).toStrictEqual(stored);
     expect((await driver.schedules.list()).schedules).toStrictEqual([stored]);

@@ -30,7 +30,7 @@ it('migration 3 upgrades a schema at version 2: live slots keep their holders an
     expect(isBerthError(slot) && slot.code).toBe('DRIVER_NOT_MIGRATED');
 
     expect(await driver.migrate()).toMatchObject({
-      applied: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+      applied: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
     });
     const { rows } = await admin.query<{ expires_at: string }>(
       `SELECT expires_at FROM "${schema}".slot_holders WHERE key = 'k' AND holder = 'holder'`,

@@ -33,7 +33,7 @@ it('migration 6 upgrades a schema at version 5: waiting rows it held are claimed
     await insertWaiting(schema, 'suspended', 4, 1, past + 1_000);
 
     expect(await driver.migrate()).toMatchObject({
-      applied: [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+      applied: [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
     });
     const { rows } = await (await adminPool()).query<{ indexname: string }>(
       `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'jobs_due%'

@@ -16,7 +16,7 @@ it('migration 7 upgrades a schema at version 6: a slot key’s live holders keep
     );
 
     expect(await driver.migrate()).toMatchObject({
-      applied: [7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+      applied: [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
     });
     const { rows } = await admin.query<{ holder: string }>(
       `SELECT holder FROM "${schema}".slot_holders WHERE key = 'k' ORDER BY holder`,

@@ -17,7 +17,9 @@ it('migration 8 upgrades a schema at version 7: a job claimed before it records 
     const claimedAt = clock.now();
 
     await clock.advance(1_000);
-    expect(await driver.migrate()).toMatchObject({ applied: [8, 9, 10, 11, 12, 13, 14, 15, 16] });
+    expect(await driver.migrate()).toMatchObject({
+      applied: [8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
+    });
     const fence = { jobId: id, workerId: 'w-old', claim: claimed.claim };
     expect(await driver.nack(fence, { error: { message: 'before the upgrade' } })).toBe(true);
     await clock.advance(500);

@@ -30,6 +30,7 @@ it('every released migration text is exactly as released: a change to the schema
     14: 'e7d5f01b00e6853d',
     15: 'a550e3aeb7156d89',
     16: '9ee962cf9af2874c',
+    17: 'f85b5a034e14cf07',
   });
 });
 
@@ -56,5 +57,6 @@ it('a schema other than the default gets each migration exactly as the releases 
     14: '0459244dfa90503b',
     15: '1f954c9f9513d162',
     16: '109f846ef8bb6ebb',
+    17: '5d3f403f4ce2da46',
   });
 });

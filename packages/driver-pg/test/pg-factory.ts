@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type DriverFactory, type DriverUnderTest, withCapabilities } from '@berth/conformance';
-import type { Clock, Driver, DriverHooks } from '@berth/core';
+import {
+  type DriverFactory,
+  type DriverUnderTest,
+  type SiblingContext,
+  withCapabilities,
+} from '@berth/conformance';
+import type { Driver } from '@berth/core';
 import { serverUrl } from '@berth/test-servers';
 import pg from 'pg';
 import { createPgDriver, migrate, type PgDriverOptions } from '../src/index.js';
@@ -65,7 +70,7 @@ export async function openPgDriver(options: Omit<PgDriverOptions, 'schema'> = {}
 /** The kit's DriverUnderTest with the sibling (group concurrency) the pg driver offers too. */
 interface PgUnderTest extends DriverUnderTest {
   /** Another driver over the same schema, on its own connections: a second process. */
-  sibling(context: { readonly clock: Clock; readonly hooks: DriverHooks }): Promise<Driver>;
+  sibling(context: SiblingContext): Promise<Driver>;
 }
 
 let kitPool: pg.Pool | undefined;
@@ -123,10 +128,16 @@ export async function closePgFactory(): Promise<void> {
 }
 
 export const pgFactory: DriverFactory = withCapabilities(
-  async ({ clock, hooks }) => {
+  async ({ clock, hooks, lifecycleRetention }) => {
     const url = await serverUrl('pg');
     const schema = await takeSchema();
-    const driver = createPgDriver({ pool: await sharedKitPool(), schema, clock, hooks });
+    const driver = createPgDriver({
+      pool: await sharedKitPool(),
+      schema,
+      clock,
+      hooks,
+      lifecycleRetention,
+    });
     const underTest: PgUnderTest = {
       driver,
       dispose: async () => {
@@ -140,7 +151,13 @@ export const pgFactory: DriverFactory = withCapabilities(
         const client = new pg.Client({ connectionString: url });
         client.on('error', () => {});
         await client.connect();
-        const inApp = createPgDriver({ executor: client, schema, clock, hooks });
+        const inApp = createPgDriver({
+          executor: client,
+          schema,
+          clock,
+          hooks,
+          lifecycleRetention,
+        });
         try {
           await client.query('BEGIN');
           await fn(inApp);

@@ -23,7 +23,7 @@ it('the README quick-start runs as written: connect, migrate, enqueue, claim and
   }
   expect(printed).toEqual([
     [
-      'berth schema at version 16, applied now: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16',
+      'berth schema at version 17, applied now: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17',
     ],
     ['completed', { sent: true }],
   ]);

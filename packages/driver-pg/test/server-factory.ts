@@ -20,12 +20,12 @@ export function pgServerFactory(): {
   const serverStart = async () => {
     await server.get();
   };
-  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
+  const serverFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
     const instances = proxiedInstances(await server.get(), 0);
     const schema = freshSchema();
     const open = (context: SiblingContext) =>
       instances.open((url) => createPgDriver({ ...context, connectionString: url, schema }));
-    const driver = await open({ clock, hooks });
+    const driver = await open({ clock, hooks, lifecycleRetention });
     try {
       await driver.migrate();
     } catch (error) {

@@ -25,8 +25,12 @@ interface LostClaim {
 
 const lostClaims = new WeakMap<RedisContext, LostClaim[]>();
 
-/** The claim script's ARGV after `now`. */
-export const claimArgs = (request: ScreenedClaim, token: string): ScriptArg[] => [
+/** The claim script's ARGV after `now`; the lifecycle retention last. */
+export const claimArgs = (
+  request: ScreenedClaim,
+  token: string,
+  lifecycleRetention: number,
+): ScriptArg[] => [
   request.limit,
   request.workerId,
   request.visibilityTimeoutMs,
@@ -38,6 +42,7 @@ export const claimArgs = (request: ScreenedClaim, token: string): ScriptArg[] =>
   ...request.dropExhausted,
   request.names?.length ?? 0,
   ...(request.names ?? []),
+  lifecycleRetention,
 ];
 
 /** Gives back every lost claim still remembered; one that fails again stays for the next try. */
@@ -76,7 +81,11 @@ export async function claim(context: RedisContext, request: ScreenedClaim): Prom
   const now = context.clock.now();
   const token = randomUUID();
   try {
-    return decode(await context.run(CLAIM, now, claimArgs(request, token)), request, now);
+    return decode(
+      await context.run(CLAIM, now, claimArgs(request, token, context.lifecycleRetention)),
+      request,
+      now,
+    );
   } catch (error) {
     // The script may have run: whatever it claimed under this token goes back.
     lost.push({ token, workerId: request.workerId });

@@ -10,6 +10,11 @@ export interface RedisContext {
   readonly keys: Keys;
   readonly clock: Clock;
   readonly hooks: DriverHooks;
+  /**
+   * The lifecycle events kept (the `lifecycleRetention` option): the last ARGV of every script
+   * that writes one (src/lua/include/lifecycle.lua), which trims to it.
+   */
+  readonly lifecycleRetention: number;
   /** Runs `script` with `now` as ARGV[1] and `args` after it. */
   run(script: Script, now: number, args: readonly ScriptArg[]): Promise<unknown>;
 }

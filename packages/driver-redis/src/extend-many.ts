@@ -23,6 +23,8 @@ export async function extendMany(
   for (const fence of items) {
     args.push('extend', fence.jobId, fence.workerId, fence.claim, visibilityTimeoutMs, ...unused);
   }
+  // The script's last ARGV, though an extend writes no lifecycle event (include "lifecycle").
+  args.push(context.lifecycleRetention);
   const reply = await context.run(SETTLE, context.clock.now(), args);
   return asArray(reply, 'extendMany').map((landed) => landed === 1);
 }

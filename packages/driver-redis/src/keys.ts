@@ -112,6 +112,11 @@ const SHAPES = {
   wake: 'wake',
   /** Pub/sub channel: NUL-joined ids of the jobs one change settled (watchSettles). */
   settled: 'settled',
+  /**
+   * Stream: the lifecycle events (`lua/include/lifecycle.lua`), one entry each, its id the
+   * event's position; trimmed to the retention as it is written.
+   */
+  lifecycle: 'lifecycle',
   /** String: written before each WAIT of `durability`, so the WAIT covers every earlier write. */
   confirm: 'confirm',
 } as const;

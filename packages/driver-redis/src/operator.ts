@@ -74,7 +74,12 @@ async function byId(
   options: ByIdOptions,
 ): Promise<JobRecord> {
   const now = context.clock.now();
-  const reply = await context.run(OPERATOR, now, [id, options.tenantId ?? '', op]);
+  const reply = await context.run(OPERATOR, now, [
+    id,
+    options.tenantId ?? '',
+    op,
+    context.lifecycleRetention,
+  ]);
   const [kind, value] = asArray(reply, op);
   if (kind === 'missing') throw jobNotFound(id);
   if (kind === 'state') {

@@ -12,6 +12,7 @@ export async function progress(context: RedisContext, fence: Fence, value: Json)
     fence.workerId,
     fence.claim,
     JSON.stringify(value),
+    context.lifecycleRetention,
   ]);
   return reply === 1;
 }

@@ -32,6 +32,7 @@ import { createEventStore } from './events.js';
 import { extendMany } from './extend-many.js';
 import { keysFor } from './keys.js';
 import { createLeaseStore } from './leases.js';
+import { createLifecycleStore } from './lifecycle.js';
 import { list } from './list.js';
 import { createLogStore } from './logs.js';
 import { createMarkStore } from './marks.js';
@@ -48,8 +49,8 @@ import { createWake } from './wake.js';
 
 /**
  * Where Redis is (one of `url`, `redis`, `sentinels`, `cluster`), the prefix, and the base options
- * (`clock`, `hooks`, `maxPayloadBytes`, `cursorSecret`, whose default derives from the prefix:
- * see BaseDriverOptions).
+ * (`clock`, `hooks`, `maxPayloadBytes`, `lifecycleRetention`, `cursorSecret`, whose default
+ * derives from the prefix: see BaseDriverOptions).
  */
 export interface RedisDriverOptions extends SentinelOptions, BaseDriverOptions {
   /**
@@ -164,7 +165,13 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     };
 
   const context = createContext(
-    { redis, keys, clock: base.clock, hooks: base.hooks },
+    {
+      redis,
+      keys,
+      clock: base.clock,
+      hooks: base.hooks,
+      lifecycleRetention: base.lifecycleRetention,
+    },
     scriptRunner({
       redis,
       base: keys.base,
@@ -192,6 +199,7 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
   const backfills = createBackfillStore(context);
   const schedules = createScheduleStore(context);
   const logs = createLogStore(context);
+  const lifecycle = createLifecycleStore(context);
   let closed = false;
 
   const backend: DriverBackend = {
@@ -268,6 +276,11 @@ export function createRedisDriver(options: RedisDriverOptions = {}): Driver {
     logs: {
       append: guard('append job logs', logs.append),
       list: guard('list job logs', logs.list),
+    },
+    lifecycle: {
+      read: guard('read lifecycle events', lifecycle.read),
+      end: guard('read the lifecycle end', lifecycle.end),
+      trim: guard('trim lifecycle events', lifecycle.trim),
     },
     // Nothing to migrate: a reachable server holds all the driver needs. A keyed read, not PING:
     // on a cluster PING answers from any node, this from the one holding the prefix's slot.

@@ -39,18 +39,24 @@ const nackItem = (fence: Fence, options: NackOptions): Item => [
   flag(options.deadLetter, '1'),
 ];
 
-function argsOf(items: readonly Item[]): ScriptArg[] {
+/** The settle script's ARGV after `now`: the count, the items, the lifecycle retention last. */
+function argsOf(items: readonly Item[], lifecycleRetention: number): ScriptArg[] {
   const args: ScriptArg[] = [items.length];
   for (const [op, fence, ...rest] of items) {
     args.push(op, fence.jobId, fence.workerId, fence.claim);
     for (let index = 0; index < SETTLE_WIDTH - 4; index += 1) args.push(rest[index] ?? '');
   }
+  args.push(lifecycleRetention);
   return args;
 }
 
 /** Lands the items in ONE script, in order; answers landed per item. */
 async function settle(context: RedisContext, items: readonly Item[]): Promise<boolean[]> {
-  const reply = await context.run(SETTLE, context.clock.now(), argsOf(items));
+  const reply = await context.run(
+    SETTLE,
+    context.clock.now(),
+    argsOf(items, context.lifecycleRetention),
+  );
   return asArray(reply, 'settle').map((landed) => landed === 1);
 }
 

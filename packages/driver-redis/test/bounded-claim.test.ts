@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createManualClock, type Driver } from '@berth/core';
+import { createManualClock, DEFAULT_LIFECYCLE_RETENTION, type Driver } from '@berth/core';
 import type { ScreenedClaim } from '@berth/core/driver';
 import { describe, expect, it } from 'vitest';
 import { CLAIM, claimArgs } from '../src/claim.js';
@@ -36,6 +36,7 @@ async function claimCounting(prefix: string, now: number, request: Partial<Scree
     keys: keysFor(prefix),
     clock: createManualClock(now),
     hooks: {},
+    lifecycleRetention: DEFAULT_LIFECYCLE_RETENTION,
   });
   const screened: ScreenedClaim = {
     queues: ['q'],
@@ -47,7 +48,7 @@ async function claimCounting(prefix: string, now: number, request: Partial<Scree
     ...request,
   };
   const [claimed, , read] = asArray(
-    await context.run(CLAIM, now, claimArgs(screened, randomUUID())),
+    await context.run(CLAIM, now, claimArgs(screened, randomUUID(), DEFAULT_LIFECYCLE_RETENTION)),
     'claim',
   );
   return { claimed: asArray(claimed, 'claim').length, read: Number(read) };

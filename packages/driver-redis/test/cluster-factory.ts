@@ -56,11 +56,11 @@ export function clusterFactory(): {
     return started;
   };
 
-  const factory: DriverFactory = async ({ clock, hooks }) => {
+  const factory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
     const cluster = await open();
     const nodes = cluster.startup;
     const prefix = await shardPrefix(cluster);
-    const driver = createRedisDriver({ cluster: nodes, prefix, clock, hooks });
+    const driver = createRedisDriver({ cluster: nodes, prefix, clock, hooks, lifecycleRetention });
     return {
       driver,
       sibling: async (context) => createRedisDriver({ ...context, cluster: nodes, prefix }),
@@ -71,7 +71,7 @@ export function clusterFactory(): {
     };
   };
 
-  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
+  const serverFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
     const cluster = await open();
     const prefix = freshPrefix();
     const own = new Map<Driver, { proxies: readonly CutProxy[]; client: Cluster }>();
@@ -122,7 +122,7 @@ export function clusterFactory(): {
         await Promise.all(ownOf(instance).proxies.map((proxy) => proxy.thaw()));
       },
     };
-    const driver = await openInstance({ clock, hooks });
+    const driver = await openInstance({ clock, hooks, lifecycleRetention });
     return {
       driver,
       sibling: openInstance,

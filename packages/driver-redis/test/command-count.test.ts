@@ -53,7 +53,7 @@ describe('redis scripts run a bounded number of commands per job, not one per in
     for (const close of open) close();
   });
 
-  it(`a batch of ${BATCH} costs one command per job to enqueue, two to claim and three to ack (the row read, the row written, its attempt record), plus a few per batch`, async () => {
+  it(`a batch of ${BATCH} costs one command per job to enqueue, three to claim and four to ack (the row read, the row written, its attempt record, its lifecycle event), plus a few per batch`, async () => {
     const { driver, prefix, dispose } = await redisDriver();
     const counter = await openCounter(url, prefix);
     open.push(counter.close);
@@ -82,19 +82,22 @@ describe('redis scripts run a bounded number of commands per job, not one per in
         }));
       });
       expect(claimedIds).toHaveLength(BATCH);
-      // Per job: read the row, write it back.
+      // Per job: read the row, write it back, tell it on the lifecycle stream.
       expect(claimed.byCommand.hgetall).toBe(BATCH);
-      expect(claimed.total).toBeLessThanOrEqual(2 * BATCH + 20);
+      expect(claimed.byCommand.xadd).toBe(BATCH);
+      expect(claimed.total).toBeLessThanOrEqual(3 * BATCH + 20);
 
       const acked = await counter.count(() =>
         driver.ackMany(claimedIds.map((fence) => ({ fence }))),
       );
-      // Per job: read the fields a settle needs, write the settled ones, append the attempt record.
+      // Per job: read the fields a settle needs, write the settled ones, append the attempt record,
+      // tell it on the lifecycle stream.
       expect(acked.byCommand.hmget).toBe(BATCH);
       expect(acked.byCommand.rpush).toBe(BATCH);
+      expect(acked.byCommand.xadd).toBe(BATCH);
       // The only HDEL is the batch's one on the worker's claims hash, none per row.
       expect(acked.byCommand.hdel).toBe(1);
-      expect(acked.total).toBeLessThanOrEqual(3 * BATCH + 12);
+      expect(acked.total).toBeLessThanOrEqual(4 * BATCH + 12);
 
       expect((await driver.stats()).find((row) => row.queue === 'default')?.counts).toMatchObject({
         completed: BATCH,

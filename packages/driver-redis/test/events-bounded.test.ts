@@ -1,4 +1,9 @@
-import { type Clock, createManualClock, type Driver } from '@berth/core';
+import {
+  type Clock,
+  createManualClock,
+  DEFAULT_LIFECYCLE_RETENTION,
+  type Driver,
+} from '@berth/core';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/context.js';
 import { asArray } from '../src/decode.js';
@@ -170,7 +175,13 @@ describe('redis events', () => {
     try {
       const ids = await waiters(driver, clock, 2_500, 'go');
       // Only the publish script runs, as if the publisher died right after it.
-      const context = createContext({ redis: admin(), keys: keysFor(prefix), clock, hooks: {} });
+      const context = createContext({
+        redis: admin(),
+        keys: keysFor(prefix),
+        clock,
+        hooks: {},
+        lifecycleRetention: DEFAULT_LIFECYCLE_RETENTION,
+      });
       const event = JSON.stringify({
         id: 'x',
         name: 'go',
@@ -217,7 +228,13 @@ describe('redis events', () => {
     const prefix = freshPrefix();
     const { driver, dispose } = await redisDriver({ clock }, prefix);
     // Through the backend: core forwards the limit once it declares it (D2).
-    const context = createContext({ redis: admin(), keys: keysFor(prefix), clock, hooks: {} });
+    const context = createContext({
+      redis: admin(),
+      keys: keysFor(prefix),
+      clock,
+      hooks: {},
+      lifecycleRetention: DEFAULT_LIFECYCLE_RETENTION,
+    });
     const purge = createEventStore(context).purgeExpired;
     try {
       for (let index = 0; index < 25; index += 1) {

@@ -1,4 +1,9 @@
-import { createManualClock, type Driver, type PurgeRequest } from '@berth/core';
+import {
+  createManualClock,
+  DEFAULT_LIFECYCLE_RETENTION,
+  type Driver,
+  type PurgeRequest,
+} from '@berth/core';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/context.js';
 import { keysFor } from '../src/keys.js';
@@ -26,7 +31,13 @@ describe('redis purge is bounded', () => {
     const prefix = freshPrefix();
     const { driver, dispose } = await redisDriver({ clock }, prefix);
     // Through the backend: core forwards `limit` once it declares it (D1).
-    const context = createContext({ redis: admin(), keys: keysFor(prefix), clock, hooks: {} });
+    const context = createContext({
+      redis: admin(),
+      keys: keysFor(prefix),
+      clock,
+      hooks: {},
+      lifecycleRetention: DEFAULT_LIFECYCLE_RETENTION,
+    });
     const request = (limit?: number): PurgeRequest & { limit?: number } => ({
       states: ['completed', 'failed'],
       olderThan: T0 + 1_000_000,
@@ -62,7 +73,13 @@ describe('redis purge is bounded', () => {
     const clock = createManualClock(T0);
     const prefix = freshPrefix();
     const { driver, dispose } = await redisDriver({ clock }, prefix);
-    const context = createContext({ redis: admin(), keys: keysFor(prefix), clock, hooks: {} });
+    const context = createContext({
+      redis: admin(),
+      keys: keysFor(prefix),
+      clock,
+      hooks: {},
+      lifecycleRetention: DEFAULT_LIFECYCLE_RETENTION,
+    });
     try {
       for (let first = 0; first < 1_200; first += 600) {
         await driver.enqueueMany(Array.from({ length: 600 }, () => ({ name: 'job', queue: 'q' })));

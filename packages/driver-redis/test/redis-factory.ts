@@ -48,8 +48,8 @@ export async function redisDriver(
   };
 }
 
-export const redisFactory: DriverFactory = async ({ clock, hooks }) => {
-  const { driver, url, prefix, dispose } = await redisDriver({ clock, hooks });
+export const redisFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
+  const { driver, url, prefix, dispose } = await redisDriver({ clock, hooks, lifecycleRetention });
   return {
     driver,
     // Its own connection over the same prefix: another process of the deployment.

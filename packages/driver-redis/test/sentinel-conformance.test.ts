@@ -30,7 +30,7 @@ afterAll(async () => {
   await set?.dispose();
 });
 
-const sentinelFactory: DriverFactory = async ({ clock, hooks }) => {
+const sentinelFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
   started ??= startRedisReplicaSet();
   const set = await started;
   const prefix = freshPrefix();
@@ -42,7 +42,7 @@ const sentinelFactory: DriverFactory = async ({ clock, hooks }) => {
       prefix,
       durability: { replicas: 1, timeoutMs: 1_000 },
     });
-  const driver = open({ clock, hooks });
+  const driver = open({ clock, hooks, lifecycleRetention });
   return {
     driver,
     sibling: async (context) => open(context),

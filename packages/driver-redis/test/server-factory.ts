@@ -20,12 +20,12 @@ export function redisServerFactory(): {
   const serverStart = async () => {
     await server.get();
   };
-  const serverFactory: DriverFactory = async ({ clock, hooks }) => {
+  const serverFactory: DriverFactory = async ({ clock, hooks, lifecycleRetention }) => {
     const instances = proxiedInstances(await server.get(), 0);
     const prefix = freshPrefix();
     const open = (context: SiblingContext) =>
       instances.open((url) => createRedisDriver({ ...context, url, prefix }));
-    const driver = await open({ clock, hooks });
+    const driver = await open({ clock, hooks, lifecycleRetention });
     return {
       driver,
       sibling: open,

@@ -31,13 +31,13 @@ export async function dropRedisPrefix(url: string, prefix: string): Promise<void
   }
 }
 
-/** Deletes both KV streams of a test's own NATS prefix (a missing one is fine). */
+/** Deletes the streams of a test's own NATS prefix: its two KV buckets and its lifecycle stream (a missing one is fine). */
 export async function dropNatsPrefix(url: string, prefix: string): Promise<void> {
   const admin = await connect({ servers: url });
   try {
     const { streams } = await jetstreamManager(admin);
     await Promise.all(
-      [`KV_${prefix}_jobs`, `KV_${prefix}_aux`].map((stream) =>
+      [`KV_${prefix}_jobs`, `KV_${prefix}_aux`, `berth_${prefix}_lifecycle`].map((stream) =>
         streams.delete(stream).catch(() => false),
       ),
     );

@@ -1,10 +1,16 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createManualClock, type DriverHooks } from '@berth/core';
 import fc from 'fast-check';
-import { type DriverFactory, type DriverUnderTest, KIT_T0 } from '../kit.js';
+import {
+  type DriverFactory,
+  type DriverUnderTest,
+  KIT_LIFECYCLE_RETENTION,
+  KIT_T0,
+} from '../kit.js';
 import type { Normalized } from '../normalize.js';
 import { applyOp } from './apply.js';
 import { sequenceArbitrary } from './arbitrary.js';
+import { lifecycleByJob } from './lifecycle.js';
 import type { Op } from './ops.js';
 import { openWorld, type World } from './world.js';
 
@@ -48,7 +54,11 @@ function mismatch(
 
 async function open(factory: DriverFactory): Promise<{ world: World; made: DriverUnderTest }> {
   const clock = createManualClock(KIT_T0);
-  const made = await factory({ clock, hooks: NO_HOOKS });
+  const made = await factory({
+    clock,
+    hooks: NO_HOOKS,
+    lifecycleRetention: KIT_LIFECYCLE_RETENTION,
+  });
   return { world: openWorld(made.driver, clock, KIT_T0), made };
 }
 
@@ -71,6 +81,19 @@ async function playBoth(
             against.world.driver.name,
           ]);
         }
+      }
+      const mine = await lifecycleByJob(tested.world);
+      const theirs = await lifecycleByJob(against.world);
+      if (!isDeepStrictEqual(mine, theirs)) {
+        throw new Error(
+          [
+            `the lifecycle streams differ after the sequence (each job's events, in order)`,
+            `  ${tested.world.driver.name}: ${show(mine)}`,
+            `  ${against.world.driver.name}: ${show(theirs)}`,
+            'sequence:',
+            ...ops.map((op, index) => `  ${index}. ${show(op)}`),
+          ].join('\n'),
+        );
       }
     } finally {
       await against.made.dispose();

@@ -8,7 +8,7 @@ import {
   type ScreensWorld,
   snapshot,
 } from '../groups/answers/screens-world.js';
-import { type DriverFactory, KIT_T0 } from '../kit.js';
+import { type DriverFactory, KIT_LIFECYCLE_RETENTION, KIT_T0 } from '../kit.js';
 import { DRIVERLESS } from './app-entries.js';
 import { ENTRIES, ENTRY_NAMES } from './entries.js';
 import { templateOf, withField } from './templates.js';
@@ -92,7 +92,11 @@ interface Side {
 
 async function open(factory: DriverFactory): Promise<Side> {
   const clock = createManualClock(KIT_T0);
-  const { driver, dispose } = await factory({ clock, hooks: {} });
+  const { driver, dispose } = await factory({
+    clock,
+    hooks: {},
+    lifecycleRetention: KIT_LIFECYCLE_RETENTION,
+  });
   const world = await makeWorld(driver);
   return { driver, world, last: await snapshot(driver, world), dispose };
 }

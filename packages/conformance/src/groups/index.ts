@@ -16,6 +16,7 @@ import { enqueueGroup } from './enqueue/enqueue.js';
 import { eventsGroup } from './events/events.js';
 import { leasesGroup } from './leases/leases.js';
 import { marksGroup } from './leases/marks.js';
+import { lifecycleGroup } from './lifecycle/lifecycle.js';
 import { listGroup } from './list/list.js';
 import { statsGroup } from './list/stats.js';
 import { tenancyGroup } from './list/tenancy.js';
@@ -34,7 +35,7 @@ import { wakeGroup } from './wake/wake.js';
 
 /**
  * Every group of the kit, in spec order. Groups sit in one folder per contract area under
- * `groups/` (enqueue, claim, settle, operator, list, attempts, logs, steps, events, leases,
+ * `groups/` (enqueue, claim, settle, operator, list, attempts, logs, lifecycle, steps, events, leases,
  * concurrency, pause, backfills, schedules, wake, driver, answers, scale), beside `fixtures/`, the one set
  * of helpers and values they share. The differential group needs the options (its reference
  * driver), so the list is built per run.
@@ -50,6 +51,7 @@ export function kitGroups(
     progressGroup,
     attemptsGroup,
     logsGroup,
+    lifecycleGroup,
     operatorGroup,
     requeueGroup,
     deleteGroup,

@@ -5,6 +5,7 @@ import type { DeleteBackend, DeleteJobs } from './delete.js';
 import type { EnqueueBackend } from './enqueue.js';
 import type { EventBackend, EventStore } from './events.js';
 import type { LeaseStore } from './leases.js';
+import type { LifecycleBackend, LifecycleStore } from './lifecycle.js';
 import type { LogBackend, LogStore } from './logs.js';
 import type { MarkStore } from './marks.js';
 import type { PauseBackend, PauseStore } from './pause.js';
@@ -97,6 +98,11 @@ export interface Driver extends DeleteJobs {
   readonly schedules: ScheduleStore;
   /** Job logs (`ctx.log`): fenced appends, paged reads, capped per job. Group `logs`. */
   readonly logs: LogStore;
+  /**
+   * The lifecycle event stream: what happened to every job, in one stored, resumable order
+   * (see contract/lifecycle.ts). Group `lifecycle`.
+   */
+  readonly lifecycle: LifecycleStore;
   /**
    * Answers once the backend is reachable and holds everything this driver needs.
    * DRIVER_NOT_MIGRATED when its schema is missing or older than the driver's migrations (the
@@ -303,6 +309,13 @@ export interface DriverBackend extends DeleteBackend, EnqueueBackend {
   readonly schedules: ScheduleBackend;
   /** Job logs: see `LogStore` for what each call must do. Group `logs`. */
   readonly logs: LogBackend;
+  /**
+   * The lifecycle event stream (see `LifecycleStore` for what each call answers). Each event is
+   * written in the SAME atomic change as the transition it tells of (claim, ack, nack, suspend,
+   * progress, cancel, a claim's burial), only when that change lands: the types and which change
+   * writes each are in `LifecycleEventType`'s doc. Group `lifecycle`.
+   */
+  readonly lifecycle: LifecycleBackend;
   /**
    * Resolves once the backend is reachable and holds everything this driver needs: one cheap
    * round trip (pg: the applied migration version against the driver's latest; redis: a read of

@@ -110,12 +110,24 @@ export function jobNotDeletable(id: string, state: JobState) {
   });
 }
 
-export function jobPageInvalid(reason: 'cursor' | 'limit' | 'both-cursors', value?: unknown) {
+/** The largest page of the call refused, by the constant that names it. */
+export interface PageBound {
+  readonly max: number;
+  readonly constant: string;
+}
+
+const JOB_PAGE_BOUND: PageBound = { max: 500, constant: 'MAX_JOB_PAGE' };
+
+export function jobPageInvalid(
+  reason: 'cursor' | 'limit' | 'both-cursors',
+  value?: unknown,
+  bound: PageBound = JOB_PAGE_BOUND,
+) {
   const detail =
     reason === 'cursor'
       ? `the cursor ${show(value)} was not produced by a page of this queue`
       : reason === 'limit'
-        ? `limit ${show(value)} is outside 1..500 (MAX_JOB_PAGE)`
+        ? `limit ${show(value)} is outside 1..${bound.max} (${bound.constant})`
         : 'after and before were both given; a page walks one way';
   return new BerthError({
     code: 'JOB_PAGE_INVALID',
@@ -125,8 +137,8 @@ export function jobPageInvalid(reason: 'cursor' | 'limit' | 'both-cursors', valu
       reason !== 'limit'
         ? { reason }
         : typeof value === 'number' && Number.isFinite(value)
-          ? { reason, limit: value, maxPage: 500 }
-          : { reason, received: describeReceived(value), maxPage: 500 },
+          ? { reason, limit: value, maxPage: bound.max }
+          : { reason, received: describeReceived(value), maxPage: bound.max },
   });
 }
 

@@ -4,6 +4,7 @@ export type { BackgroundLogger, LogFields } from './background-logger.js';
 export { silentLogger } from './background-logger.js';
 export type {
   Client,
+  ClientLifecycle,
   ClientOptions,
   DebounceOptions,
   EnqueueAndWaitOptions,
@@ -88,6 +89,8 @@ export {
   toJobError,
   WHEN_BUSY,
 } from './jobs/index.js';
+export type { LifecycleTailOptions } from './lifecycle/tail.js';
+export { DEFAULT_TAIL_POLL_MS, tailLifecycle } from './lifecycle/tail.js';
 export type { JobLog } from './logs/index.js';
 export { formatLogValues, LOG_FLUSH_MS, LOG_SETTLE_WAIT_MS } from './logs/index.js';
 export type {

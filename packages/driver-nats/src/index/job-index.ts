@@ -19,6 +19,7 @@ import { QueueIndex } from './queue-index.js';
 import { claimOrder, finishedOrder, listOrder, makeRow, type Row } from './row.js';
 import { ScheduleIndex } from './schedule-index.js';
 import { SortedList } from './sorted-list.js';
+import { UnsentIndex } from './unsent-index.js';
 
 /** A delete marker in the jobs bucket: its key, revision, and when the server stored it. */
 export interface Marker {
@@ -67,10 +68,17 @@ export class JobIndex {
   readonly pauses = new PauseIndex();
   /** Stored schedules: `list` and `due` read them here. */
   readonly schedules = new ScheduleIndex();
+  /** Rows whose lifecycle tail may be missing from the stream (lifecycle-repair.ts). */
+  readonly unsent: UnsentIndex;
   /** Delete markers seen, oldest first: removed from the bucket once past their grace. */
   readonly markers: Marker[] = [];
   /** The highest revision applied. */
   delivered = 0;
+
+  /** `verified`: how far the lifecycle repair pass verified (see UnsentIndex). */
+  constructor(verified?: () => number) {
+    this.unsent = new UnsentIndex(verified);
+  }
 
   entry(id: string): DocEntry | undefined {
     return this.rows.get(id) ?? this.hidden.get(id);
@@ -99,10 +107,14 @@ export class JobIndex {
       this.rows.delete(id);
     }
     this.hidden.delete(id);
-    if (doc === undefined) return;
+    if (doc === undefined) {
+      this.unsent.drop(id);
+      return;
+    }
     const batch = doc.pending?.batch;
     if (batch !== undefined) this.decisions.name(batch, id);
     const job = visibleJob(doc, batch === undefined ? undefined : this.decisions.state(batch));
+    this.unsent.note(id, job, revision);
     if (job === undefined) {
       this.hidden.set(id, { doc, revision });
       return;

@@ -9,6 +9,7 @@ import { enqueueManySql } from './enqueue-many.js';
 import { eventsSql } from './events.js';
 import { extendManySql } from './extend-many.js';
 import { leasesSql } from './leases.js';
+import { lifecycleSql } from './lifecycle.js';
 import { listSql } from './list.js';
 import { logsSql } from './logs.js';
 import { marksSql } from './marks.js';
@@ -43,6 +44,7 @@ export function statements(s: string) {
     backfills: backfillsSql(s),
     schedules: schedulesSql(s),
     logs: logsSql(s),
+    lifecycle: lifecycleSql(s),
     check: checkSql(s),
   };
 }

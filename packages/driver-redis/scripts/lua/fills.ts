@@ -6,6 +6,7 @@ import {
 import { CLAIM_REPLY_FIELDS, CLAIM_REPLY_OPTIONAL, PROMOTE_SLACK } from '../../src/lua/claim.js';
 import { ENQUEUE_FIELDS } from '../../src/lua/enqueue.js';
 import { WAKE_BATCH } from '../../src/lua/events.js';
+import { LIFECYCLE_APPROX_FROM } from '../../src/lua/lifecycle.js';
 import { EVENTS_SINCE_SCAN, SETTLE_WIDTH } from '../../src/lua/settle.js';
 
 /**
@@ -34,4 +35,6 @@ export const LUA_FILLS: Readonly<Record<string, string>> = {
   /** settle.lua: the newest events a filtered suspend looks at, and ARGV slots per item. */
   EVENTS_SINCE_SCAN: String(EVENTS_SINCE_SCAN),
   SETTLE_WIDTH: String(SETTLE_WIDTH),
+  /** include/lifecycle.lua: the retention from which each write trims whole nodes only. */
+  LIFECYCLE_APPROX_FROM: String(LIFECYCLE_APPROX_FROM),
 };

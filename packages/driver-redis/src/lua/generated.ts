@@ -304,6 +304,7 @@ local function k_wakesPending() return B .. 'wakes-pending' end
 local function k_paused() return B .. 'paused' end
 local function k_wake() return B .. 'wake' end
 local function k_settled() return B .. 'settled' end
+local function k_lifecycle() return B .. 'lifecycle' end
 local function n(value) return tonumber(value) end
 -- The (queue, name) part of the per-name index keys: the queue's length first keeps it unique.
 local function qn(q, name) return #q .. ':' .. q .. ':' .. name end
@@ -695,6 +696,18 @@ local function tellSettled(ids)
   if #ids > 0 then redis.call('PUBLISH', k_settled(), table.concat(ids, '\\0')) end
 end
 
+local LIFECYCLE_KEY = k_lifecycle()
+local LIFECYCLE_RETENTION = ARGV[#ARGV]
+local LIFECYCLE_TRIM = n(LIFECYCLE_RETENTION) >= 100 and '~' or '='
+local function tellLifecycle(kind, id, name, queue, tenant, attempt)
+  redis.call('XADD', LIFECYCLE_KEY, 'MAXLEN', LIFECYCLE_TRIM, LIFECYCLE_RETENTION, '*',
+    't', kind, 'j', id, 'n', name, 'q', queue, 'u', tenant or '', 'a', attempt, 'at', NOW_TEXT)
+end
+-- One event about a loaded row, with its attempts as they stand.
+local function tellRow(kind, d)
+  tellLifecycle(kind, d.id, d.name, d.queue, d.tenantId, d.attempts)
+end
+
 
 local now = n(ARGV[1])
 local limit = n(ARGV[2])
@@ -872,6 +885,7 @@ local function claimOther(job)
   local resumed = prior == 'suspended'
   -- A lapsed lease taken again goes back as ready: its old holder's fence no longer holds.
   if prior == 'running' then
+    tellRow('stalled', job.d)
     set(job, 'attemptSeq', recordAttempt(job.d, 'lapsed', nil))
     prior = 'ready'
   end
@@ -887,6 +901,7 @@ local function claimOther(job)
   job.d.claimNote = token .. ':' .. prior .. ':' .. (resumed and '0' or '1')
   index(job.d, now)
   save(job)
+  tellRow('active', job.d)
   return claimReply(job.d, resumed)
 end
 
@@ -894,6 +909,7 @@ local claimed = {}
 for _, job in ipairs(firstOf(k_dueName)) do
   if job.d.state == 'ready' then
     local row = claimReady(job.d, job.member, worker, ownClaims, readyNote, visibleAt)
+    tellRow('active', row)
     claimed[#claimed + 1] = claimReply(row, false)
   else
     claimed[#claimed + 1] = claimOther(job)
@@ -904,6 +920,7 @@ flush()
 local buried = {}
 local buriedIds = {}
 for _, job in ipairs(firstOf(k_spentName)) do
+  tellRow('stalled', job.d)
   set(job, 'attemptSeq', recordAttempt(job.d, 'lapsed', lapsedError))
   unindex(job)
   local state = 'dead'
@@ -913,6 +930,7 @@ for _, job in ipairs(firstOf(k_spentName)) do
   set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
   save(job)
+  tellRow(state, job.d)
   buried[#buried + 1] = flat(job)
   buriedIds[#buriedIds + 1] = job.d.id
 end
@@ -2310,6 +2328,7 @@ local function k_listState(a1) return B .. 'list:state:' .. a1 .. '' end
 local function k_attempts(a1) return B .. 'attempts:' .. a1 .. '' end
 local function k_wake() return B .. 'wake' end
 local function k_settled() return B .. 'settled' end
+local function k_lifecycle() return B .. 'lifecycle' end
 -- A row stores only what a fresh one does not imply: its id is its key's, attempts and claim
 -- start at 0, updatedAt at createdAt. The row read back holds them all.
 local function withDefaults(d, id)
@@ -2525,6 +2544,18 @@ local function tellSettled(ids)
   if #ids > 0 then redis.call('PUBLISH', k_settled(), table.concat(ids, '\\0')) end
 end
 
+local LIFECYCLE_KEY = k_lifecycle()
+local LIFECYCLE_RETENTION = ARGV[#ARGV]
+local LIFECYCLE_TRIM = n(LIFECYCLE_RETENTION) >= 100 and '~' or '='
+local function tellLifecycle(kind, id, name, queue, tenant, attempt)
+  redis.call('XADD', LIFECYCLE_KEY, 'MAXLEN', LIFECYCLE_TRIM, LIFECYCLE_RETENTION, '*',
+    't', kind, 'j', id, 'n', name, 'q', queue, 'u', tenant or '', 'a', attempt, 'at', NOW_TEXT)
+end
+-- One event about a loaded row, with its attempts as they stand.
+local function tellRow(kind, d)
+  tellLifecycle(kind, d.id, d.name, d.queue, d.tenantId, d.attempts)
+end
+
 
 local now = n(ARGV[1])
 local id = ARGV[2]
@@ -2542,6 +2573,7 @@ if op == 'cancel' then
   set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
   save(job)
+  tellRow('cancelled', job.d)
   flush()
   if wasRunning then tellCancelled(id, job.d.queue) end
   tellSettled({ id })
@@ -2574,13 +2606,25 @@ return ARGV[1]
 /** src/lua/scripts/progress.lua */
 export const PROGRESS_LUA: string = `local B = KEYS[1]
 local function k_job(a1) return B .. 'job:' .. a1 .. '' end
+local function k_lifecycle() return B .. 'lifecycle' end
 local function n(value) return tonumber(value) end
 local function fmt(value) return string.format('%.0f', value) end
+-- now as stored text, read once per script: updatedAt, finishedAt (plain) and runAt (padded).
+local NOW_TEXT = ARGV[1]
+local LIFECYCLE_KEY = k_lifecycle()
+local LIFECYCLE_RETENTION = ARGV[#ARGV]
+local LIFECYCLE_TRIM = n(LIFECYCLE_RETENTION) >= 100 and '~' or '='
+local function tellLifecycle(kind, id, name, queue, tenant, attempt)
+  redis.call('XADD', LIFECYCLE_KEY, 'MAXLEN', LIFECYCLE_TRIM, LIFECYCLE_RETENTION, '*',
+    't', kind, 'j', id, 'n', name, 'q', queue, 'u', tenant or '', 'a', attempt, 'at', NOW_TEXT)
+end
 
 local now, id, worker, claim, value = n(ARGV[1]), ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local held = redis.call('HMGET', k_job(id), 'state', 'claimedBy', 'claim')
+local held = redis.call('HMGET', k_job(id), 'state', 'claimedBy', 'claim', 'name', 'queue',
+  'tenantId', 'attempts')
 if held[1] ~= 'running' or held[2] ~= worker or n(held[3]) ~= n(claim) then return 0 end
 redis.call('HSET', k_job(id), 'progress', value, 'updatedAt', fmt(now))
+tellLifecycle('progress', id, held[4], held[5], held[6], held[7] or '0')
 return 1
 `;
 
@@ -3934,6 +3978,7 @@ local function k_eventsLive(a1) return B .. 'events:live:' .. a1 .. '' end
 local function k_eventSeq() return B .. 'event-seq' end
 local function k_wake() return B .. 'wake' end
 local function k_settled() return B .. 'settled' end
+local function k_lifecycle() return B .. 'lifecycle' end
 local LIVE = { ready = true, delayed = true, running = true, suspended = true }
 local TERMINAL = { completed = true, failed = true, dead = true, cancelled = true }
 -- States whose rows per queue are only counted (k_counts), never ordered: no zset write per row.
@@ -4246,6 +4291,18 @@ local function laneKeys(q, name)
   end
   return found
 end
+local LIFECYCLE_KEY = k_lifecycle()
+local LIFECYCLE_RETENTION = ARGV[#ARGV]
+local LIFECYCLE_TRIM = n(LIFECYCLE_RETENTION) >= 100 and '~' or '='
+local function tellLifecycle(kind, id, name, queue, tenant, attempt)
+  redis.call('XADD', LIFECYCLE_KEY, 'MAXLEN', LIFECYCLE_TRIM, LIFECYCLE_RETENTION, '*',
+    't', kind, 'j', id, 'n', name, 'q', queue, 'u', tenant or '', 'a', attempt, 'at', NOW_TEXT)
+end
+-- One event about a loaded row, with its attempts as they stand.
+local function tellRow(kind, d)
+  tellLifecycle(kind, d.id, d.name, d.queue, d.tenantId, d.attempts)
+end
+
 local ACK_FIELDS = { 'state', 'claimedBy', 'claim', 'queue', 'name', 'createdAt', 'seq',
   'idempotencyKey', 'tenantId', 'lapsed', 'attempts', 'claimedAt', 'updatedAt', 'attemptSeq' }
 local LIST_RUNNING = k_listState('running')
@@ -4276,6 +4333,7 @@ local function ackFast(id, worker, claim, result)
     redis.call('HSET', key, 'state', 'completed', 'finishedAt', NOW_TEXT, 'updatedAt', NOW_TEXT,
       'attemptSeq', attemptSeq)
   end
+  tellLifecycle('completed', id, name, q, f[9], f[11] or '0')
   if f[8] then releaseKey({ id = id, name = name, tenantId = f[9], idempotencyKey = f[8] }) end
   return 1
 end
@@ -4414,6 +4472,13 @@ for item = 1, count do
     end
     index(job.d, now)
     save(job)
+    if op == 'ack' then
+      tellRow('completed', job.d)
+    elseif op == 'nack' then
+      tellRow(LIVE[job.d.state] and 'retried' or job.d.state, job.d)
+    elseif op == 'suspend' then
+      tellRow('suspended', job.d)
+    end
     if TERMINAL[job.d.state] then settled[#settled + 1] = id end
     landed[item] = 1
   else

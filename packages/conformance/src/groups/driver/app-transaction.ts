@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Driver } from '@berth/core';
 import { expect } from 'vitest';
 import { expectRefusal } from '../../assert.js';
-import type { CaseContext, DriverUnderTest, KitCase, KitGroup } from '../../kit.js';
+import {
+  type CaseContext,
+  type DriverUnderTest,
+  KIT_LIFECYCLE_RETENTION,
+  type KitCase,
+  type KitGroup,
+} from '../../kit.js';
 import { JOB_ERROR, jobIn, mustGet, stepOf } from '../fixtures/index.js';
 
 /**
@@ -18,7 +24,11 @@ type Refusals = (inApp: Driver, outside: Driver) => Promise<void>;
  * more enqueue lands in the same transaction, which commits: the enqueue is then read outside.
  */
 async function insideTransaction(context: CaseContext, refusals: Refusals): Promise<void> {
-  const made: DriverUnderTest = await context.factory({ clock: context.clock, hooks: {} });
+  const made: DriverUnderTest = await context.factory({
+    clock: context.clock,
+    hooks: {},
+    lifecycleRetention: KIT_LIFECYCLE_RETENTION,
+  });
   try {
     const run = made.inAppTransaction;
     if (run === undefined) {

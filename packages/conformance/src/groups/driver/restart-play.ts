@@ -4,7 +4,12 @@ import { createManualClock, type Driver, isBerthError } from '@berth/core';
 import { applyOp } from '../../differential/apply.js';
 import type { Op } from '../../differential/ops.js';
 import { learnJobs, openWorld, type World } from '../../differential/world.js';
-import { type CaseContext, type DriverFactory, KIT_T0 } from '../../kit.js';
+import {
+  type CaseContext,
+  type DriverFactory,
+  KIT_LIFECYCLE_RETENTION,
+  KIT_T0,
+} from '../../kit.js';
 import { type Normalized, normalizeAnswer } from '../../normalize.js';
 import type { ServerControl } from '../../server-control.js';
 import {
@@ -172,10 +177,14 @@ export async function playRestart(
     await context.sibling(),
   );
   const clock = createManualClock(KIT_T0);
-  const made = await reference({ clock, hooks: {} });
+  const made = await reference({ clock, hooks: {}, lifecycleRetention: KIT_LIFECYCLE_RETENTION });
   const siblings: Driver[] = [];
   try {
-    const sibling = await made.sibling?.({ clock, hooks: {} });
+    const sibling = await made.sibling?.({
+      clock,
+      hooks: {},
+      lifecycleRetention: KIT_LIFECYCLE_RETENTION,
+    });
     if (sibling === undefined) throw new Error('the reference factory answers no sibling()');
     siblings.push(sibling);
     const against = sideOf(openWorld(made.driver, clock, KIT_T0), sibling);

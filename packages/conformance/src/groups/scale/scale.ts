@@ -1,5 +1,11 @@
 import { expect } from 'vitest';
-import { type CaseContext, DEFAULT_SCALE_BACKLOG, type KitCase, type KitGroup } from '../../kit.js';
+import {
+  type CaseContext,
+  DEFAULT_SCALE_BACKLOG,
+  KIT_LIFECYCLE_RETENTION,
+  type KitCase,
+  type KitGroup,
+} from '../../kit.js';
 import { COST_SAMPLES, costs, HOT, type ScaleStore, seed } from './scale-world.js';
 
 /** A call may cost this many times more behind the big backlog than behind the small one. */
@@ -63,7 +69,11 @@ async function calls({ driver, clock }: ScaleStore): Promise<Record<string, Call
  */
 async function measure(context: CaseContext, backlog: number) {
   const { clock } = context;
-  const second = await context.factory({ clock, hooks: {} });
+  const second = await context.factory({
+    clock,
+    hooks: {},
+    lifecycleRetention: KIT_LIFECYCLE_RETENTION,
+  });
   try {
     const small: ScaleStore = { driver: context.driver, clock };
     const big: ScaleStore = { driver: second.driver, clock };

@@ -2,12 +2,18 @@ import type { BackfillControl } from '../../backfills/control.js';
 import type { AttemptHistory } from '../../contract/attempts.js';
 import type { Driver } from '../../contract/driver.js';
 import type { EventRecord, PublishOptions } from '../../contract/events.js';
+import type {
+  LifecycleEvent,
+  LifecyclePage,
+  LifecycleReadRequest,
+} from '../../contract/lifecycle.js';
 import type { LogListOptions, LogPage } from '../../contract/logs.js';
 import type { PauseOptions, QueuePause } from '../../contract/pause.js';
 import type { ByIdOptions, EnqueueResult, JobRecord, Json } from '../../contract/records.js';
 import type { EventDefinition } from '../events/define-event.js';
 import type { FlowEnqueued, FlowInput } from '../flows/flow-types.js';
 import type { AnyJobContract, JobContract, JobInput, ResultValue } from '../jobs/job-types.js';
+import type { LifecycleTailOptions } from '../lifecycle/tail.js';
 import type { ScheduleControl } from '../schedules/schedule-types.js';
 import type { WaitOptions } from './await-result.js';
 import type { DebounceOptions } from './supersede.js';
@@ -95,8 +101,27 @@ export interface JobHandle<TPayload, TResult> {
   attempts(): Promise<AttemptHistory>;
 }
 
+/** The deployment's lifecycle event stream, as an app reads it (see `driver.lifecycle`). */
+export interface ClientLifecycle {
+  /** One page of events after `after`, filtered; pass the answer's `next` back to read on. */
+  read(request?: LifecycleReadRequest): Promise<LifecyclePage>;
+  /** The newest event's position (`undefined` when none). */
+  end(): Promise<string | undefined>;
+  /**
+   * Every matching event as it happens, for `for await`: from now on (`from: 'end'`, default),
+   * from the oldest kept (`'start'`), or after a saved `position`. Ends when `signal` aborts or
+   * the loop breaks; a read the driver could not answer is retried from the same position.
+   */
+  tail(options?: LifecycleTailOptions): AsyncGenerator<LifecycleEvent, void, undefined>;
+}
+
 export interface Client {
   readonly driver: Driver;
+  /**
+   * What happened to every job (`active`, `progress`, `completed`, `retried`, `failed`, `dead`,
+   * `stalled`, `cancelled`…), in one stored, ordered stream any process can read and resume.
+   */
+  readonly lifecycle: ClientLifecycle;
   /**
    * Checks `payload` against the job's schema (JOB_INVALID with `meta.issues`) and enqueues it.
    * The payload's type is the job's input type: a wrong payload does not compile.

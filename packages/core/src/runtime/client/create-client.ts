@@ -10,6 +10,7 @@ import type { AnyEventDefinition } from '../events/define-event.js';
 import { enqueueFlow } from '../flows/enqueue-flow.js';
 import type { AnyJobContract } from '../jobs/job-types.js';
 import { validatePayload } from '../jobs/validate-payload.js';
+import { tailLifecycle } from '../lifecycle/tail.js';
 import { loadOtel } from '../otel/load-otel.js';
 import { producerSpanSoon } from '../otel/producer-span.js';
 import { scheduleControl } from '../schedules/schedule-control.js';
@@ -157,5 +158,10 @@ export function createClient(options: ClientOptions): Client {
     logs: (id, logOptions) => driver.logs.list(id, logOptions),
     backfills: backfillControl(driver),
     schedules: scheduleControl(driver),
+    lifecycle: {
+      read: (request) => driver.lifecycle.read(request),
+      end: () => driver.lifecycle.end(),
+      tail: (tailOptions) => tailLifecycle(driver, tailOptions),
+    },
   };
 }

@@ -5,6 +5,7 @@ export {
 } from './await-result.js';
 export type {
   Client,
+  ClientLifecycle,
   ClientOptions,
   EnqueueAndWaitOptions,
   EnqueueItem,

@@ -162,8 +162,14 @@ export function createRetention(options: RetentionOptions): Retention {
           isStopping,
         )
       : 0;
-    logger.info('retention sweep', { purged, eventsPurged, keepMs });
-    return { purged, eventsPurged };
+    // pg keeps lifecycle events until trimmed; the other drivers trim as they write and answer 0.
+    const lifecycleTrimmed = await purgeInBatches(
+      (limit) => driver.lifecycle.trim({ limit }),
+      batchSize,
+      isStopping,
+    );
+    logger.info('retention sweep', { purged, eventsPurged, lifecycleTrimmed, keepMs });
+    return { purged, eventsPurged, lifecycleTrimmed };
   };
 
   // Sweeps never overlap: one asked for while another runs starts after it.

@@ -30,6 +30,11 @@ export interface RetentionSweep {
   /** Job rows removed (their steps went with them). */
   readonly purged: number;
   readonly eventsPurged: number;
+  /**
+   * Lifecycle events past the driver's `lifecycleRetention` removed (`driver.lifecycle.trim`,
+   * called in batches as `purge` is): pg's; the other drivers trim as they write and count 0.
+   */
+  readonly lifecycleTrimmed: number;
 }
 
 export interface Retention {

@@ -6,7 +6,7 @@
 -- they mean something only while the row is running (decode and every script read them only
 -- then), and a running row never holds waitFor or a claim note. Answers 1 (landed), 0 (the fence
 -- does not hold), or nil for a row marked lapsed, which the general path takes (it also leaves
--- its due or spent set).
+-- its due or spent set). A landed ack is told on the lifecycle stream as `completed`.
 --- @include "keys"
 --- @include "format"
 --- @include "memo"
@@ -14,6 +14,7 @@
 --- @include "staging"
 --- @include "idempotency"
 --- @include "attempts"
+--- @include "lifecycle"
 
 local ACK_FIELDS = { 'state', 'claimedBy', 'claim', 'queue', 'name', 'createdAt', 'seq',
   'idempotencyKey', 'tenantId', 'lapsed', 'attempts', 'claimedAt', 'updatedAt', 'attemptSeq' }
@@ -45,6 +46,7 @@ local function ackFast(id, worker, claim, result)
     redis.call('HSET', key, 'state', 'completed', 'finishedAt', NOW_TEXT, 'updatedAt', NOW_TEXT,
       'attemptSeq', attemptSeq)
   end
+  tellLifecycle('completed', id, name, q, f[9], f[11] or '0')
   if f[8] then releaseKey({ id = id, name = name, tenantId = f[9], idempotencyKey = f[8] }) end
   return 1
 end

@@ -13,7 +13,9 @@
 -- notice (tellSettled). Each claimed row carries a claim note (token, prior state, whether the
 -- attempt counted), kept in its worker's `claims` hash while it runs, so a caller that lost the
 -- answer can give the rows back (unclaim.lua). A publish whose waiters are not all woken yet
--- gets a batch of limit + PROMOTE_SLACK more woken first.
+-- gets a batch of limit + PROMOTE_SLACK more woken first. Each row taken is told on the lifecycle
+-- stream as `active` (a lapsed lease: `stalled` first), each buried one as `stalled` then the
+-- state it settled in.
 --
 -- KEYS[1] base       `{prefix}:`, the start of every key the script names (the k_* of "keys")
 -- ARGV[1] now        the driver's clock, epoch ms
@@ -25,7 +27,7 @@
 -- ARGV[7] queueCount how many queues follow
 -- ARGV[8..]          the queues; then a count and the job names whose buried rows go to failed
 --                    rather than dead (dropExhausted); then a count (0: every name) and the
---                    names to claim
+--                    names to claim; then (the last ARGV) the lifecycle retention
 --
 -- Answers {claimed row...} (one NUL-joined string each, {{CLAIM_REPLY_ROW}}: the fields
 -- CLAIM_REPLY_FIELDS of src/lua/claim.ts names, then 1 when it resumed, then name and value of
@@ -44,6 +46,7 @@
 --- @include "wake-waiters"
 --- @include "claim-ready"
 --- @include "settled"
+--- @include "lifecycle"
 
 local now = n(ARGV[1])
 local limit = n(ARGV[2])
@@ -221,6 +224,7 @@ local function claimOther(job)
   local resumed = prior == 'suspended'
   -- A lapsed lease taken again goes back as ready: its old holder's fence no longer holds.
   if prior == 'running' then
+    tellRow('stalled', job.d)
     set(job, 'attemptSeq', recordAttempt(job.d, 'lapsed', nil))
     prior = 'ready'
   end
@@ -236,6 +240,7 @@ local function claimOther(job)
   job.d.claimNote = token .. ':' .. prior .. ':' .. (resumed and '0' or '1')
   index(job.d, now)
   save(job)
+  tellRow('active', job.d)
   return claimReply(job.d, resumed)
 end
 
@@ -243,6 +248,7 @@ local claimed = {}
 for _, job in ipairs(firstOf(k_dueName)) do
   if job.d.state == 'ready' then
     local row = claimReady(job.d, job.member, worker, ownClaims, readyNote, visibleAt)
+    tellRow('active', row)
     claimed[#claimed + 1] = claimReply(row, false)
   else
     claimed[#claimed + 1] = claimOther(job)
@@ -253,6 +259,7 @@ flush()
 local buried = {}
 local buriedIds = {}
 for _, job in ipairs(firstOf(k_spentName)) do
+  tellRow('stalled', job.d)
   set(job, 'attemptSeq', recordAttempt(job.d, 'lapsed', lapsedError))
   unindex(job)
   local state = 'dead'
@@ -262,6 +269,7 @@ for _, job in ipairs(firstOf(k_spentName)) do
   set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
   save(job)
+  tellRow(state, job.d)
   buried[#buried + 1] = flat(job)
   buriedIds[#buriedIds + 1] = job.d.id
 end

@@ -1,13 +1,14 @@
--- operator: cancel: a LIVE row -> cancelled, told in a settle notice (tellSettled); a row that
--- was running is also told on the wake channel (tellCancelled). promote: an effectively delayed
--- row -> ready now. A row of another tenant answers {'missing'}, exactly like an id nobody
--- queued.
+-- operator: cancel: a LIVE row -> cancelled, told in a settle notice (tellSettled) and on the
+-- lifecycle stream (`cancelled`); a row that was running is also told on the wake channel
+-- (tellCancelled). promote: an effectively delayed row -> ready now. A row of another tenant
+-- answers {'missing'}, exactly like an id nobody queued.
 --
 -- KEYS[1] base       `{prefix}:`, the start of every key the script names (the k_* of "keys")
 -- ARGV[1] now        the driver's clock, epoch ms
 -- ARGV[2] id         the job
 -- ARGV[3] tenant     the caller's tenant ('' = any)
 -- ARGV[4] op         cancel | promote
+-- ARGV[5] retention  the lifecycle retention (include "lifecycle": its last ARGV)
 --
 -- Answers {'missing'}, {'state', effective state} when the op does not apply, or
 -- {'ok', job} when it landed.
@@ -21,6 +22,7 @@
 --- @include "finish"
 --- @include "attempts"
 --- @include "settled"
+--- @include "lifecycle"
 
 local now = n(ARGV[1])
 local id = ARGV[2]
@@ -38,6 +40,7 @@ if op == 'cancel' then
   set(job, 'updatedAt', NOW_TEXT)
   index(job.d, now)
   save(job)
+  tellRow('cancelled', job.d)
   flush()
   if wasRunning then tellCancelled(id, job.d.queue) end
   tellSettled({ id })

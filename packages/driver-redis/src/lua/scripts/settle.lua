@@ -12,12 +12,14 @@
 --   (eventsMatch, eventsExclude: then only an event passing it counts, over at most
 --   {{EVENTS_SINCE_SCAN}} of the name's newest events); the row notes the event seq it waits after;
 -- - extend: a1 visibilityTimeoutMs.
+-- Each landed ack, nack and suspend is told on the lifecycle stream: `completed`; `retried` (a
+-- nack back to work) or the state the nack settled in; `suspended`. An extend tells nothing.
 --
 -- KEYS[1] base       `{prefix}:`, the start of every key the script names (the k_* of "keys")
 -- ARGV[1] now        the driver's clock, epoch ms
 -- ARGV[2] count      how many items follow
 -- ARGV[3..]          per item {{SETTLE_WIDTH}} values (src/lua/settle.ts): op, jobId, workerId,
---                    claim, a1, a2, a3, a4
+--                    claim, a1, a2, a3, a4; then (the last ARGV) the lifecycle retention
 --
 -- Answers 1 or 0 per item: landed or not.
 --- @include "keys"
@@ -33,6 +35,7 @@
 --- @include "attempts"
 --- @include "ack-fast"
 --- @include "settled"
+--- @include "lifecycle"
 
 local now = n(ARGV[1])
 local count = n(ARGV[2])
@@ -163,6 +166,13 @@ for item = 1, count do
     end
     index(job.d, now)
     save(job)
+    if op == 'ack' then
+      tellRow('completed', job.d)
+    elseif op == 'nack' then
+      tellRow(LIVE[job.d.state] and 'retried' or job.d.state, job.d)
+    elseif op == 'suspend' then
+      tellRow('suspended', job.d)
+    end
     if TERMINAL[job.d.state] then settled[#settled + 1] = id end
     landed[item] = 1
   else
