@@ -5,6 +5,7 @@ import {
   type JobState,
   type Json,
   MAX_JOB_PAGE,
+  MAX_LIFECYCLE_PAGE,
   parseDuration,
 } from '@berth/core';
 import { InvalidArgumentError } from 'commander';
@@ -62,6 +63,17 @@ export const integerArg =
   };
 
 export const limitArg = integerArg(1, MAX_JOB_PAGE);
+
+export const lifecycleLimitArg = integerArg(1, MAX_LIFECYCLE_PAGE);
+
+/** How often a caught-up `--follow` reads again: what `tailLifecycle`'s `pollMs` takes. */
+export function pollIntervalArg(value: string): number {
+  const ms = durationArg(value);
+  if (!Number.isInteger(ms) || ms < 10 || ms > 60_000) {
+    throw new InvalidArgumentError('must be from 10ms to 60s, e.g. 500ms');
+  }
+  return ms;
+}
 
 export function jsonArg(value: string): Json {
   try {

@@ -182,3 +182,29 @@ export function forScheduleList(error: unknown): unknown {
     'pass --after exactly as berth schedules ls printed it under a page, with the same --tenant (or none); a cursor of berth jobs ls pages jobs, not schedules',
   );
 }
+
+/** The `lifecycle` flag that sets each field of a read core's JOB_INVALID names. */
+const LIFECYCLE_FLAGS: Readonly<Record<string, string>> = {
+  jobId: '--job (a job id as berth jobs ls prints it)',
+  queue: '--queue',
+  name: '--name',
+  tenantId: '--tenant',
+};
+
+/**
+ * What `berth lifecycle` shows for a position the store never made (core's fix says "pass
+ * next/prev") or a filter core refused: the flag to correct. Anything else is thrown as it came.
+ */
+export function forLifecycleRead(error: unknown): unknown {
+  if (isBerthError(error, 'JOB_PAGE_INVALID') && error.meta.reason === 'cursor') {
+    return withOperatorFix(
+      error,
+      'pass --from start, --from end, or a position berth lifecycle printed (a POSITION, or the --from under a page) from this same queue (--url and --schema or --prefix): positions of one store mean nothing to another',
+    );
+  }
+  if (!isBerthError(error, 'JOB_INVALID')) return error;
+  const flag = LIFECYCLE_FLAGS[error.meta.field];
+  return flag === undefined
+    ? error
+    : withOperatorFix(error, `correct ${flag} as the message says and run it again`);
+}

@@ -9,6 +9,7 @@ import { registerJobsActions } from './commands/jobs-act.js';
 import { registerJobsLogs } from './commands/jobs-logs.js';
 import { registerJobsLs } from './commands/jobs-ls.js';
 import { registerJobsShow } from './commands/jobs-show.js';
+import { registerLifecycle } from './commands/lifecycle.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerOutbox } from './commands/outbox.js';
 import { registerPurge } from './commands/purge.js';
@@ -27,8 +28,8 @@ Connection: --url (or BERTH_URL) picks the driver by scheme: postgres:// or post
 
 Exit codes: 0 done; 1 refused (the error's code and fix are printed); 2 usage error, or a bulk
 change without --yes where no terminal can confirm it (nothing is sent).
---tenant scopes the jobs, backfills and schedules commands, purge, enqueue and dashboard; the
-others refuse it.
+--tenant scopes the jobs, backfills and schedules commands, lifecycle, purge, enqueue and
+dashboard; the others refuse it.
 Durations: 250ms, 10s, 5m, 2h, 7d, 1w (or 1h30m).
 With --json every command prints one JSON document on stdout, and errors as JSON on stderr.
 
@@ -37,6 +38,7 @@ Examples:
   berth jobs ls --state dead
   berth jobs retry --state dead --name email.send --yes
   berth stats --watch
+  berth lifecycle --follow --queue emails
   berth queues pause emails
   berth backfills ls --status running
   berth schedules upsert nightly-report --cron '0 3 * * *' --job report.build`;
@@ -90,6 +92,7 @@ export function createProgram(
   registerJobsShow(jobs, cli);
   registerJobsLogs(jobs, cli);
   registerJobsActions(jobs, cli);
+  registerLifecycle(program, cli);
   registerStats(program, cli);
   registerPurge(program, cli);
   registerQueues(program, cli);

@@ -23,7 +23,12 @@ import {
   driverNotInstalled,
   urlUnsupported,
 } from '../src/errors.js';
-import { forOperator, forScheduleList, forScheduleUpsert } from '../src/operator-fixes.js';
+import {
+  forLifecycleRead,
+  forOperator,
+  forScheduleList,
+  forScheduleUpsert,
+} from '../src/operator-fixes.js';
 import { berth, errorDoc } from './support/berth.js';
 import { commandsIn, realProgram, resolveCommand } from './support/commands.js';
 import { pgTarget } from './support/targets.js';
@@ -68,6 +73,15 @@ function operatorFixes(): { where: string; fix: string }[] {
       where: 'forScheduleList(cursor)',
       fix: (forScheduleList(jobPageInvalid('cursor', 'garbage')) as BerthError).fix,
     },
+    // What `lifecycle` writes in place of core's position and filter fixes.
+    {
+      where: 'forLifecycleRead(cursor)',
+      fix: (forLifecycleRead(jobPageInvalid('cursor', 'garbage')) as BerthError).fix,
+    },
+    ...['jobId', 'queue', 'name', 'tenantId'].map((field) => ({
+      where: `forLifecycleRead(${field})`,
+      fix: (forLifecycleRead(jobInvalid(field, 'is bad')) as BerthError).fix,
+    })),
     ...['28P01', '28000', '3D000', '42501'].map((errorCode) => ({
       where: `forOperator(${errorCode})`,
       fix: forOperator(

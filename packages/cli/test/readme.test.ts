@@ -127,6 +127,27 @@ const CASES: Readonly<Record<string, Case>> = {
       expect(json.map((line) => JSON.parse(line).message)).toEqual(['one', 'two']);
     },
   },
+  lifecycle: {
+    arrange: async (driver) => {
+      const { id } = await driver.enqueue({ name: 'report.build', queue: 'reports' });
+      const [job] = await driver.claim({
+        queues: ['reports'],
+        workerId: 'w',
+        visibilityTimeoutMs: HOUR,
+      });
+      await driver.ack({ jobId: id, workerId: 'w', claim: job?.claim ?? 0 });
+      const [active] = (await driver.lifecycle.read({ limit: 1 })).events;
+      return { FROM: active?.position ?? '' };
+    },
+    check: async (_driver, stdout) => {
+      const [table, json] = stdout.split(/\n(?=\{)/);
+      expect(table).toMatch(/^\S+ +.+ ago +active +\S+ +report\.build +reports +1$/m);
+      expect(table).toMatch(/^more: add --from \S+$/m);
+      const page = JSON.parse(json ?? '');
+      expect(page.events.map((event: { type: string }) => event.type)).toEqual(['completed']);
+      expect(page.caughtUp).toBe(true);
+    },
+  },
   'jobs-retry': {
     arrange: async (driver) => {
       await deadJob(driver, { name: 'email.send' });

@@ -59,6 +59,7 @@ describe('every command honours --tenant or refuses it', () => {
         'jobs retry',
         'jobs show',
         'jobs logs',
+        'lifecycle',
         'purge',
         'schedules ls',
         'schedules show',

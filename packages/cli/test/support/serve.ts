@@ -6,8 +6,8 @@ import { BIN, cleanEnv } from './berth.js';
 export interface Running {
   readonly child: ChildProcess;
   output(): { stdout: string; stderr: string };
-  /** Resolves with the first stdout match of `pattern`; rejects if the process ends first. */
-  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Resolves with the first match of `pattern` (on stdout unless told); rejects if the process ends first. */
+  waitFor(pattern: RegExp, from?: 'stdout' | 'stderr'): Promise<RegExpExecArray>;
   /** Sends `signal` and answers the exit code (or the signal's name when one killed it). */
   stop(signal: NodeJS.Signals): Promise<number | string>;
 }
@@ -32,15 +32,16 @@ export function start(
   return {
     child,
     output: () => ({ stdout, stderr }),
-    waitFor: (pattern) =>
+    waitFor: (pattern, from = 'stdout') =>
       new Promise((resolve, reject) => {
+        const stream = child[from];
         const check = () => {
-          const found = pattern.exec(stdout);
+          const found = pattern.exec(from === 'stdout' ? stdout : stderr);
           if (found === null) return;
-          child.stdout.off('data', check);
+          stream.off('data', check);
           resolve(found);
         };
-        child.stdout.on('data', check);
+        stream.on('data', check);
         check();
         void exited.then(([code]) =>
           reject(new Error(`berth ${args.join(' ')} exited ${code} first:\n${stdout}${stderr}`)),
