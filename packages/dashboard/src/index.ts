@@ -44,6 +44,12 @@ export type {
   PayloadSearchResponse,
 } from './enqueue-search-types.js';
 export type {
+  LifecycleEndResponse,
+  LifecycleEventType,
+  LifecycleEventView,
+  LifecycleResponse,
+} from './lifecycle-types.js';
+export type {
   DashboardAuth,
   DashboardOptions,
   DashboardSchedules,

@@ -13,6 +13,7 @@ import { findJob } from '../api/find.js';
 import { cancelJob, deleteJob, promoteJob, retryJob } from '../api/job-actions.js';
 import { getJobLogs } from '../api/job-logs.js';
 import { getJob, listJobs } from '../api/jobs.js';
+import { lifecycle, lifecycleEnd } from '../api/lifecycle.js';
 import { discardOutbox, outboxView, retryOutbox } from '../api/outbox.js';
 import { overview } from '../api/overview.js';
 import { searchPayloads } from '../api/payload-search.js';
@@ -51,6 +52,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: /^\/schedules\/resume$/, run: resumeStoredSchedule },
   { method: 'POST', pattern: /^\/schedules\/remove$/, run: removeStoredSchedule },
   { method: 'GET', pattern: /^\/events$/, run: events },
+  { method: 'GET', pattern: /^\/lifecycle$/, run: lifecycle },
+  { method: 'GET', pattern: /^\/lifecycle\/end$/, run: lifecycleEnd },
   { method: 'GET', pattern: /^\/backfills$/, run: listBackfills },
   { method: 'GET', pattern: new RegExp(`^/backfills/${ID}$`), run: getBackfill },
   { method: 'POST', pattern: new RegExp(`^/backfills/${ID}/pause$`), run: pauseBackfill },

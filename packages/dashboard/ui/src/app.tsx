@@ -9,6 +9,7 @@ import { EventsPage } from './pages/events';
 import { FindPage } from './pages/find';
 import { JobPage } from './pages/job';
 import { JobsPage } from './pages/jobs';
+import { LifecyclePage } from './pages/lifecycle';
 import { OutboxPage } from './pages/outbox';
 import { OverviewPage } from './pages/overview';
 import { PayloadSearchPage } from './pages/payload-search';
@@ -21,6 +22,7 @@ const NAV = [
   { to: '/dead-letters', label: 'Dead letters', page: 'dead-letters' },
   { to: '/schedules', label: 'Schedules', page: 'schedules' },
   { to: '/events', label: 'Events', page: 'events' },
+  { to: '/lifecycle', label: 'Lifecycle', page: 'lifecycle' },
   { to: '/backfills', label: 'Backfills', page: 'backfills' },
   ...(config.outbox ? [{ to: '/outbox', label: 'Outbox', page: 'outbox' } as const] : []),
   ...(config.readOnly ? [] : [{ to: '/enqueue', label: 'Add a job', page: 'enqueue' } as const]),
@@ -33,6 +35,7 @@ const TITLES: Record<Route['page'], string> = {
   'dead-letters': 'Dead letters',
   schedules: 'Schedules',
   events: 'Events',
+  lifecycle: 'Lifecycle',
   backfills: 'Backfills',
   outbox: 'Outbox',
   find: 'Find a job',
@@ -58,6 +61,8 @@ function Page({ route }: { readonly route: Route }) {
       return <SchedulesPage query={route.query} />;
     case 'events':
       return <EventsPage query={route.query} />;
+    case 'lifecycle':
+      return <LifecyclePage query={route.query} />;
     case 'backfills':
       return <BackfillsPage query={route.query} />;
     case 'outbox':

@@ -9,6 +9,7 @@ export type Route =
   | { readonly page: 'dead-letters'; readonly query: URLSearchParams }
   | { readonly page: 'schedules'; readonly query: URLSearchParams }
   | { readonly page: 'events'; readonly query: URLSearchParams }
+  | { readonly page: 'lifecycle'; readonly query: URLSearchParams }
   | { readonly page: 'backfills'; readonly query: URLSearchParams }
   | { readonly page: 'outbox' }
   | { readonly page: 'find'; readonly id: string }
@@ -33,6 +34,7 @@ export function parseRoute(location: Location): Route {
   if (path === '/dead-letters') return { page: 'dead-letters', query };
   if (path === '/schedules') return { page: 'schedules', query };
   if (path === '/events') return { page: 'events', query };
+  if (path === '/lifecycle') return { page: 'lifecycle', query };
   if (path === '/backfills') return { page: 'backfills', query };
   if (path === '/outbox') return { page: 'outbox' };
   if (path === '/find') return { page: 'find', id: query.get('id') ?? '' };
