@@ -8,16 +8,9 @@
 //   pnpm exec tsx --conditions=@berth/source src/cancel-latency.ts --samples 50 --rounds 3
 
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
-import {
-  describeLatency,
-  latencyOf,
-  latencyTable,
-  pairRounds,
-  readPairArgs,
-} from './pair-rounds.ts';
+import { runLatencyBench } from './pair-rounds.ts';
 
-const MODES = ['heard', 'renewal'] as const;
-type Mode = (typeof MODES)[number];
+type Mode = 'heard' | 'renewal';
 const LEASE_MS = 10_000;
 
 /** The worker's driver for `renewal`: the same calls, with a subscribe that hears no cancel. */
@@ -78,22 +71,12 @@ async function sample(pair: [Driver, Driver], mode: Mode, samples: number): Prom
   return took;
 }
 
-async function main(): Promise<void> {
-  const args = readPairArgs('renewal-samples', { samples: 50, slowSamples: 5 });
-  const figures = await pairRounds({
-    systems: args.systems,
-    modes: MODES,
-    rounds: args.rounds,
-    measure: async (pair, mode) =>
-      latencyOf(await sample(pair, mode, mode === 'heard' ? args.samples : args.slowSamples)),
-    describe: describeLatency,
-  });
-  console.log(
-    `\n${latencyTable(figures, args.systems, [
-      ['heard', 'heard p50 ms', 'heard p95 ms'],
-      ['renewal', 'renewal only p50 ms', 'renewal only p95 ms'],
-    ])}\n`,
-  );
-}
-
-void main();
+void runLatencyBench({
+  slowOption: 'renewal-samples',
+  defaults: { samples: 50, slowSamples: 5 },
+  modes: [
+    ['heard', 'heard p50 ms', 'heard p95 ms'],
+    ['renewal', 'renewal only p50 ms', 'renewal only p95 ms'],
+  ],
+  sample,
+});

@@ -10,16 +10,9 @@
 //   pnpm exec tsx --conditions=@berth/source src/invoke-latency.ts --samples 100 --rounds 3
 
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
-import {
-  describeLatency,
-  latencyOf,
-  latencyTable,
-  pairRounds,
-  readPairArgs,
-} from './pair-rounds.ts';
+import { runLatencyBench } from './pair-rounds.ts';
 
-const MODES = ['announced', 'poll only'] as const;
-type Mode = (typeof MODES)[number];
+type Mode = 'announced' | 'poll only';
 const POLL_MS = 1_000;
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
@@ -86,22 +79,12 @@ async function sample(pair: [Driver, Driver], mode: Mode, samples: number): Prom
   return took;
 }
 
-async function main(): Promise<void> {
-  const args = readPairArgs('poll-samples', { samples: 100, slowSamples: 5 });
-  const figures = await pairRounds({
-    systems: args.systems,
-    modes: MODES,
-    rounds: args.rounds,
-    measure: async (pair, mode) =>
-      latencyOf(await sample(pair, mode, mode === 'announced' ? args.samples : args.slowSamples)),
-    describe: describeLatency,
-  });
-  console.log(
-    `\n${latencyTable(figures, args.systems, [
-      ['announced', 'announced: p50 ms', 'p95 ms'],
-      ['poll only', 'poll only: p50 ms', 'p95 ms'],
-    ])}\n`,
-  );
-}
-
-void main();
+void runLatencyBench({
+  slowOption: 'poll-samples',
+  defaults: { samples: 100, slowSamples: 5 },
+  modes: [
+    ['announced', 'announced: p50 ms', 'p95 ms'],
+    ['poll only', 'poll only: p50 ms', 'p95 ms'],
+  ],
+  sample,
+});

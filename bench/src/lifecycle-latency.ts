@@ -9,16 +9,9 @@
 //   pnpm exec tsx --conditions=@berth/source src/lifecycle-latency.ts --samples 100 --rounds 3
 
 import { createClient, createWorker, type Driver, defineJob } from '@berth/core';
-import {
-  describeLatency,
-  latencyOf,
-  latencyTable,
-  pairRounds,
-  readPairArgs,
-} from './pair-rounds.ts';
+import { runLatencyBench } from './pair-rounds.ts';
 
-const MODES = ['woken', 'poll only'] as const;
-type Mode = (typeof MODES)[number];
+type Mode = 'woken' | 'poll only';
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 /** The tail's driver for `poll only`: the same calls, without settle notices. */
@@ -72,22 +65,12 @@ async function sample(pair: [Driver, Driver], mode: Mode, samples: number): Prom
   return took;
 }
 
-async function main(): Promise<void> {
-  const args = readPairArgs('poll-samples', { samples: 100, slowSamples: 10 });
-  const figures = await pairRounds({
-    systems: args.systems,
-    modes: MODES,
-    rounds: args.rounds,
-    measure: async (pair, mode) =>
-      latencyOf(await sample(pair, mode, mode === 'woken' ? args.samples : args.slowSamples)),
-    describe: describeLatency,
-  });
-  console.log(
-    `\n${latencyTable(figures, args.systems, [
-      ['woken', 'woken p50 ms', 'woken p95 ms'],
-      ['poll only', 'poll only p50 ms', 'poll only p95 ms'],
-    ])}\n`,
-  );
-}
-
-void main();
+void runLatencyBench({
+  slowOption: 'poll-samples',
+  defaults: { samples: 100, slowSamples: 10 },
+  modes: [
+    ['woken', 'woken p50 ms', 'woken p95 ms'],
+    ['poll only', 'poll only p50 ms', 'poll only p95 ms'],
+  ],
+  sample,
+});

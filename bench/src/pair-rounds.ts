@@ -128,3 +128,34 @@ export function latencyTable(
     ]),
   );
 }
+
+/** A mode of a latency bench and its two table headings. */
+export type LatencyMode<Mode extends string> = readonly [mode: Mode, p50: string, p95: string];
+
+/** A two-driver latency bench: a fast mode (as shipped) and a slow one (its fallback). */
+export interface LatencyBench<Mode extends string> {
+  /** The option naming the slow mode's samples a round (`--<slowOption>`). */
+  readonly slowOption: string;
+  readonly defaults: { readonly samples: number; readonly slowSamples: number };
+  /** The fast mode first. */
+  readonly modes: readonly [LatencyMode<Mode>, LatencyMode<Mode>];
+  /** Times `samples` samples of `mode` on a fresh pair (worker's driver first), ms. */
+  sample(pair: [Driver, Driver], mode: Mode, samples: number): Promise<number[]>;
+}
+
+/** Reads the command line, runs the rounds and prints each system's p50 and p95 per mode. */
+export async function runLatencyBench<Mode extends string>(
+  bench: LatencyBench<Mode>,
+): Promise<void> {
+  const args = readPairArgs(bench.slowOption, bench.defaults);
+  const [[fast]] = bench.modes;
+  const figures = await pairRounds({
+    systems: args.systems,
+    modes: bench.modes.map(([mode]) => mode),
+    rounds: args.rounds,
+    measure: async (pair, mode) =>
+      latencyOf(await bench.sample(pair, mode, mode === fast ? args.samples : args.slowSamples)),
+    describe: describeLatency,
+  });
+  console.log(`\n${latencyTable(figures, args.systems, bench.modes)}\n`);
+}
