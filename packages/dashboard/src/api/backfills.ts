@@ -9,32 +9,27 @@ import {
   MAX_BACKFILL_LIST_LIMIT,
 } from '@berth/core';
 import type { BackfillResponse, BackfillRunView, BackfillsResponse } from '../backfill-types.js';
-import { idParam, objectBody, type RequestContext, scope } from '../http/context.js';
+import { idParam, objectBody, queryText, type RequestContext, scope } from '../http/context.js';
 
 /** Runs the page lists when the request names no `limit`. */
 export const DEFAULT_BACKFILL_LIMIT = 50;
 
-const text = (query: URLSearchParams, name: string): string | undefined => {
-  const value = query.get(name);
-  return value === null || value === '' ? undefined : value;
-};
-
 /** The list's filters, screened here so a bad one is a 400 naming it, as the jobs table's. */
 function listOptions(context: RequestContext): BackfillListOptions {
   const { query } = context;
-  const status = text(query, 'status');
+  const status = queryText(query, 'status');
   const found = BACKFILL_STATUSES.find((known) => known === status);
   if (status !== undefined && found === undefined) {
     throw jobInvalid('status', `is not a backfill status: ${BACKFILL_STATUSES.join(', ')}`);
   }
-  const given = text(query, 'limit');
+  const given = queryText(query, 'limit');
   const limit = given === undefined ? DEFAULT_BACKFILL_LIMIT : Number(given);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_BACKFILL_LIST_LIMIT) {
     throw jobInvalid('limit', `must be an integer from 1 to ${MAX_BACKFILL_LIST_LIMIT}`);
   }
-  const name = text(query, 'name');
+  const name = queryText(query, 'name');
   // A scoped dashboard ignores the tenant filter: the scope is the only tenant it may see.
-  const tenantId = context.tenantId ?? text(query, 'tenant');
+  const tenantId = context.tenantId ?? queryText(query, 'tenant');
   return {
     limit,
     ...(found === undefined ? {} : { status: found }),

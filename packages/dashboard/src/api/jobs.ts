@@ -1,19 +1,14 @@
 import { isJobState, jobInvalid, type ListRequest } from '@berth/core';
 import { jobNotFound } from '@berth/core/driver';
 import type { JobResponse, JobsResponse } from '../api-types.js';
-import { idParam, type RequestContext, scope } from '../http/context.js';
+import { idParam, queryText, type RequestContext, scope } from '../http/context.js';
 import { actionsFor, toJobView, toStepView, toSummary } from './views.js';
 
 export const DEFAULT_TABLE_PAGE = 25;
 export const MAX_TABLE_PAGE = 100;
 
-const text = (query: URLSearchParams, name: string): string | undefined => {
-  const value = query.get(name);
-  return value === null || value === '' ? undefined : value;
-};
-
 function pageSize(query: URLSearchParams): number {
-  const given = text(query, 'limit');
+  const given = queryText(query, 'limit');
   if (given === undefined) return DEFAULT_TABLE_PAGE;
   const size = Number(given);
   if (!Number.isInteger(size) || size < 1 || size > MAX_TABLE_PAGE) {
@@ -25,17 +20,17 @@ function pageSize(query: URLSearchParams): number {
 /** One page of the jobs table: the driver's keyset cursors pass through untouched. */
 export async function listJobs(context: RequestContext): Promise<JobsResponse> {
   const { query } = context;
-  const state = text(query, 'state');
+  const state = queryText(query, 'state');
   if (state !== undefined && !isJobState(state)) throw jobInvalid('state', 'is not a job state');
   // A scoped dashboard ignores the tenant filter: the scope is the only tenant it may see.
-  const tenantId = context.tenantId ?? text(query, 'tenant');
+  const tenantId = context.tenantId ?? queryText(query, 'tenant');
   const optional = {
     state,
-    queue: text(query, 'queue'),
-    name: text(query, 'name'),
+    queue: queryText(query, 'queue'),
+    name: queryText(query, 'name'),
     tenantId,
-    after: text(query, 'after'),
-    before: text(query, 'before'),
+    after: queryText(query, 'after'),
+    before: queryText(query, 'before'),
   };
   const request: ListRequest = { limit: pageSize(query) };
   for (const [key, value] of Object.entries(optional)) {

@@ -4,27 +4,24 @@ import {
   type LifecycleReadRequest,
   MAX_LIFECYCLE_PAGE,
 } from '@berth/core';
-import type { RequestContext } from '../http/context.js';
+import { queryText, type RequestContext } from '../http/context.js';
 import type { LifecycleEndResponse, LifecycleResponse } from '../lifecycle-types.js';
 
-const text = (query: URLSearchParams, name: string): string | undefined => {
-  const value = query.get(name);
-  return value === null || value === '' ? undefined : value;
-};
-
-/** The page size: whole digits only, so `1.5` or `0x10` is refused, not read as a number. */
+/**
+ * The page size: whole digits only, so `1.5` or `0x10` is refused, not read as a number. Its range
+ * (1..MAX_LIFECYCLE_PAGE) is the driver's screen, which refuses it as JOB_PAGE_INVALID too.
+ */
 function pageSize(query: URLSearchParams): number {
-  const given = text(query, 'limit');
+  const given = queryText(query, 'limit');
   if (given === undefined) return DEFAULT_LIFECYCLE_PAGE;
-  const size = /^[0-9]{1,4}$/.test(given) ? Number(given) : Number.NaN;
-  if (!(size >= 1 && size <= MAX_LIFECYCLE_PAGE)) {
+  if (!/^[0-9]{1,4}$/.test(given)) {
     throw new BerthError({
       code: 'JOB_PAGE_INVALID',
       detail: `limit ${JSON.stringify(given)} is not a whole number from 1 to ${MAX_LIFECYCLE_PAGE} (MAX_LIFECYCLE_PAGE)`,
       meta: { reason: 'limit', received: given, maxPage: MAX_LIFECYCLE_PAGE },
     });
   }
-  return size;
+  return Number(given);
 }
 
 /**
@@ -35,12 +32,12 @@ function pageSize(query: URLSearchParams): number {
 export async function lifecycle(context: RequestContext): Promise<LifecycleResponse> {
   const { query } = context;
   // A scoped dashboard ignores the tenant filter: the scope is the only tenant it may see.
-  const tenantId = context.tenantId ?? text(query, 'tenant');
+  const tenantId = context.tenantId ?? queryText(query, 'tenant');
   const optional = {
-    after: text(query, 'after'),
-    queue: text(query, 'queue'),
-    name: text(query, 'name'),
-    jobId: text(query, 'job'),
+    after: queryText(query, 'after'),
+    queue: queryText(query, 'queue'),
+    name: queryText(query, 'name'),
+    jobId: queryText(query, 'job'),
     tenantId,
   };
   const request: LifecycleReadRequest = { limit: pageSize(query) };

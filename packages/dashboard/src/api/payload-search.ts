@@ -1,6 +1,6 @@
 import { isJobState, jobInvalid, type ListRequest } from '@berth/core';
 import type { PayloadMatch, PayloadSearchResponse } from '../enqueue-search-types.js';
-import type { RequestContext } from '../http/context.js';
+import { queryText, type RequestContext } from '../http/context.js';
 import { ProblemError } from '../http/respond.js';
 import { matchPayload, PayloadPathError, parsePayloadQuery } from './payload-path.js';
 import { toSummary } from './views.js';
@@ -15,13 +15,8 @@ export const MAX_PAYLOAD_MATCHES = 100;
 /** How much of the value found at the path an answer carries, as JSON text. */
 const VALUE_LENGTH = 160;
 
-const text = (query: URLSearchParams, name: string): string | undefined => {
-  const value = query.get(name);
-  return value === null || value === '' ? undefined : value;
-};
-
 function bounded(query: URLSearchParams, name: string, fallback: number, max: number): number {
-  const given = text(query, name);
+  const given = queryText(query, name);
   if (given === undefined) return fallback;
   const value = Number(given);
   if (!Number.isInteger(value) || value < 1 || value > max) {
@@ -53,22 +48,22 @@ function parseWhere(where: string | undefined) {
  */
 export async function searchPayloads(context: RequestContext): Promise<PayloadSearchResponse> {
   const { query } = context;
-  const where = text(query, 'where');
+  const where = queryText(query, 'where');
   const parsed = parseWhere(where);
-  const state = text(query, 'state');
+  const state = queryText(query, 'state');
   if (state !== undefined && !isJobState(state)) throw jobInvalid('state', 'is not a job state');
   const wanted = bounded(query, 'limit', DEFAULT_PAYLOAD_MATCHES, MAX_PAYLOAD_MATCHES);
   const scanLimit = bounded(query, 'scan', MAX_PAYLOAD_SCAN, MAX_PAYLOAD_SCAN);
   // A scoped dashboard ignores the tenant filter, as the jobs table does.
   const filters = {
     state,
-    queue: text(query, 'queue'),
-    name: text(query, 'name'),
-    tenantId: context.tenantId ?? text(query, 'tenant'),
+    queue: queryText(query, 'queue'),
+    name: queryText(query, 'name'),
+    tenantId: context.tenantId ?? queryText(query, 'tenant'),
   };
   const jobs: PayloadMatch[] = [];
   let scanned = 0;
-  let after = text(query, 'after');
+  let after = queryText(query, 'after');
   let more = true;
   while (scanned < scanLimit && jobs.length < wanted) {
     const request: ListRequest = { limit: Math.min(PAYLOAD_SEARCH_PAGE, scanLimit - scanned) };

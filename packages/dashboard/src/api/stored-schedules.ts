@@ -12,7 +12,7 @@ import type {
   StoredSchedulesPage,
   StoredScheduleView,
 } from '../api-types.js';
-import { objectBody, type RequestContext } from '../http/context.js';
+import { objectBody, queryText, type RequestContext } from '../http/context.js';
 import { NEXT_SLOTS, slotsAfter } from './cron-slots.js';
 
 /** Stored schedules the page lists when the request names no `limit`. */
@@ -21,11 +21,6 @@ export const DEFAULT_STORED_LIMIT = 50;
 /** What an action's body may hold: the schedule's name, and its tenant on an unscoped dashboard. */
 const ACTION_FIELDS = ['name', 'tenantId'] as const;
 const KNOWN = new Set<string>(ACTION_FIELDS);
-
-const text = (query: URLSearchParams, name: string): string | undefined => {
-  const value = query.get(name);
-  return value === null || value === '' ? undefined : value;
-};
 
 /**
  * A record with its next slots (`nextAt`, then the ones after it) and its last enqueued slot's
@@ -76,7 +71,7 @@ function toStoredView(
 
 /** The page's `limit`, screened here so a bad one is a 400 naming it, as the jobs table's. */
 function limitOf(query: URLSearchParams): number {
-  const given = text(query, 'limit');
+  const given = queryText(query, 'limit');
   const limit = given === undefined ? DEFAULT_STORED_LIMIT : Number(given);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SCHEDULE_PAGE) {
     throw jobInvalid('limit', `must be an integer from 1 to ${MAX_SCHEDULE_PAGE}`);
@@ -92,8 +87,8 @@ function limitOf(query: URLSearchParams): number {
 export async function storedSchedules(context: RequestContext): Promise<StoredSchedulesPage> {
   const { query } = context;
   const limit = limitOf(query);
-  const tenantId = context.tenantId ?? text(query, 'tenant');
-  const after = text(query, 'after');
+  const tenantId = context.tenantId ?? queryText(query, 'tenant');
+  const after = queryText(query, 'after');
   const control = scheduleControl(context.options.driver);
   const page = await control.list({
     limit,

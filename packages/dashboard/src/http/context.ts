@@ -28,6 +28,12 @@ export const scope = (context: RequestContext): ByIdOptions =>
   context.tenantId === undefined ? {} : { tenantId: context.tenantId };
 
 /** The first captured segment: every by-id route has one. */
+/** A query parameter's value; absent and empty alike read as not given. */
+export const queryText = (query: URLSearchParams, name: string): string | undefined => {
+  const value = query.get(name);
+  return value === null || value === '' ? undefined : value;
+};
+
 export const idParam = (context: RequestContext): string => context.params[0] ?? '';
 
 /** An action's body, which must be a JSON object (`{}` when it carries nothing). */
