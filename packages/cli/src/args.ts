@@ -6,6 +6,8 @@ import {
   type Json,
   MAX_JOB_PAGE,
   MAX_LIFECYCLE_PAGE,
+  MAX_TAIL_POLL_MS,
+  MIN_TAIL_POLL_MS,
   parseDuration,
 } from '@berth/core';
 import { InvalidArgumentError } from 'commander';
@@ -69,7 +71,7 @@ export const lifecycleLimitArg = integerArg(1, MAX_LIFECYCLE_PAGE);
 /** How often a caught-up `--follow` reads again: what `tailLifecycle`'s `pollMs` takes. */
 export function pollIntervalArg(value: string): number {
   const ms = durationArg(value);
-  if (!Number.isInteger(ms) || ms < 10 || ms > 60_000) {
+  if (!Number.isInteger(ms) || ms < MIN_TAIL_POLL_MS || ms > MAX_TAIL_POLL_MS) {
     throw new InvalidArgumentError('must be from 10ms to 60s, e.g. 500ms');
   }
   return ms;

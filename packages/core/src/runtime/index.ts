@@ -90,7 +90,12 @@ export {
   WHEN_BUSY,
 } from './jobs/index.js';
 export type { LifecycleTailOptions } from './lifecycle/tail.js';
-export { DEFAULT_TAIL_POLL_MS, tailLifecycle } from './lifecycle/tail.js';
+export {
+  DEFAULT_TAIL_POLL_MS,
+  MAX_TAIL_POLL_MS,
+  MIN_TAIL_POLL_MS,
+  tailLifecycle,
+} from './lifecycle/tail.js';
 export type { JobLog } from './logs/index.js';
 export { formatLogValues, LOG_FLUSH_MS, LOG_SETTLE_WAIT_MS } from './logs/index.js';
 export type {

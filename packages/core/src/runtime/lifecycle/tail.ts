@@ -9,6 +9,10 @@ import { configInvalid } from '../../errors/refusals.js';
 
 /** How often a caught-up tail reads again when no settle notice woke it first, ms. */
 export const DEFAULT_TAIL_POLL_MS = 250;
+/** The shortest `pollMs` a tail takes. */
+export const MIN_TAIL_POLL_MS = 10;
+/** The longest `pollMs` a tail takes. */
+export const MAX_TAIL_POLL_MS = 60_000;
 
 export interface LifecycleTailOptions extends Omit<LifecycleReadRequest, 'after' | 'limit'> {
   /**
@@ -17,7 +21,7 @@ export interface LifecycleTailOptions extends Omit<LifecycleReadRequest, 'after'
    * where a previous tail stopped, e.g. after a restart).
    */
   readonly from?: string;
-  /** How often a caught-up tail reads again, ms (10..60 000). Default DEFAULT_TAIL_POLL_MS. */
+  /** How often a caught-up tail reads again, ms (MIN..MAX_TAIL_POLL_MS). Default DEFAULT_TAIL_POLL_MS. */
   readonly pollMs?: number;
   /** Ends the tail: the loop over it finishes. */
   readonly signal?: AbortSignal;
@@ -25,13 +29,18 @@ export interface LifecycleTailOptions extends Omit<LifecycleReadRequest, 'after'
 
 function screenPollMs(value: unknown): number {
   if (value === undefined) return DEFAULT_TAIL_POLL_MS;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 10 && value <= 60_000) {
+  if (
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value >= MIN_TAIL_POLL_MS &&
+    value <= MAX_TAIL_POLL_MS
+  ) {
     return value;
   }
   throw configInvalid({
     option: 'pollMs',
     reason: `is ${String(value)}`,
-    allowed: 'takes a whole number of milliseconds from 10 to 60000',
+    allowed: `takes a whole number of milliseconds from ${MIN_TAIL_POLL_MS} to ${MAX_TAIL_POLL_MS}`,
     example: "client.lifecycle.tail({ queue: 'emails', pollMs: 500 })",
   });
 }
