@@ -167,4 +167,8 @@ export {
   createCursorCodec,
   defaultCursorSecret,
 } from './screen/cursor.js';
-export { lifecyclePositionInvalid } from './screen/lifecycle.js';
+export {
+  filtersLifecycleRead,
+  lifecyclePositionInvalid,
+  matchesLifecycleRead,
+} from './screen/lifecycle.js';

@@ -4,6 +4,7 @@ import {
   type LifecycleEventType,
   type LifecyclePage,
   lifecyclePositionInvalid,
+  matchesLifecycleRead,
   type ScreenedLifecycleRead,
 } from '@berth/core/driver';
 
@@ -43,7 +44,7 @@ export class LifecycleLog {
     for (; seq <= this.last && examined < LIFECYCLE_READ_SCAN; seq += 1) {
       examined += 1;
       const event = this.ring[seq % this.retention] as LifecycleEvent;
-      if (matches(event, request)) events.push(event);
+      if (matchesLifecycleRead(event, request)) events.push(event);
       if (events.length === request.limit) {
         seq += 1;
         break;
@@ -63,15 +64,6 @@ export class LifecycleLog {
     if (!(seq <= this.last)) throw lifecyclePositionInvalid(after);
     return seq;
   }
-}
-
-function matches(event: LifecycleEvent, request: ScreenedLifecycleRead): boolean {
-  return (
-    (request.queue === undefined || event.queue === request.queue) &&
-    (request.name === undefined || event.name === request.name) &&
-    (request.jobId === undefined || event.jobId === request.jobId) &&
-    (request.tenantId === undefined || event.tenantId === request.tenantId)
-  );
 }
 
 /** The parts of a row an event names. */

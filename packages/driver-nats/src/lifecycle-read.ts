@@ -1,8 +1,10 @@
 import {
+  filtersLifecycleRead,
   LIFECYCLE_READ_SCAN,
   type LifecycleEvent,
   type LifecyclePage,
   lifecyclePositionInvalid,
+  matchesLifecycleRead,
   type ScreenedLifecycleRead,
 } from '@berth/core/driver';
 import type { NatsContext } from './context.js';
@@ -17,18 +19,6 @@ function eventOf(message: StoredMessage): LifecycleEvent {
   const { s: _s, k: _k, ...told } = message.event as StoredLifecycleEvent;
   return { position: String(message.seq), ...told };
 }
-
-const matches = (event: LifecycleEvent, request: ScreenedLifecycleRead): boolean =>
-  (request.queue === undefined || event.queue === request.queue) &&
-  (request.name === undefined || event.name === request.name) &&
-  (request.jobId === undefined || event.jobId === request.jobId) &&
-  (request.tenantId === undefined || event.tenantId === request.tenantId);
-
-const filtered = (request: ScreenedLifecycleRead): boolean =>
-  request.queue !== undefined ||
-  request.name !== undefined ||
-  request.jobId !== undefined ||
-  request.tenantId !== undefined;
 
 /**
  * A read: the stream's bounds (one round trip), then the messages from just after `after` (from
@@ -50,7 +40,7 @@ export async function readLifecycle(
     if (!(after <= last)) throw lifecyclePositionInvalid(request.after);
   }
   const start = Math.max(after + 1, first);
-  const want = filtered(request) ? LIFECYCLE_READ_SCAN : request.limit;
+  const want = filtersLifecycleRead(request) ? LIFECYCLE_READ_SCAN : request.limit;
   // Those trimmed since the bounds were read are never examined, as if they had gone before.
   const messages = await messagesFrom(stream, start, last, want);
   const events: LifecycleEvent[] = [];
@@ -60,7 +50,7 @@ export async function readLifecycle(
     const event = eventOf(message);
     next = event.position;
     reached = message.seq;
-    if (matches(event, request)) events.push(event);
+    if (matchesLifecycleRead(event, request)) events.push(event);
     if (events.length === request.limit) break;
   }
   return {

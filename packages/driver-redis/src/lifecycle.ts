@@ -1,10 +1,11 @@
 import {
+  filtersLifecycleRead,
   LIFECYCLE_READ_SCAN,
   type LifecycleBackend,
   type LifecycleEvent,
   type LifecycleEventType,
   lifecyclePositionInvalid,
-  type ScreenedLifecycleRead,
+  matchesLifecycleRead,
 } from '@berth/core/driver';
 import type { RedisContext } from './context.js';
 import { asArray, asString, fieldsOf, ReplyShapeError } from './decode.js';
@@ -52,18 +53,6 @@ function eventOf(entry: unknown): LifecycleEvent {
   };
 }
 
-const filtered = (request: ScreenedLifecycleRead): boolean =>
-  request.queue !== undefined ||
-  request.name !== undefined ||
-  request.jobId !== undefined ||
-  request.tenantId !== undefined;
-
-const matches = (event: LifecycleEvent, request: ScreenedLifecycleRead): boolean =>
-  (request.queue === undefined || event.queue === request.queue) &&
-  (request.name === undefined || event.name === request.name) &&
-  (request.jobId === undefined || event.jobId === request.jobId) &&
-  (request.tenantId === undefined || event.tenantId === request.tenantId);
-
 /** `driver.lifecycle` over the stream: a read is one XRANGE (and one XREVRANGE with `after`). */
 export function createLifecycleStore(context: RedisContext): LifecycleBackend {
   const { redis, keys } = context;
@@ -80,7 +69,7 @@ export function createLifecycleStore(context: RedisContext): LifecycleBackend {
         throw lifecyclePositionInvalid(request.after);
       }
       // One past what the walk may examine: the peek that says whether it caught up.
-      const count = (filtered(request) ? LIFECYCLE_READ_SCAN : request.limit) + 1;
+      const count = (filtersLifecycleRead(request) ? LIFECYCLE_READ_SCAN : request.limit) + 1;
       // Nothing follows the largest id, and Redis refuses it as an exclusive start.
       const last = from !== undefined && from[0] === MAX_PART && from[1] === MAX_PART;
       const [entries, end] = await Promise.all([
@@ -105,7 +94,7 @@ export function createLifecycleStore(context: RedisContext): LifecycleBackend {
       ) {
         const event = eventOf(entries[examined]);
         examined += 1;
-        if (matches(event, request)) events.push(event);
+        if (matchesLifecycleRead(event, request)) events.push(event);
       }
       const lastExamined = entries[examined - 1];
       const next = lastExamined === undefined ? request.after : lastExamined[0];

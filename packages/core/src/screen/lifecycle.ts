@@ -1,5 +1,6 @@
 import {
   DEFAULT_LIFECYCLE_PAGE,
+  type LifecycleEvent,
   type LifecycleReadRequest,
   MAX_LIFECYCLE_PAGE,
   MAX_LIFECYCLE_RETENTION,
@@ -74,3 +75,23 @@ export function checkLifecycleRetention(value: number): number {
   }
   return value;
 }
+
+/** Whether `event` passes every filter `request` gives (none given: every event does). */
+export const matchesLifecycleRead = (
+  event: LifecycleEvent,
+  request: ScreenedLifecycleRead,
+): boolean =>
+  (request.queue === undefined || event.queue === request.queue) &&
+  (request.name === undefined || event.name === request.name) &&
+  (request.jobId === undefined || event.jobId === request.jobId) &&
+  (request.tenantId === undefined || event.tenantId === request.tenantId);
+
+/**
+ * Whether `request` filters at all: unfiltered, every event examined matches, so a walk needs
+ * only `limit` of them, not LIFECYCLE_READ_SCAN.
+ */
+export const filtersLifecycleRead = (request: ScreenedLifecycleRead): boolean =>
+  request.queue !== undefined ||
+  request.name !== undefined ||
+  request.jobId !== undefined ||
+  request.tenantId !== undefined;
